@@ -1,0 +1,16 @@
+import { defineConfig } from 'tsup';
+
+// One entry per `exports` subpath in package.json; test/package.test.ts checks they agree.
+export default defineConfig({
+  entry: {
+    index: 'src/index.ts',
+    testing: 'src/testing/index.ts',
+  },
+  format: ['esm', 'cjs'],
+  dts: true,
+  sourcemap: true,
+  clean: true,
+  target: 'node20',
+  splitting: true,
+  treeshake: true,
+});

@@ -1,0 +1,208 @@
+import type { OfferSet } from '../matching/compileOffers.js';
+import type { Purchase } from '../matching/history.js';
+import { _match, _matchInput } from '../matching/match.js';
+import {
+  _customerNotFound,
+  _duplicateTransaction,
+  _issuesMessage,
+  type ItemError,
+  type TransactionErrorCode,
+} from '../model/errors.js';
+import type { ResolvedOptions } from '../model/options.js';
+import type { ParsedCustomer } from '../model/parseCustomer.js';
+import type { ParsedTransaction, ParseResult } from '../model/parseTransaction.js';
+import type { Outcome } from './outcome.js';
+
+/**
+ * What `decide` reads: offers, options and the stored state of one partner. Lookups are plain
+ * functions so that a replay backs them with maps and the engine with what it loaded for a batch.
+ * @public
+ */
+export interface DecideState {
+  /** Compiled offers. */
+  readonly offers: OfferSet;
+  /** Resolved options (see `resolveOptions`). */
+  readonly options: ResolvedOptions;
+  /** The partner's customer with this id, if registered. */
+  customer(customerId: string): ParsedCustomer | undefined;
+  /** Whether a transaction with this id is already stored for the partner. */
+  hasTransaction(transactionId: string): boolean;
+  /**
+   * Stored purchases of a customer at a merchant key, in any order. Asked only for keys in
+   * `offers.historyKeys`; may omit purchases older than `offers.maxLookbackDays` before the batch.
+   */
+  purchases(customerId: string, merchantKey: string): readonly Purchase[] | undefined;
+}
+
+/** The result of deciding one batch. @public */
+export interface Decision {
+  /** One outcome per item, in input order. */
+  readonly outcomes: readonly Outcome[];
+  /** Transactions to store (valid, known customer, not duplicate), in input order. */
+  readonly accepted: readonly ParsedTransaction[];
+}
+
+/** The key of the purchase list of a customer at a merchant. @internal */
+export function _purchaseKey(customerId: string, merchantKey: string): string {
+  return `${customerId}\u0000${merchantKey}`;
+}
+
+/** A purchase from a stored transaction. @internal */
+export function _purchaseOf(tx: ParsedTransaction): Purchase {
+  return { micros: tx.when.micros, day: tx.when.day, amount: tx.amount };
+}
+
+function fail(key: string, code: TransactionErrorCode, message: string): Outcome {
+  return { ok: false, error: { key, code, message } as ItemError<TransactionErrorCode> };
+}
+
+/**
+ * The screening every stored transaction goes through, in DESIGN.md §3's order: validation,
+ * duplicate, customer. Returns the failing outcome, or the customer.
+ * @internal
+ */
+export function _screen(
+  item: ParseResult<ParsedTransaction>,
+  state: DecideState,
+  batchIds: ReadonlySet<string>,
+  what: string,
+): Outcome | ParsedCustomer {
+  if (!item.ok) return fail(item.key, 'invalid_transaction', _issuesMessage(what, item.issues));
+  const tx = item.value;
+  const id = tx.transactionId;
+  if (batchIds.has(id) || state.hasTransaction(id))
+    return fail(id, 'duplicate_transaction', _duplicateTransaction(id));
+  const customer = state.customer(tx.customerId);
+  return customer ?? fail(id, 'customer_not_found', _customerNotFound(tx.customerId));
+}
+
+/**
+ * Batch-local purchases: a transaction sees as history everything stored before it, earlier
+ * items of its own batch included (DESIGN.md §3), so chunking a batch changes nothing.
+ * @internal
+ */
+export class _BatchHistory {
+  private readonly added = new Map<string, Purchase[]>();
+  constructor(private readonly state: DecideState) {}
+
+  /** Purchases of the customer at the merchant, stored and batch-local. */
+  get(customerId: string, merchantKey: string): readonly Purchase[] | undefined {
+    const stored = this.state.purchases(customerId, merchantKey);
+    if (this.added.size === 0) return stored;
+    const local = this.added.get(_purchaseKey(customerId, merchantKey));
+    if (local === undefined) return stored;
+    return stored === undefined ? local : [...stored, ...local];
+  }
+
+  /** Records an accepted transaction, if its merchant has offers that read history. */
+  add(tx: ParsedTransaction): void {
+    if (!this.state.offers.historyKeys.has(tx.merchantKey)) return;
+    const key = _purchaseKey(tx.customerId, tx.merchantKey);
+    const list = this.added.get(key);
+    if (list === undefined) this.added.set(key, [_purchaseOf(tx)]);
+    else list.push(_purchaseOf(tx));
+  }
+}
+
+function noOfferMessage(
+  tx: ParsedTransaction,
+  candidates: number,
+  first: { offerId: number; check: string } | undefined,
+): string {
+  if (candidates === 0 || first === undefined) {
+    return `No cashback offer associated with merchant '${tx.merchant.name}'`;
+  }
+  const others = candidates > 1 ? ` (and ${candidates - 1} other offer(s) at this merchant)` : '';
+  return `No cashback offer associated with this transaction: offer ${first.offerId} failed its ${first.check} check${others}`;
+}
+
+/**
+ * Decides one batch of parsed transactions: exactly one outcome per item, in array order.
+ * Pure and synchronous; what to store comes back in `accepted`.
+ * @param items - parse results (see `parseTransaction`), in submission order
+ * @param state - offers, options and the partner's stored state
+ * @returns one outcome per item and the transactions to store
+ * @public
+ */
+export function decide(
+  items: readonly ParseResult<ParsedTransaction>[],
+  state: DecideState,
+): Decision {
+  const { offers, options } = state;
+  const outcomes: Outcome[] = new Array(items.length);
+  const accepted: ParsedTransaction[] = [];
+  const batchIds = new Set<string>();
+  const history = new _BatchHistory(state);
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i] as ParseResult<ParsedTransaction>;
+    const screened = _screen(item, state, batchIds, 'transaction');
+    if ('ok' in screened) {
+      outcomes[i] = screened;
+      continue;
+    }
+    const tx = (item as { value: ParsedTransaction }).value;
+    const candidates = offers.byMerchant.get(tx.merchantKey);
+    const purchases =
+      candidates !== undefined && offers.historyKeys.has(tx.merchantKey)
+        ? history.get(tx.customerId, tx.merchantKey)
+        : undefined;
+    const r = _match(candidates, _matchInput(tx, screened, purchases), options);
+    batchIds.add(tx.transactionId);
+    accepted.push(tx);
+    history.add(tx);
+    const id = tx.transactionId;
+    if (r.kind === 'paid') {
+      outcomes[i] = {
+        ok: true,
+        cashback: r.cashback,
+        payment: {
+          transaction_id: id,
+          customer_id: tx.customerId,
+          offer_id: r.offer.offerId,
+          cashback: r.cashback.value,
+          payment_date: r.paymentDate,
+        },
+      };
+    } else if (r.kind === 'zero_cashback') {
+      outcomes[i] = fail(
+        id,
+        'zero_cashback',
+        `Cashback of offer ${r.offer.offerId} rounds to 0 at ${options.scale} decimal places`,
+      );
+    } else {
+      outcomes[i] = fail(id, 'no_offer', noOfferMessage(tx, r.candidates, r.firstFailure));
+    }
+  }
+  return { outcomes, accepted };
+}
+
+/**
+ * Screens a batch of history transactions (seed 4.2): validation, duplicate, customer. Nothing
+ * is matched; the valid ones come back to be stored.
+ * @param items - parse results of history items (`parseTransaction(…, true)`)
+ * @param state - the partner's stored state
+ * @returns errors keyed as in `decide`, and the transactions to store
+ * @public
+ */
+export function screenHistory(
+  items: readonly ParseResult<ParsedTransaction>[],
+  state: DecideState,
+): {
+  readonly errors: readonly ItemError<TransactionErrorCode>[];
+  readonly accepted: readonly ParsedTransaction[];
+} {
+  const errors: ItemError<TransactionErrorCode>[] = [];
+  const accepted: ParsedTransaction[] = [];
+  const batchIds = new Set<string>();
+  for (const item of items) {
+    const screened = _screen(item, state, batchIds, 'history transaction');
+    if ('ok' in screened) {
+      if (!screened.ok) errors.push(screened.error);
+      continue;
+    }
+    const tx = (item as { value: ParsedTransaction }).value;
+    batchIds.add(tx.transactionId);
+    accepted.push(tx);
+  }
+  return { errors, accepted };
+}

@@ -1,0 +1,79 @@
+import { compileOffers, type OfferSet } from '../matching/compileOffers.js';
+import { _explainOffer, type CandidateExplanation } from '../matching/explainOffer.js';
+import type { Purchase } from '../matching/history.js';
+import { _matchInput } from '../matching/match.js';
+import { type CoreOptions, resolveOptions } from '../model/options.js';
+import { parseCustomer } from '../model/parseCustomer.js';
+import { parseTransaction } from '../model/parseTransaction.js';
+import { _purchaseKey, _purchaseOf, type DecideState, decide, screenHistory } from './decide.js';
+import type { Outcome } from './outcome.js';
+
+/** What `explain` needs besides the transaction. @public */
+export interface ExplainContext {
+  /** Offers (JSON) or a compiled set. */
+  readonly offers: readonly unknown[] | OfferSet;
+  /** The transaction's customer (seed 2.1), or `undefined` for an unknown one. */
+  readonly customer: unknown;
+  /** The customer's earlier transactions (seed 4.2 shape). */
+  readonly history?: readonly unknown[];
+}
+
+/** Why a transaction gets what it gets. @public */
+export interface Explanation {
+  /** The outcome `decide` gives the transaction against this state. */
+  readonly outcome: Outcome;
+  /** Every offer at the transaction's merchant, by `offer_id`: how it fared. */
+  readonly candidates: readonly CandidateExplanation[];
+}
+
+/**
+ * Explains the decision for one transaction: the outcome, and for every candidate offer at its
+ * merchant whether it matched and its cashback, or the first failed check with detail.
+ * @param transaction - the transaction (seed 2.4)
+ * @param context - offers, the customer and their history
+ * @param options - core options
+ * @returns the outcome and one explanation per candidate offer
+ * @public
+ */
+export function explain(
+  transaction: unknown,
+  context: ExplainContext,
+  options: CoreOptions = {},
+): Explanation {
+  const resolved = resolveOptions(options);
+  const offers = Array.isArray(context.offers)
+    ? compileOffers(context.offers, { operators: resolved.operators })
+    : (context.offers as OfferSet);
+  const parsedCustomer =
+    context.customer === undefined ? undefined : parseCustomer(context.customer, 0);
+  const customer = parsedCustomer?.ok === true ? parsedCustomer.value : undefined;
+  const ids = new Set<string>();
+  const purchases = new Map<string, Purchase[]>();
+  const state: DecideState = {
+    offers,
+    options: resolved,
+    customer: (id) => (customer?.customerId === id ? customer : undefined),
+    hasTransaction: (id) => ids.has(id),
+    purchases: (c, k) => purchases.get(_purchaseKey(c, k)),
+  };
+  const history = screenHistory(
+    (context.history ?? []).map((h, i) => parseTransaction(h, i, resolved.timeZone, true)),
+    state,
+  );
+  for (const tx of history.accepted) {
+    ids.add(tx.transactionId);
+    const key = _purchaseKey(tx.customerId, tx.merchantKey);
+    purchases.set(key, [...(purchases.get(key) ?? []), _purchaseOf(tx)]);
+  }
+  const item = parseTransaction(transaction, 0, resolved.timeZone);
+  const outcome = decide([item], state).outcomes[0] as Outcome;
+  if (!item.ok || customer === undefined || customer.customerId !== item.value.customerId) {
+    return { outcome, candidates: [] };
+  }
+  const tx = item.value;
+  const m = _matchInput(tx, customer, purchases.get(_purchaseKey(tx.customerId, tx.merchantKey)));
+  const candidates = (offers.byMerchant.get(tx.merchantKey) ?? []).map((o) =>
+    _explainOffer(o, m, resolved),
+  );
+  return { outcome, candidates };
+}

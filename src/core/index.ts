@@ -1,0 +1,13 @@
+export { type CustomerBatch, screenCustomers } from './customers.js';
+export { type DecideState, type Decision, decide, screenHistory } from './decide.js';
+export { type ExplainContext, type Explanation, explain } from './explain.js';
+export type { Outcome, Payment, TransactionError } from './outcome.js';
+export {
+  createReplay,
+  type ReplayData,
+  type ReplayOptions,
+  type ReplayResult,
+  type ReplaySession,
+  replay,
+} from './replay.js';
+export type { OfferTotals, ReplaySummary } from './summary.js';

@@ -1,0 +1,112 @@
+import type { ExactAmount } from '../model/money.js';
+import { _pow10, _roundQuotient, Money, type MoneyValue } from '../model/money.js';
+import type { ResolvedOptions } from '../model/options.js';
+import type { CompiledOffer } from './offer.js';
+
+/**
+ * A cashback amount rounded to `scale` places.
+ * @public
+ */
+export interface Cashback {
+  /** `cashback × 10^scale` as a safe integer, or `NaN` when it does not fit. */
+  readonly units: number;
+  /** The exact value; set only when `units` is `NaN`. */
+  readonly decimal: MoneyValue | undefined;
+  /** The value as a JSON number (the nearest double to the exact decimal). */
+  readonly value: number;
+}
+
+/** The exact decimal of a cashback. @public */
+export function cashbackDecimal(c: Cashback, scale: number): MoneyValue {
+  return c.decimal ?? new Money(c.units).div(Money.pow(10, scale));
+}
+
+/** Cap in units at `scale`, cached per offer and scale. */
+const capCache = new WeakMap<ExactAmount, Map<string, number>>();
+
+function capUnits(cap: ExactAmount, options: ResolvedOptions): number {
+  let perOptions = capCache.get(cap);
+  if (perOptions === undefined) {
+    perOptions = new Map();
+    capCache.set(cap, perOptions);
+  }
+  const k = `${options.scale}:${options.roundingMode}`;
+  let units = perOptions.get(k);
+  if (units === undefined) {
+    const n = cap.decimal.times(options.unit).toDecimalPlaces(0, options.roundingMode).toNumber();
+    units = Number.isSafeInteger(n) ? n : Number.NaN;
+    perOptions.set(k, units);
+  }
+  return units;
+}
+
+/**
+ * The reference computation with decimal.js: `round(min(amount × discount / 100, max_cashback))`
+ * to `scale` places. Rounding is monotone, so capping before or after rounding gives the same.
+ * @internal
+ */
+export function _cashbackReference(
+  amount: ExactAmount,
+  offer: CompiledOffer,
+  options: ResolvedOptions,
+): Cashback {
+  let raw = amount.decimal.times(offer.discount.decimal).div(100);
+  if (offer.maxCashback !== undefined && raw.gt(offer.maxCashback.decimal))
+    raw = offer.maxCashback.decimal;
+  const rounded = raw.toDecimalPlaces(options.scale, options.roundingMode);
+  const units = rounded.times(options.unit).toNumber();
+  return Number.isSafeInteger(units)
+    ? { units, decimal: undefined, value: units / options.unit }
+    : { units: Number.NaN, decimal: rounded, value: rounded.toNumber() };
+}
+
+/**
+ * Cashback of a transaction amount under an offer, exact. The common case runs on safe integers
+ * (`amount` and `discount` as integer units, one exact quotient and one rounding); anything that
+ * could leave the safe-integer range takes the decimal.js reference path. A property test proves
+ * both equal on every generated input.
+ * @param amount - transaction amount
+ * @param offer - the offer
+ * @param options - scale and rounding
+ * @returns the rounded, capped cashback
+ * @public
+ */
+export function computeCashback(
+  amount: ExactAmount,
+  offer: CompiledOffer,
+  options: ResolvedOptions,
+): Cashback {
+  const a = amount.units;
+  const d = offer.discount.units;
+  // a·d < 2^53 keeps the product exact; NaN units fail every comparison and fall through.
+  if (a <= 9e15 / d) {
+    const product = a * d;
+    const shift = amount.scale + offer.discount.scale + 2 - options.scale;
+    let units: number;
+    if (shift <= 0) units = product * _pow10(-shift);
+    else if (shift <= 15) units = _roundQuotient(product, _pow10(shift), options.roundingMode);
+    else units = Number.NaN;
+    if (Number.isSafeInteger(units)) {
+      if (offer.maxCashback !== undefined) {
+        const cap = capUnits(offer.maxCashback, options);
+        if (Number.isNaN(cap)) return _cashbackReference(amount, offer, options);
+        if (units > cap) units = cap;
+      }
+      // Both integers are exact doubles, and IEEE division rounds correctly: this is the double
+      // nearest to the exact decimal, the same as Number(decimal.toFixed(scale)).
+      return { units, decimal: undefined, value: units / options.unit };
+    }
+  }
+  return _cashbackReference(amount, offer, options);
+}
+
+/** `true` when the cashback is zero. @internal */
+export function _isZero(c: Cashback): boolean {
+  return c.units === 0 || c.decimal?.isZero();
+}
+
+/** Compares two cashbacks. @internal */
+export function _compareCashback(a: Cashback, b: Cashback, scale: number): number {
+  if (!Number.isNaN(a.units) && !Number.isNaN(b.units)) return a.units - b.units;
+  return cashbackDecimal(a, scale).comparedTo(cashbackDecimal(b, scale));
+}

@@ -1,0 +1,179 @@
+import { parseDay } from '../model/day.js';
+import type { FieldIssue } from '../model/errors.js';
+import { type ExactAmount, parseAmount } from '../model/money.js';
+import { merchantKey, normaliseGender } from '../model/normalise.js';
+import { _zodIssues } from '../model/parseCustomer.js';
+import { OfferSchema } from '../model/schemas.js';
+import { ConditionError, compileCondition, type OperatorRegistry } from '../rules/index.js';
+import { type AgeBand, parseAgeBand } from './ageBands.js';
+import type { CompiledOffer, Offer } from './offer.js';
+
+/** One problem with one offer: the offer (its id, or `#<index>`), the field and the reason. @public */
+export interface OfferIssue extends FieldIssue {
+  /** `offer_id` of the offer, or `#<index>` when it has no usable id. */
+  readonly offer: string;
+}
+
+/**
+ * Thrown when offers fail validation; nothing is loaded. Lists every problem found.
+ * @public
+ */
+export class OfferValidationError extends Error {
+  /** Every problem, naming the offer and the field. */
+  readonly issues: readonly OfferIssue[];
+  /** @param issues - the problems */
+  constructor(issues: readonly OfferIssue[]) {
+    const head = issues
+      .slice(0, 5)
+      .map((i) => `offer ${i.offer}: ${i.path === '' ? '' : `${i.path} `}${i.message}`)
+      .join('; ');
+    super(`Invalid offers: ${head}${issues.length > 5 ? ` (and ${issues.length - 5} more)` : ''}`);
+    this.name = 'OfferValidationError';
+    this.issues = issues;
+  }
+}
+
+/**
+ * Offers compiled for matching, indexed by merchant key: the cost of matching a transaction does
+ * not grow with the number of offers.
+ * @public
+ */
+export interface OfferSet {
+  /** Every offer, by ascending `offer_id`. */
+  readonly offers: readonly CompiledOffer[];
+  /** Offers by merchant key, each list by ascending `offer_id`. */
+  readonly byMerchant: ReadonlyMap<string, readonly CompiledOffer[]>;
+  /** Merchant keys with at least one offer that reads earlier purchases. */
+  readonly historyKeys: ReadonlySet<string>;
+  /** Longest lookback of those offers, in days. */
+  readonly maxLookbackDays: number;
+}
+
+/** Options of {@link compileOffers}. @public */
+export interface CompileOffersOptions {
+  /** Operators that conditions may use besides the built-in ones. */
+  readonly operators?: OperatorRegistry;
+}
+
+/** An amount the schema has already accepted. */
+function validAmount(v: string | number | undefined): ExactAmount | undefined {
+  return v === undefined ? undefined : (parseAmount(v) as ExactAmount);
+}
+
+function compileOne(
+  input: unknown,
+  key: string,
+  issues: OfferIssue[],
+  options: CompileOffersOptions,
+): CompiledOffer | undefined {
+  const r = OfferSchema.safeParse(input);
+  const add = (path: string, message: string) => issues.push({ offer: key, path, message });
+  if (!r.success) {
+    for (const i of _zodIssues(r.error.issues)) add(i.path, i.message);
+    return undefined;
+  }
+  const o = r.data;
+  const before = issues.length;
+  const discount = parseAmount(o.discount);
+  if (typeof discount === 'string') add('discount', discount);
+  else if (discount.decimal.gt(100)) add('discount', 'must be at most 100');
+  const ageBands: AgeBand[] = [];
+  (o.age ?? []).forEach((label, i) => {
+    const band = parseAgeBand(label);
+    if (band === undefined) add(`age.${i}`, `'${label}' is not an age label A-B or A+`);
+    else ageBands.push(band);
+  });
+  let condition: CompiledOffer['condition'];
+  if (o.conditions !== undefined) {
+    try {
+      condition = compileCondition(o.conditions, {
+        operators: options.operators,
+        path: 'conditions',
+      });
+    } catch (e) {
+      if (!(e instanceof ConditionError)) throw e;
+      for (const i of e.issues) add(i.path, i.message);
+    }
+  }
+  if (issues.length > before || typeof discount === 'string') return undefined;
+  const active = o.active ?? true;
+  const offer: Offer = { ...o, active };
+  const audience = o.audience ?? 'all';
+  const lookbackDays = o.lookback_days ?? 365;
+  return {
+    offer,
+    offerId: o.offer_id,
+    merchantKey: merchantKey(o.merchant_name),
+    active,
+    validFrom: parseDay(o.valid_from) as number,
+    validTo: parseDay(o.valid_to) as number,
+    ageBands,
+    genders: (o.gender ?? []).map(normaliseGender),
+    discount,
+    warranty: o.warranty,
+    minAmount: validAmount(o.min_amount),
+    maxCashback: validAmount(o.max_cashback),
+    audience,
+    lookbackDays,
+    condition,
+    needsHistory: audience !== 'all' || condition?.usesHistory === true,
+  };
+}
+
+/**
+ * Validates and compiles offers for matching. All or nothing: if any offer is invalid, or two
+ * share an `offer_id`, an {@link OfferValidationError} lists every problem and nothing is loaded.
+ * @param offers - offers in the seed's JSON shape (2.7) plus `active` and the extensions
+ * @param options - custom operators for conditions
+ * @returns the compiled, indexed offer set
+ * @throws OfferValidationError when any offer is invalid
+ * @example
+ * ```ts
+ * const set = compileOffers([{ offer_id: 1, name: 'Coffee', merchant_name: 'Coffee House',
+ *   warranty: 14, discount: 5, valid_from: '2025-01-01', valid_to: '2025-12-31' }]);
+ * ```
+ * @public
+ */
+export function compileOffers(
+  offers: readonly unknown[],
+  options: CompileOffersOptions = {},
+): OfferSet {
+  if (!Array.isArray(offers)) {
+    throw new OfferValidationError([{ offer: '#0', path: '', message: 'offers must be an array' }]);
+  }
+  const issues: OfferIssue[] = [];
+  const compiled: CompiledOffer[] = [];
+  const seen = new Set<number>();
+  offers.forEach((input, index) => {
+    const rawId = (input as { offer_id?: unknown } | null)?.offer_id;
+    const key =
+      typeof rawId === 'number' && Number.isSafeInteger(rawId) && rawId > 0
+        ? String(rawId)
+        : `#${index}`;
+    const c = compileOne(input, key, issues, options);
+    if (c === undefined) return;
+    if (seen.has(c.offerId))
+      issues.push({
+        offer: key,
+        path: 'offer_id',
+        message: 'is used by another offer in the same load',
+      });
+    seen.add(c.offerId);
+    compiled.push(c);
+  });
+  if (issues.length > 0) throw new OfferValidationError(issues);
+  compiled.sort((a, b) => a.offerId - b.offerId);
+  const byMerchant = new Map<string, CompiledOffer[]>();
+  const historyKeys = new Set<string>();
+  let maxLookbackDays = 0;
+  for (const c of compiled) {
+    const list = byMerchant.get(c.merchantKey);
+    if (list === undefined) byMerchant.set(c.merchantKey, [c]);
+    else list.push(c);
+    if (c.needsHistory) {
+      historyKeys.add(c.merchantKey);
+      if (c.lookbackDays > maxLookbackDays) maxLookbackDays = c.lookbackDays;
+    }
+  }
+  return { offers: compiled, byMerchant, historyKeys, maxLookbackDays };
+}

@@ -1,0 +1,95 @@
+import { formatDay } from '../model/day.js';
+import type { ResolvedOptions } from '../model/options.js';
+import { _isZero, computeCashback } from './cashback.js';
+import { _historyFacts } from './history.js';
+import { _firstFailure, type _MatchInput, type EligibilityCheck } from './match.js';
+import type { CompiledOffer } from './offer.js';
+
+/** How one candidate offer fared against a transaction. @public */
+export interface CandidateExplanation {
+  /** The offer. */
+  readonly offer_id: number;
+  /** Whether every eligibility check passed. */
+  readonly matched: boolean;
+  /** Cashback it would pay (when matched), possibly 0. */
+  readonly cashback?: number;
+  /** Payment day it would give (when matched). */
+  readonly payment_date?: string;
+  /** The first failed check and why, or `zero_cashback` when it matched but pays 0. */
+  readonly failed?: { readonly check: EligibilityCheck | 'zero_cashback'; readonly detail: string };
+}
+
+function bands(offer: CompiledOffer): string {
+  return (offer.offer.age ?? []).join(', ');
+}
+
+function detail(check: EligibilityCheck, offer: CompiledOffer, m: _MatchInput): string {
+  const tx = m.tx;
+  switch (check) {
+    case 'active':
+      return 'the offer is not active';
+    case 'merchant':
+      return `merchant '${tx.merchantKey}' is not the offer's '${offer.merchantKey}'`;
+    case 'valid_dates':
+      return `day ${tx.when.dayText} is outside ${formatDay(offer.validFrom)}..${formatDay(offer.validTo)}`;
+    case 'age':
+      return `age ${m.age} is not in ${bands(offer)}`;
+    case 'gender':
+      return `gender '${m.customer.genderKey}' is not in ${offer.genders.join(', ')}`;
+    case 'min_amount':
+      return `amount ${tx.amount.text} is below min_amount ${offer.minAmount?.text ?? ''}`;
+    case 'audience': {
+      const n = _historyFacts(
+        m.purchases,
+        tx.when.micros,
+        tx.when.day,
+        offer.lookbackDays,
+      ).merchant_purchases;
+      return offer.audience === 'returning'
+        ? `the offer is for returning customers; no earlier purchase here in the ${offer.lookbackDays} days before`
+        : `the offer is for new customers; ${n} earlier purchase(s) here in the ${offer.lookbackDays} days before`;
+    }
+    case 'conditions':
+      return 'the conditions are not met';
+  }
+}
+
+/**
+ * Explains one offer against one transaction: matched with its cashback, or the first check
+ * that failed and why.
+ * @internal
+ */
+export function _explainOffer(
+  offer: CompiledOffer,
+  m: _MatchInput,
+  options: ResolvedOptions,
+): CandidateExplanation {
+  const failure = _firstFailure(offer, m);
+  if (failure !== undefined) {
+    return {
+      offer_id: offer.offerId,
+      matched: false,
+      failed: { check: failure, detail: detail(failure, offer, m) },
+    };
+  }
+  const cashback = computeCashback(m.tx.amount, offer, options);
+  const paymentDate = formatDay(m.tx.when.day + offer.warranty);
+  if (_isZero(cashback)) {
+    return {
+      offer_id: offer.offerId,
+      matched: true,
+      cashback: 0,
+      payment_date: paymentDate,
+      failed: {
+        check: 'zero_cashback',
+        detail: `cashback rounds to 0 at ${options.scale} decimal places`,
+      },
+    };
+  }
+  return {
+    offer_id: offer.offerId,
+    matched: true,
+    cashback: cashback.value,
+    payment_date: paymentDate,
+  };
+}

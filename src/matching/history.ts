@@ -1,0 +1,62 @@
+import type { ExactAmount } from '../model/money.js';
+import { Money } from '../model/money.js';
+import type { HistoryFacts } from '../rules/index.js';
+
+/**
+ * One earlier purchase of a customer at a merchant: what audience checks and `history` facts read.
+ * @public
+ */
+export interface Purchase {
+  /** Wall-clock microseconds (`WallClock.micros`). */
+  readonly micros: number;
+  /** Day number. */
+  readonly day: number;
+  /** Amount. */
+  readonly amount: ExactAmount;
+}
+
+/**
+ * The purchases inside an offer's lookback: strictly before `micros`, on a day at most
+ * `lookbackDays` days before `day` (DESIGN.md §3).
+ * @internal
+ */
+export function _inWindow(p: Purchase, micros: number, day: number, lookbackDays: number): boolean {
+  return p.micros < micros && p.day >= day - lookbackDays;
+}
+
+/** `true` when at least one purchase lies in the window. @internal */
+export function _hasEarlierPurchase(
+  purchases: readonly Purchase[] | undefined,
+  micros: number,
+  day: number,
+  lookbackDays: number,
+): boolean {
+  if (purchases === undefined) return false;
+  for (const p of purchases) if (_inWindow(p, micros, day, lookbackDays)) return true;
+  return false;
+}
+
+/** Aggregates over the purchases in the window, as the `history` fact. @internal */
+export function _historyFacts(
+  purchases: readonly Purchase[] | undefined,
+  micros: number,
+  day: number,
+  lookbackDays: number,
+): HistoryFacts {
+  let count = 0;
+  let spend = new Money(0);
+  let last = Number.NEGATIVE_INFINITY;
+  if (purchases !== undefined) {
+    for (const p of purchases) {
+      if (!_inWindow(p, micros, day, lookbackDays)) continue;
+      count++;
+      spend = spend.plus(p.amount.decimal);
+      if (p.day > last) last = p.day;
+    }
+  }
+  return {
+    merchant_purchases: count,
+    merchant_spend: spend.toNumber(),
+    days_since_last_merchant_purchase: count === 0 ? undefined : day - last,
+  };
+}

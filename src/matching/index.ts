@@ -1,0 +1,13 @@
+export { type AgeBand, parseAgeBand } from './ageBands.js';
+export { type Cashback, cashbackDecimal, computeCashback } from './cashback.js';
+export {
+  type CompileOffersOptions,
+  compileOffers,
+  type OfferIssue,
+  type OfferSet,
+  OfferValidationError,
+} from './compileOffers.js';
+export type { CandidateExplanation } from './explainOffer.js';
+export type { Purchase } from './history.js';
+export type { EligibilityCheck } from './match.js';
+export type { Audience, CompiledOffer, Offer } from './offer.js';

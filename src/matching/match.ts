@@ -1,0 +1,143 @@
+import { _ageOn, formatDay } from '../model/day.js';
+import { _compareExact } from '../model/money.js';
+import type { ResolvedOptions } from '../model/options.js';
+import type { ParsedCustomer } from '../model/parseCustomer.js';
+import type { ParsedTransaction } from '../model/parseTransaction.js';
+import type { TransactionFacts } from '../rules/index.js';
+import { _inAnyBand } from './ageBands.js';
+import { _compareCashback, _isZero, type Cashback, computeCashback } from './cashback.js';
+import { _customerFacts, _factContext, _transactionFacts } from './facts.js';
+import { _hasEarlierPurchase, type Purchase } from './history.js';
+import type { CompiledOffer } from './offer.js';
+
+/**
+ * The eligibility checks of DESIGN.md §3, in the order they run; the first that fails is the
+ * one `explain` reports.
+ * @public
+ */
+export type EligibilityCheck =
+  | 'active'
+  | 'merchant'
+  | 'valid_dates'
+  | 'age'
+  | 'gender'
+  | 'min_amount'
+  | 'audience'
+  | 'conditions';
+
+/** Per-transaction state shared by the checks of every candidate offer. @internal */
+export interface _MatchInput {
+  readonly tx: ParsedTransaction;
+  readonly customer: ParsedCustomer;
+  readonly age: number;
+  /** Earlier purchases of the customer at the transaction's merchant; `undefined` when none. */
+  readonly purchases: readonly Purchase[] | undefined;
+  /** Built on first use by a condition. */
+  txFacts: TransactionFacts | undefined;
+}
+
+/** Builds the shared state of one transaction. @internal */
+export function _matchInput(
+  tx: ParsedTransaction,
+  customer: ParsedCustomer,
+  purchases: readonly Purchase[] | undefined,
+): _MatchInput {
+  const age = _ageOn(customer.birthYear, customer.birthMonthDay, tx.when.year, tx.when.monthDay);
+  return { tx, customer, age, purchases, txFacts: undefined };
+}
+
+/**
+ * The first eligibility check an offer fails for a transaction, or `undefined` when it qualifies.
+ * The merchant check is implied by the index and checked here only for `explain`.
+ * @internal
+ */
+export function _firstFailure(offer: CompiledOffer, m: _MatchInput): EligibilityCheck | undefined {
+  const tx = m.tx;
+  if (!offer.active) return 'active';
+  if (offer.merchantKey !== tx.merchantKey) return 'merchant';
+  const day = tx.when.day;
+  if (day < offer.validFrom || day > offer.validTo) return 'valid_dates';
+  if (offer.ageBands.length > 0 && !_inAnyBand(offer.ageBands, m.age)) return 'age';
+  if (offer.genders.length > 0 && !offer.genders.includes(m.customer.genderKey)) return 'gender';
+  if (offer.minAmount !== undefined && _compareExact(tx.amount, offer.minAmount) < 0)
+    return 'min_amount';
+  if (offer.audience !== 'all') {
+    const returning = _hasEarlierPurchase(m.purchases, tx.when.micros, day, offer.lookbackDays);
+    if (returning !== (offer.audience === 'returning')) return 'audience';
+  }
+  if (offer.condition !== undefined) {
+    if (m.txFacts === undefined) m.txFacts = _transactionFacts(tx);
+    const ctx = _factContext(
+      m.txFacts,
+      _customerFacts(m.customer, m.age),
+      m.purchases,
+      tx,
+      offer.lookbackDays,
+    );
+    if (!offer.condition.evaluate(ctx)) return 'conditions';
+  }
+  return undefined;
+}
+
+/** What matching decided for one transaction of a known customer. @internal */
+export type _MatchResult =
+  | {
+      readonly kind: 'paid';
+      readonly offer: CompiledOffer;
+      readonly cashback: Cashback;
+      readonly paymentDate: string;
+    }
+  | { readonly kind: 'zero_cashback'; readonly offer: CompiledOffer }
+  | {
+      readonly kind: 'no_offer';
+      readonly candidates: number;
+      /** The lowest-id candidate and the check it failed. */
+      readonly firstFailure:
+        | { readonly offerId: number; readonly check: EligibilityCheck }
+        | undefined;
+    };
+
+/**
+ * Selects the payment for a transaction among the offers at its merchant: the highest cashback
+ * as paid, ties to the lowest `offer_id` (candidates come sorted by id, and only a strictly
+ * higher cashback replaces the best).
+ * @internal
+ */
+export function _match(
+  candidates: readonly CompiledOffer[] | undefined,
+  m: _MatchInput,
+  options: ResolvedOptions,
+): _MatchResult {
+  if (candidates === undefined) return { kind: 'no_offer', candidates: 0, firstFailure: undefined };
+  let best: CompiledOffer | undefined;
+  let bestCashback: Cashback | undefined;
+  let zeroOffer: CompiledOffer | undefined;
+  let firstFailure: { offerId: number; check: EligibilityCheck } | undefined;
+  for (const offer of candidates) {
+    const failure = _firstFailure(offer, m);
+    if (failure !== undefined) {
+      if (firstFailure === undefined) firstFailure = { offerId: offer.offerId, check: failure };
+      continue;
+    }
+    const cashback = computeCashback(m.tx.amount, offer, options);
+    if (_isZero(cashback)) {
+      if (zeroOffer === undefined) zeroOffer = offer;
+    } else if (
+      bestCashback === undefined ||
+      _compareCashback(cashback, bestCashback, options.scale) > 0
+    ) {
+      best = offer;
+      bestCashback = cashback;
+    }
+  }
+  if (best !== undefined && bestCashback !== undefined) {
+    return {
+      kind: 'paid',
+      offer: best,
+      cashback: bestCashback,
+      paymentDate: formatDay(m.tx.when.day + best.warranty),
+    };
+  }
+  if (zeroOffer !== undefined) return { kind: 'zero_cashback', offer: zeroOffer };
+  return { kind: 'no_offer', candidates: candidates.length, firstFailure };
+}

@@ -1,0 +1,53 @@
+import type { ExactAmount } from '../model/money.js';
+import type { OfferInput } from '../model/schemas.js';
+import type { CompiledCondition } from '../rules/index.js';
+import type { AgeBand } from './ageBands.js';
+
+/** Audience of an offer. @public */
+export type Audience = 'all' | 'new' | 'returning';
+
+/**
+ * An offer as the engine reports it (seed 2.7 plus `active` and the extensions): the loaded
+ * JSON with `active` filled in.
+ * @public
+ */
+export type Offer = Omit<OfferInput, 'active'> & { readonly active: boolean };
+
+/**
+ * An offer ready for matching: every field parsed once at load.
+ * @public
+ */
+export interface CompiledOffer {
+  /** The offer as reported. */
+  readonly offer: Offer;
+  /** Its id. */
+  readonly offerId: number;
+  /** Normalised merchant name. */
+  readonly merchantKey: string;
+  /** Whether the offer is active. */
+  readonly active: boolean;
+  /** First valid day (day number), inclusive. */
+  readonly validFrom: number;
+  /** Last valid day (day number), inclusive. */
+  readonly validTo: number;
+  /** Age bands; empty means any age. */
+  readonly ageBands: readonly AgeBand[];
+  /** Normalised genders; empty means any gender. */
+  readonly genders: readonly string[];
+  /** Discount percentage, exact. */
+  readonly discount: ExactAmount;
+  /** Days by which payment is delayed. */
+  readonly warranty: number;
+  /** Minimum transaction amount, inclusive. */
+  readonly minAmount: ExactAmount | undefined;
+  /** Cap of cashback per transaction. */
+  readonly maxCashback: ExactAmount | undefined;
+  /** Who may earn it. */
+  readonly audience: Audience;
+  /** Lookback window of the audience check and the `history` fact, in days. */
+  readonly lookbackDays: number;
+  /** Compiled `conditions`, when present. */
+  readonly condition: CompiledCondition | undefined;
+  /** Whether deciding this offer reads earlier purchases (audience or `history` facts). */
+  readonly needsHistory: boolean;
+}

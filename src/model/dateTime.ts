@@ -1,0 +1,125 @@
+import { TZDate } from '@date-fns/tz';
+import { _dayNumber, _formatCivil, _isRealDate } from './day.js';
+
+/**
+ * A transaction date-time as wall-clock time in the engine's time zone.
+ * @public
+ */
+export interface WallClock {
+  /** Normalised text, `YYYY-MM-DDTHH:mm:ss.SSS`. */
+  readonly text: string;
+  /** Calendar day, `YYYY-MM-DD`. */
+  readonly dayText: string;
+  /** Day number (days since 1970-01-01). */
+  readonly day: number;
+  /** Year of the day. */
+  readonly year: number;
+  /** `month × 100 + day of month`, for age comparisons. */
+  readonly monthDay: number;
+  /** ISO weekday, 1 Monday … 7 Sunday. */
+  readonly weekday: number;
+  /** Hour, 0–23. */
+  readonly hour: number;
+  /** Microseconds since 1970-01-01T00:00 wall-clock: orders date-times, "strictly before". */
+  readonly micros: number;
+}
+
+const DATE_TIME_RE =
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}(?::?\d{2})?)?$/;
+
+function pad(n: number, width: number): string {
+  return String(n).padStart(width, '0');
+}
+
+function build(
+  y: number,
+  mo: number,
+  d: number,
+  h: number,
+  mi: number,
+  s: number,
+  micro: number,
+): WallClock {
+  const day = _dayNumber(y, mo, d);
+  const dayText = _formatCivil(y, mo, d);
+  const ms = Math.floor(micro / 1000);
+  return {
+    text: `${dayText}T${pad(h, 2)}:${pad(mi, 2)}:${pad(s, 2)}.${pad(ms, 3)}`,
+    dayText,
+    day,
+    year: y,
+    monthDay: mo * 100 + d,
+    // 1970-01-01 was a Thursday (ISO 4).
+    weekday: ((((day + 3) % 7) + 7) % 7) + 1,
+    hour: h,
+    micros: (day * 86_400 + h * 3600 + mi * 60 + s) * 1_000_000 + micro,
+  };
+}
+
+/**
+ * Parses a transaction date-time: `YYYY-MM-DDTHH:mm:ss` with optional fractional seconds, taken
+ * as wall-clock time in `timeZone`. A value with `Z` or an offset is an instant and is converted
+ * into that zone (DESIGN.md §3).
+ * @param text - the date-time text
+ * @param timeZone - IANA zone of the engine
+ * @returns the wall-clock time, or a reason why the text is not a valid date-time
+ * @public
+ */
+export function parseDateTime(text: string, timeZone: string): WallClock | string {
+  const m = DATE_TIME_RE.exec(text);
+  if (m === null) return 'must be a date-time YYYY-MM-DDTHH:mm:ss[.fff]';
+  const y = Number(m[1]);
+  const mo = Number(m[2]);
+  const d = Number(m[3]);
+  const h = Number(m[4]);
+  const mi = Number(m[5]);
+  const s = Number(m[6]);
+  if (!_isRealDate(y, mo, d)) return 'is not a real calendar date';
+  if (h > 23 || mi > 59 || s > 59) return 'is not a valid time of day';
+  const micro = m[7] === undefined ? 0 : Number(m[7].padEnd(6, '0').slice(0, 6));
+  const zone = m[8];
+  if (zone === undefined) return build(y, mo, d, h, mi, s, micro);
+  let offsetMinutes = 0;
+  if (zone !== 'Z') {
+    const digits = zone.slice(1).replace(':', '');
+    const oh = Number(digits.slice(0, 2));
+    const om = digits.length > 2 ? Number(digits.slice(2, 4)) : 0;
+    if (oh > 23 || om > 59) return 'has an invalid UTC offset';
+    offsetMinutes = (zone[0] === '-' ? -1 : 1) * (oh * 60 + om);
+  }
+  const instant = Date.UTC(y, mo - 1, d, h, mi, s) - offsetMinutes * 60_000;
+  if (timeZone === 'UTC') {
+    const u = new Date(instant);
+    return build(
+      u.getUTCFullYear(),
+      u.getUTCMonth() + 1,
+      u.getUTCDate(),
+      u.getUTCHours(),
+      u.getUTCMinutes(),
+      u.getUTCSeconds(),
+      micro,
+    );
+  }
+  const z = new TZDate(instant, timeZone);
+  return build(
+    z.getFullYear(),
+    z.getMonth() + 1,
+    z.getDate(),
+    z.getHours(),
+    z.getMinutes(),
+    z.getSeconds(),
+    micro,
+  );
+}
+
+/**
+ * The calendar day of an instant in a time zone, e.g. "today" from the engine clock.
+ * @param instant - a point in time
+ * @param timeZone - IANA zone
+ * @returns the day number (days since 1970-01-01)
+ * @public
+ */
+export function dayInZone(instant: Date, timeZone: string): number {
+  const z = new TZDate(instant.getTime(), timeZone);
+  return _dayNumber(z.getFullYear(), z.getMonth() + 1, z.getDate());
+}

@@ -1,0 +1,100 @@
+/**
+ * Calendar days as integers (days since 1970-01-01). Matching compares and adds days millions of
+ * times a second, so days are plain numbers here; date-fns would allocate a `Date` per call in
+ * that hot path. Time zones are handled once, when a date-time is parsed (see `dateTime.ts`).
+ */
+
+const DAY_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** Days in `month` (1–12) of `year`, proleptic Gregorian. @internal */
+export function _daysInMonth(year: number, month: number): number {
+  if (month === 2) {
+    const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+    return leap ? 29 : 28;
+  }
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+}
+
+/** Days since 1970-01-01 of a civil date (H. Hinnant's days_from_civil). @internal */
+export function _dayNumber(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146097 + doe - 719468;
+}
+
+/** The civil date `[year, month, day]` of a day number. @internal */
+export function _civil(dayNumber: number): [number, number, number] {
+  const z = dayNumber + 719468;
+  const era = Math.floor(z / 146097);
+  const doe = z - era * 146097;
+  const yoe = Math.floor(
+    (doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365,
+  );
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  return [month <= 2 ? yoe + era * 400 + 1 : yoe + era * 400, month, day];
+}
+
+/** `true` when the three parts name a real calendar date. @internal */
+export function _isRealDate(year: number, month: number, day: number): boolean {
+  return month >= 1 && month <= 12 && day >= 1 && day <= _daysInMonth(year, month);
+}
+
+/**
+ * Parses a `YYYY-MM-DD` calendar day.
+ * @param text - the day, e.g. `2025-02-28`
+ * @returns the day number (days since 1970-01-01), or `undefined` when the text is not a real date
+ * @example
+ * ```ts
+ * parseDay('2025-02-30') // undefined
+ * ```
+ * @public
+ */
+export function parseDay(text: string): number | undefined {
+  const m = DAY_RE.exec(text);
+  if (m === null) return undefined;
+  const y = Number(m[1]);
+  const mo = Number(m[2]);
+  const d = Number(m[3]);
+  return _isRealDate(y, mo, d) ? _dayNumber(y, mo, d) : undefined;
+}
+
+function pad2(n: number): string {
+  return n < 10 ? `0${n}` : String(n);
+}
+
+/** Formats `[year, month, day]` as `YYYY-MM-DD`. @internal */
+export function _formatCivil(year: number, month: number, day: number): string {
+  const y = year >= 0 && year < 10000 ? String(year).padStart(4, '0') : String(year);
+  return `${y}-${pad2(month)}-${pad2(day)}`;
+}
+
+/**
+ * Formats a day number as `YYYY-MM-DD`.
+ * @param dayNumber - days since 1970-01-01
+ * @returns the calendar day
+ * @public
+ */
+export function formatDay(dayNumber: number): string {
+  const [y, m, d] = _civil(dayNumber);
+  return _formatCivil(y, m, d);
+}
+
+/**
+ * Age in whole years on a day. Birthdays compare as month-day pairs, so a 29 February birthday
+ * is reached on 1 March in common years (DESIGN.md §3).
+ * @internal
+ */
+export function _ageOn(
+  birthYear: number,
+  birthMonthDay: number,
+  year: number,
+  monthDay: number,
+): number {
+  return year - birthYear - (monthDay < birthMonthDay ? 1 : 0);
+}

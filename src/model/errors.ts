@@ -1,0 +1,71 @@
+/**
+ * The one table of outcome codes, shared by the core, the engine, the HTTP layer and the docs.
+ * @public
+ */
+export const ERROR_CODES = {
+  invalid_transaction: 'A field of the transaction is missing or malformed.',
+  customer_not_found: 'The transaction names a customer the partner has not registered.',
+  duplicate_transaction:
+    'The transaction id is already stored, or was stored earlier in the same batch.',
+  no_offer: 'No cashback offer is associated with the transaction.',
+  zero_cashback: 'An offer matched but its cashback rounds to 0.',
+  invalid_customer: 'A field of the customer is missing or malformed.',
+  duplicate_customer: 'Several customers with the same id were provided in one request.',
+} as const;
+
+/** A code for a transaction that earns nothing. @public */
+export type TransactionErrorCode =
+  | 'invalid_transaction'
+  | 'customer_not_found'
+  | 'duplicate_transaction'
+  | 'no_offer'
+  | 'zero_cashback';
+
+/** A code for a rejected customer. @public */
+export type CustomerErrorCode = 'invalid_customer' | 'duplicate_customer';
+
+/** Every outcome code. @public */
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/**
+ * One problem with one input item: `key` is its id (trimmed), or `#<index>` when the item has no
+ * usable id.
+ * @public
+ */
+export interface ItemError<C extends ErrorCode = ErrorCode> {
+  /** The item's id, or `#<index>` (0-based position in its array). */
+  readonly key: string;
+  /** Stable code from {@link ERROR_CODES}. */
+  readonly code: C;
+  /** Human-readable message. */
+  readonly message: string;
+}
+
+/** A field-level validation problem. @public */
+export interface FieldIssue {
+  /** Dotted path of the field, e.g. `merchant.name`; empty for the item itself. */
+  readonly path: string;
+  /** Why it is invalid. */
+  readonly message: string;
+}
+
+/** Formats field issues as one message, e.g. `Invalid transaction: amount must be greater than 0`. @internal */
+export function _issuesMessage(what: string, issues: readonly FieldIssue[]): string {
+  const parts = issues.map((i) => (i.path === '' ? i.message : `${i.path} ${i.message}`));
+  return `Invalid ${what}: ${parts.join('; ')}`;
+}
+
+/** The seed's message for an unknown customer. @internal */
+export function _customerNotFound(customerId: string): string {
+  return `Customer with id '${customerId}' not found`;
+}
+
+/** The seed's message for a transaction that is already in the service. @internal */
+export function _duplicateTransaction(transactionId: string): string {
+  return `Transaction '${transactionId}' is already in the service`;
+}
+
+/** The seed's message for several customers with one id in one request. @internal */
+export function _duplicateCustomer(customerId: string): string {
+  return `Several customers with the id '${customerId}' were provided in the request`;
+}

@@ -1,0 +1,159 @@
+import Decimal from 'decimal.js';
+
+/**
+ * The decimal type used for every amount. A private clone of decimal.js with enough precision
+ * that `amount × discount / 100` is never rounded before the one rounding to `scale`.
+ * @public
+ */
+export const Money = Decimal.clone({
+  precision: 64,
+  rounding: Decimal.ROUND_HALF_UP,
+  toExpNeg: -64,
+  toExpPos: 64,
+});
+
+/** A decimal amount (an instance of {@link Money}). @public */
+export type MoneyValue = InstanceType<typeof Money>;
+
+/** Names of the rounding modes for cashback. @public */
+export type RoundingName = 'half-up' | 'half-even' | 'half-down' | 'up' | 'down' | 'ceil' | 'floor';
+
+const MODES: Readonly<Record<RoundingName, Decimal.Rounding>> = {
+  'half-up': Decimal.ROUND_HALF_UP,
+  'half-even': Decimal.ROUND_HALF_EVEN,
+  'half-down': Decimal.ROUND_HALF_DOWN,
+  up: Decimal.ROUND_UP,
+  down: Decimal.ROUND_DOWN,
+  ceil: Decimal.ROUND_CEIL,
+  floor: Decimal.ROUND_FLOOR,
+};
+
+/** The decimal.js constant of a rounding name. @internal */
+export function _roundingMode(name: RoundingName): Decimal.Rounding {
+  const mode = MODES[name];
+  if (mode === undefined) {
+    throw new RangeError(
+      `rounding must be one of ${Object.keys(MODES).join(', ')}, got '${String(name)}'`,
+    );
+  }
+  return mode;
+}
+
+const PLAIN_DECIMAL = /^[0-9]+(\.[0-9]+)?$/;
+
+/**
+ * An exact amount: the decimal plus, when it fits, the same value as a safe integer count of
+ * `10^-scale` units. The integer form feeds the exact fast path of cashback arithmetic.
+ * @public
+ */
+export interface ExactAmount {
+  /** The value. */
+  readonly decimal: MoneyValue;
+  /** The value as a plain decimal string, e.g. `12.34`. */
+  readonly text: string;
+  /** `value × 10^scale` as a safe integer, or `NaN` when it does not fit in 15 digits. */
+  readonly units: number;
+  /** Decimal places of `units`. */
+  readonly scale: number;
+}
+
+/**
+ * Reads a positive decimal amount from a JSON number or a plain decimal string
+ * (`^[0-9]+(\.[0-9]+)?$`). A number is read through its shortest decimal form (`String(n)`), so
+ * `12.34` is exactly 12.34.
+ * @param value - the JSON value
+ * @returns the exact amount, or a reason why it is not one
+ * @public
+ */
+export function parseAmount(value: unknown): ExactAmount | string {
+  let text: string;
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) return 'must be a finite number';
+    if (value <= 0) return 'must be greater than 0';
+    text = String(value);
+  } else if (typeof value === 'string') {
+    if (!PLAIN_DECIMAL.test(value)) return 'must be a number or a plain decimal string';
+    text = value;
+  } else {
+    return 'must be a number or a plain decimal string';
+  }
+  return _exact(text) ?? 'must be greater than 0';
+}
+
+/**
+ * Builds an {@link ExactAmount} from a decimal text, or `undefined` when the value is not > 0.
+ * @internal
+ */
+export function _exact(text: string): ExactAmount | undefined {
+  if (PLAIN_DECIMAL.test(text)) {
+    const dot = text.indexOf('.');
+    let intPart = dot < 0 ? text : text.slice(0, dot);
+    let frac = dot < 0 ? '' : text.slice(dot + 1);
+    // Trailing fractional zeros and leading integer zeros carry no value.
+    let end = frac.length;
+    while (end > 0 && frac.charCodeAt(end - 1) === 48) end--;
+    frac = frac.slice(0, end);
+    let start = 0;
+    while (start < intPart.length - 1 && intPart.charCodeAt(start) === 48) start++;
+    intPart = intPart.slice(start);
+    const digits = intPart === '0' ? frac.replace(/^0+/, '') : intPart + frac;
+    if (digits === '' || /^0*$/.test(digits)) return undefined;
+    const canonical = frac === '' ? intPart : `${intPart}.${frac}`;
+    const units = digits.length <= 15 ? Number(digits) : Number.NaN;
+    return { decimal: new Money(canonical), text: canonical, units, scale: frac.length };
+  }
+  // Exponent forms such as String(1e-7) or String(1e21).
+  const decimal = new Money(text);
+  if (!decimal.isFinite() || decimal.lte(0)) return undefined;
+  return _exact(decimal.toFixed());
+}
+
+/** Largest power of ten we keep as an exact double in the fast path. */
+const POW10: readonly number[] = Array.from({ length: 16 }, (_, i) => 10 ** i);
+
+/** `10^n` for 0 ≤ n ≤ 15, exact. @internal */
+export function _pow10(n: number): number {
+  return POW10[n] ?? Number.NaN;
+}
+
+/**
+ * Rounds the positive rational `numerator / divisor` (both safe integers) to an integer with a
+ * decimal.js rounding mode. Exact: `%` and the division of `numerator - r` are exact on safe
+ * integers.
+ * @internal
+ */
+export function _roundQuotient(numerator: number, divisor: number, mode: number): number {
+  const r = numerator % divisor;
+  const q = (numerator - r) / divisor;
+  if (r === 0) return q;
+  const twice = 2 * r;
+  switch (mode) {
+    case Decimal.ROUND_UP:
+    case Decimal.ROUND_CEIL:
+      return q + 1;
+    case Decimal.ROUND_DOWN:
+    case Decimal.ROUND_FLOOR:
+      return q;
+    case Decimal.ROUND_HALF_UP:
+      return twice >= divisor ? q + 1 : q;
+    case Decimal.ROUND_HALF_DOWN:
+      return twice > divisor ? q + 1 : q;
+    default: // ROUND_HALF_EVEN
+      return twice > divisor || (twice === divisor && q % 2 === 1) ? q + 1 : q;
+  }
+}
+
+/**
+ * Compares two exact amounts: negative, zero or positive as `a` is less than, equal to or greater
+ * than `b`.
+ * @internal
+ */
+export function _compareExact(a: ExactAmount, b: ExactAmount): number {
+  if (!Number.isNaN(a.units) && !Number.isNaN(b.units)) {
+    const s = Math.max(a.scale, b.scale);
+    const x = a.units * _pow10(s - a.scale);
+    const y = b.units * _pow10(s - b.scale);
+    if (Number.isSafeInteger(x) && Number.isSafeInteger(y)) return x - y;
+  }
+  return a.decimal.comparedTo(b.decimal);
+}

@@ -1,0 +1,24 @@
+/**
+ * The match key of a merchant name: Unicode NFKC, trimmed, inner runs of white space made one
+ * space, then lower-cased (DESIGN.md §3). Offers and transactions meet on this key.
+ * @param name - the merchant name as sent
+ * @returns the key
+ * @example
+ * ```ts
+ * merchantKey('  Coffee\u00a0 HOUSE ') // 'coffee house'
+ * ```
+ * @public
+ */
+export function merchantKey(name: string): string {
+  return name.normalize('NFKC').trim().replace(/\s+/g, ' ').toLowerCase();
+}
+
+/**
+ * The comparable form of a gender: trimmed and lower-cased.
+ * @param gender - as sent in a customer or an offer
+ * @returns the normalised gender
+ * @public
+ */
+export function normaliseGender(gender: string): string {
+  return gender.trim().toLowerCase();
+}

@@ -1,0 +1,64 @@
+import { _civil, parseDay } from './day.js';
+import type { FieldIssue } from './errors.js';
+import { normaliseGender } from './normalise.js';
+import type { ParseResult } from './parseTransaction.js';
+import { CustomerSchema, type Location } from './schemas.js';
+
+/**
+ * A customer after parsing: id trimmed, gender normalised, birthday as parts for age checks.
+ * @public
+ */
+export interface ParsedCustomer {
+  /** Customer id, trimmed. */
+  readonly customerId: string;
+  /** Birthday, `YYYY-MM-DD`. */
+  readonly birthday: string;
+  /** Year of birth. */
+  readonly birthYear: number;
+  /** `month × 100 + day` of the birthday. */
+  readonly birthMonthDay: number;
+  /** Gender as sent. */
+  readonly gender: string;
+  /** Gender trimmed and lower-cased: what offers compare. */
+  readonly genderKey: string;
+  /** Location. */
+  readonly location: Location;
+}
+
+/** Converts zod's issue paths to our dotted form. @internal */
+export function _zodIssues(
+  issues: readonly { path: PropertyKey[]; message: string }[],
+): FieldIssue[] {
+  return issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
+}
+
+/**
+ * Parses a customer (seed 2.1): all four fields required.
+ * @param input - the JSON item
+ * @param index - its position, for the `#<index>` key of an item without a usable id
+ * @returns the parsed customer, or its problems
+ * @public
+ */
+export function parseCustomer(input: unknown, index: number): ParseResult<ParsedCustomer> {
+  const r = CustomerSchema.safeParse(input);
+  if (!r.success) {
+    const raw = (input as { customer_id?: unknown } | null)?.customer_id;
+    const id = typeof raw === 'string' ? raw.trim() : '';
+    const key = id.length > 0 && id.length <= 128 ? id : `#${index}`;
+    return { ok: false, key, issues: _zodIssues(r.error.issues) };
+  }
+  const c = r.data;
+  const [y, m, d] = _civil(parseDay(c.birthday) as number);
+  return {
+    ok: true,
+    value: {
+      customerId: c.customer_id,
+      birthday: c.birthday,
+      birthYear: y,
+      birthMonthDay: m * 100 + d,
+      gender: c.gender,
+      genderKey: normaliseGender(c.gender),
+      location: { country: c.location.country, city: c.location.city },
+    },
+  };
+}

@@ -1,0 +1,131 @@
+import { z } from 'zod';
+import { parseDay } from './day.js';
+
+/**
+ * zod schemas of the seed's JSON shapes. They are the schema of record: types are inferred from
+ * them and the HTTP layer's OpenAPI document is generated from them. Submitted and history
+ * transactions are validated on the hot path by a hand-written validator that a property test
+ * proves equal to these schemas (see `parseTransaction.ts`).
+ */
+
+/** An identifier: a string, trimmed, 1–128 characters. @public */
+export const IdSchema = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(128, 'must be at most 128 characters');
+
+/** A real calendar day `YYYY-MM-DD`. @public */
+export const DaySchema = z
+  .string()
+  .refine((s) => parseDay(s) !== undefined, 'must be a real date YYYY-MM-DD');
+
+/** A positive decimal: a finite JSON number > 0 or a plain decimal string. @public */
+export const AmountSchema = z.union([
+  z.number().positive().finite(),
+  z
+    .string()
+    .regex(/^[0-9]+(\.[0-9]+)?$/, 'must be a plain decimal string')
+    .refine((s) => /[1-9]/.test(s), 'must be greater than 0'),
+]);
+
+/** A date-time of a transaction (see `parseDateTime` for the exact rules). @public */
+export const DateTimeSchema = z
+  .string()
+  .regex(
+    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}(:?\d{2})?)?$/,
+    'must be a date-time YYYY-MM-DDTHH:mm:ss[.fff]',
+  );
+
+/** Location (seed 2.2). @public */
+export const LocationSchema = z.object({ country: z.string(), city: z.string() });
+
+/** Merchant (seed 2.3) of a submitted transaction. @public */
+export const MerchantSchema = z.object({
+  id: z.string(),
+  name: z.string().trim().min(1, 'must not be empty'),
+  category_code: z.string(),
+});
+
+/** Customer (seed 2.1). @public */
+export const CustomerSchema = z.object({
+  customer_id: IdSchema,
+  birthday: DaySchema,
+  gender: z.string().trim().min(1, 'must not be empty'),
+  location: LocationSchema,
+});
+
+/** Transaction submitted for cashback (seed 2.4, all seven fields). @public */
+export const TransactionSchema = z.object({
+  transaction_id: IdSchema,
+  description: z.string(),
+  customer_id: IdSchema,
+  date: DateTimeSchema,
+  amount: AmountSchema,
+  merchant: MerchantSchema,
+  location: LocationSchema,
+});
+
+/** History transaction (seed 4.2): `description`, `merchant.id`, `merchant.category_code`, `location` optional. @public */
+export const HistoryTransactionSchema = z.object({
+  transaction_id: IdSchema,
+  description: z.string().optional(),
+  customer_id: IdSchema,
+  date: DateTimeSchema,
+  amount: AmountSchema,
+  merchant: z.object({
+    id: z.string().optional(),
+    name: z.string().trim().min(1, 'must not be empty'),
+    category_code: z.string().optional(),
+  }),
+  location: LocationSchema.optional(),
+});
+
+/** Audience of an offer (extension): everyone, first-time or returning customers of the merchant. @public */
+export const AudienceSchema = z.enum(['all', 'new', 'returning']);
+
+/** Offer (seed 2.7) with `active` and the extensions of DESIGN.md §3. @public */
+export const OfferSchema = z
+  .object({
+    offer_id: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+    name: z.string(),
+    merchant_name: z.string().trim().min(1, 'must not be empty'),
+    merchant_logo: z.url().optional(),
+    warranty: z.number().int().min(0).max(36_500),
+    age: z.array(z.string()).optional(),
+    gender: z.array(z.string()).optional(),
+    category_name: z.string().optional(),
+    discount: AmountSchema,
+    valid_from: DaySchema,
+    valid_to: DaySchema,
+    active: z.boolean().optional(),
+    min_amount: AmountSchema.optional(),
+    max_cashback: AmountSchema.optional(),
+    audience: AudienceSchema.optional(),
+    lookback_days: z.number().int().min(0).max(36_500).optional(),
+    conditions: z.unknown().optional(),
+  })
+  .superRefine((o, ctx) => {
+    const from = parseDay(o.valid_from);
+    const to = parseDay(o.valid_to);
+    if (from !== undefined && to !== undefined && from > to) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['valid_to'],
+        message: 'must not be before valid_from',
+      });
+    }
+  });
+
+/** A customer as sent (seed 2.1). @public */
+export type CustomerInput = z.input<typeof CustomerSchema>;
+/** A location (seed 2.2). @public */
+export type Location = z.infer<typeof LocationSchema>;
+/** A merchant (seed 2.3). @public */
+export type Merchant = z.infer<typeof MerchantSchema>;
+/** A submitted transaction as sent (seed 2.4). @public */
+export type TransactionInput = z.input<typeof TransactionSchema>;
+/** A history transaction as sent (seed 4.2). @public */
+export type HistoryTransactionInput = z.input<typeof HistoryTransactionSchema>;
+/** An offer as loaded (seed 2.7 plus extensions). @public */
+export type OfferInput = z.input<typeof OfferSchema>;

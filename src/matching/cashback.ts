@@ -102,7 +102,7 @@ export function computeCashback(
 
 /** `true` when the cashback is zero. @internal */
 export function _isZero(c: Cashback): boolean {
-  return c.units === 0 || c.decimal?.isZero();
+  return c.units === 0 || c.decimal?.isZero() === true;
 }
 
 /** Compares two cashbacks. @internal */

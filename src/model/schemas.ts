@@ -29,13 +29,23 @@ export const AmountSchema = z.union([
     .refine((s) => /[1-9]/.test(s), 'must be greater than 0'),
 ]);
 
-/** A date-time of a transaction (see `parseDateTime` for the exact rules). @public */
+const DATE_TIME_RE = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(Z|[+-](\d{2})(:?(\d{2}))?)?$/;
+
+function isDateTime(s: string): boolean {
+  const m = DATE_TIME_RE.exec(s);
+  if (m === null || parseDay(m[1] as string) === undefined) return false;
+  if (Number(m[2]) > 23 || Number(m[3]) > 59 || Number(m[4]) > 59) return false;
+  return m[7] === undefined || (Number(m[7]) <= 23 && Number(m[9] ?? 0) <= 59);
+}
+
+/**
+ * A date-time of a transaction: `YYYY-MM-DDTHH:mm:ss`, optional fractional seconds (up to 9
+ * digits), optional `Z` or `±HH[:MM]` offset; the date must be real and the time of day valid.
+ * @public
+ */
 export const DateTimeSchema = z
   .string()
-  .regex(
-    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}(:?\d{2})?)?$/,
-    'must be a date-time YYYY-MM-DDTHH:mm:ss[.fff]',
-  );
+  .refine(isDateTime, 'must be a real date-time YYYY-MM-DDTHH:mm:ss[.fff]');
 
 /** Location (seed 2.2). @public */
 export const LocationSchema = z.object({ country: z.string(), city: z.string() });

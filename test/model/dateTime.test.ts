@@ -22,7 +22,11 @@ describe('parseDay', () => {
   });
 
   test('round-trips through formatDay over four centuries', () => {
-    for (let d = parseDay('1800-01-01') as number; d < (parseDay('2200-01-01') as number); d += 17) {
+    for (
+      let d = parseDay('1800-01-01') as number;
+      d < (parseDay('2200-01-01') as number);
+      d += 17
+    ) {
       expect(parseDay(formatDay(d))).toBe(d);
     }
   });
@@ -50,7 +54,9 @@ describe('parseDateTime', () => {
   });
 
   test('orders date-times to the microsecond', () => {
-    expect(wall('2025-06-02T10:00:00.000001').micros).toBeGreaterThan(wall('2025-06-02T10:00:00').micros);
+    expect(wall('2025-06-02T10:00:00.000001').micros).toBeGreaterThan(
+      wall('2025-06-02T10:00:00').micros,
+    );
   });
 
   test.each([

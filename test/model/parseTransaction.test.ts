@@ -12,7 +12,11 @@ function issuesOf(input: unknown, asHistory = false) {
 describe('parseTransaction', () => {
   test('normalises once: trimmed ids, wall-clock date, exact amount, merchant key', () => {
     const r = parseTransaction(
-      tx({ transaction_id: '  t1 ', amount: '12.50', merchant: { id: 'm', name: ' Coffee  HOUSE', category_code: '1' } }),
+      tx({
+        transaction_id: '  t1 ',
+        amount: '12.50',
+        merchant: { id: 'm', name: ' Coffee  HOUSE', category_code: '1' },
+      }),
       0,
       'UTC',
     );
@@ -44,7 +48,9 @@ describe('parseTransaction', () => {
     expect(issuesOf(tx({ merchant: { id: '', name: '  ', category_code: '' } }))).toEqual([
       { path: 'merchant.name', message: 'must not be empty' },
     ]);
-    expect(issuesOf(tx({ transaction_id: '   ' }))).toEqual([{ path: 'transaction_id', message: 'must not be empty' }]);
+    expect(issuesOf(tx({ transaction_id: '   ' }))).toEqual([
+      { path: 'transaction_id', message: 'must not be empty' },
+    ]);
     expect(issuesOf(tx({ customer_id: 'x'.repeat(129) }))).toEqual([
       { path: 'customer_id', message: 'must be at most 128 characters' },
     ]);
@@ -59,7 +65,9 @@ describe('parseTransaction', () => {
 
   test('accepts a history item with only the required fields', () => {
     expect(issuesOf(history(), true)).toEqual([]);
-    expect(issuesOf(history({ location: 'Paris' }), true)).toEqual([{ path: 'location', message: 'must be an object' }]);
+    expect(issuesOf(history({ location: 'Paris' }), true)).toEqual([
+      { path: 'location', message: 'must be an object' },
+    ]);
     expect(issuesOf({ transaction_id: 'h' }, true).map((i) => i.path)).toEqual([
       'customer_id',
       'date',
@@ -72,7 +80,19 @@ describe('parseTransaction', () => {
 /** Values that are sometimes right and often wrong, for every field. */
 const anyValue = fc.oneof(
   fc.string({ maxLength: 4 }),
-  fc.constantFrom('', ' ', 'x'.repeat(129), '2025-02-30T10:00:00', '2025-06-02T10:00:00.123', '2025-06-02T10:00:00+02:00', '0', '0.00', '12.5', '1e5', '-1'),
+  fc.constantFrom(
+    '',
+    ' ',
+    'x'.repeat(129),
+    '2025-02-30T10:00:00',
+    '2025-06-02T10:00:00.123',
+    '2025-06-02T10:00:00+02:00',
+    '0',
+    '0.00',
+    '12.5',
+    '1e5',
+    '-1',
+  ),
   fc.double(),
   fc.integer({ min: -5, max: 5 }),
   fc.constantFrom(null, undefined, true, [], {}),
@@ -80,15 +100,28 @@ const anyValue = fc.oneof(
 
 function mutate(base: Record<string, unknown>) {
   return fc
-    .array(fc.tuple(fc.constantFrom(...Object.keys(base), 'merchant.name', 'merchant.id', 'location.city', 'extra'), anyValue), {
-      maxLength: 3,
-    })
+    .array(
+      fc.tuple(
+        fc.constantFrom(
+          ...Object.keys(base),
+          'merchant.name',
+          'merchant.id',
+          'location.city',
+          'extra',
+        ),
+        anyValue,
+      ),
+      {
+        maxLength: 3,
+      },
+    )
     .map((edits) => {
       const copy: Record<string, unknown> = structuredClone(base);
       for (const [path, value] of edits) {
         const [head, leaf] = path.split('.') as [string, string | undefined];
         if (leaf === undefined) copy[head] = value;
-        else if (typeof copy[head] === 'object' && copy[head] !== null) (copy[head] as Record<string, unknown>)[leaf] = value;
+        else if (typeof copy[head] === 'object' && copy[head] !== null)
+          (copy[head] as Record<string, unknown>)[leaf] = value;
       }
       return copy;
     });
@@ -98,7 +131,9 @@ describe('the hand-written validator', () => {
   test('accepts exactly what TransactionSchema accepts', () => {
     fc.assert(
       fc.property(fc.oneof(mutate(tx()), anyValue), (input) => {
-        expect(parseTransaction(input, 0, 'UTC').ok).toBe(TransactionSchema.safeParse(input).success);
+        expect(parseTransaction(input, 0, 'UTC').ok).toBe(
+          TransactionSchema.safeParse(input).success,
+        );
       }),
       { numRuns: 3000 },
     );
@@ -107,7 +142,9 @@ describe('the hand-written validator', () => {
   test('accepts exactly what HistoryTransactionSchema accepts', () => {
     fc.assert(
       fc.property(fc.oneof(mutate(history()), mutate(tx()), anyValue), (input) => {
-        expect(parseTransaction(input, 0, 'UTC', true).ok).toBe(HistoryTransactionSchema.safeParse(input).success);
+        expect(parseTransaction(input, 0, 'UTC', true).ok).toBe(
+          HistoryTransactionSchema.safeParse(input).success,
+        );
       }),
       { numRuns: 3000 },
     );

@@ -1,0 +1,206 @@
+import { describe, expect, test } from 'vitest';
+import { createReplay, replay } from '../../src/core/replay.js';
+import { OfferValidationError } from '../../src/matching/compileOffers.js';
+import { customer, history, offer, tx } from '../fixtures.js';
+
+type Data = Parameters<typeof replay>[0];
+
+function run(data: Partial<Data>, options: Parameters<typeof replay>[1] = {}) {
+  return replay(
+    { offers: [offer()], customers: [customer()], history: [], transactions: [tx()], ...data },
+    options,
+  );
+}
+
+function codes(r: ReturnType<typeof run>) {
+  return Object.fromEntries(r.errors.map((e) => [e.key, e.code]));
+}
+
+describe('replay: the seed message conditions', () => {
+  test('a customer with the given id not found', () => {
+    const r = run({ transactions: [tx({ customer_id: 'nobody' })] });
+    expect(r.errors).toEqual([
+      { key: 't1', code: 'customer_not_found', message: "Customer with id 'nobody' not found" },
+    ]);
+  });
+
+  test('a history item of an unknown customer is rejected and not stored', () => {
+    const r = run({
+      history: [history({ customer_id: 'nobody', transaction_id: 't1' })],
+      transactions: [tx()],
+    });
+    expect(r.rejected.history).toEqual([
+      { key: 't1', code: 'customer_not_found', message: "Customer with id 'nobody' not found" },
+    ]);
+    expect(r.payments).toHaveLength(1);
+  });
+
+  test('several customers with the same id in one request: every copy rejected, one entry', () => {
+    const r = run({
+      customers: [
+        customer(),
+        customer({ birthday: '1980-01-01' }),
+        customer({ customer_id: ' c1 ' }),
+      ],
+      transactions: [tx()],
+    });
+    expect(r.rejected.customers).toEqual([
+      {
+        key: 'c1',
+        code: 'duplicate_customer',
+        message: "Several customers with the id 'c1' were provided in the request",
+      },
+    ]);
+    expect(codes(r)).toEqual({ t1: 'customer_not_found' });
+  });
+
+  test('a transaction already in the service: stored before, or earlier in the same batch', () => {
+    const r = run({
+      history: [history({ transaction_id: 'h1' })],
+      transactions: [tx(), tx({ amount: 99 }), tx({ transaction_id: 'h1' })],
+    });
+    expect(r.payments.map((p) => p.transaction_id)).toEqual(['t1']);
+    expect(r.errors.map((e) => [e.key, e.code])).toEqual([
+      ['t1', 'duplicate_transaction'],
+      ['h1', 'duplicate_transaction'],
+    ]);
+    expect(r.errors[0]?.message).toBe("Transaction 't1' is already in the service");
+  });
+
+  test('no cashback offer associated', () => {
+    const r = run({
+      transactions: [tx({ merchant: { id: 'm', name: 'Elsewhere', category_code: '1' } })],
+    });
+    expect(r.errors).toEqual([
+      {
+        key: 't1',
+        code: 'no_offer',
+        message: "No cashback offer associated with merchant 'Elsewhere'",
+      },
+    ]);
+  });
+});
+
+describe('replay: outcomes', () => {
+  test('pays amount × discount / 100, rounded half-up, on day + warranty', () => {
+    const r = run({
+      transactions: [tx({ amount: 10.1 })],
+      offers: [offer({ discount: 5, warranty: 30 })],
+    });
+    expect(r.payments).toEqual([
+      {
+        transaction_id: 't1',
+        customer_id: 'c1',
+        offer_id: 1,
+        cashback: 0.51,
+        payment_date: '2025-07-02',
+      },
+    ]);
+  });
+
+  test('reports zero_cashback when the match rounds to 0', () => {
+    const r = run({ transactions: [tx({ amount: 0.09 })] });
+    expect(codes(r)).toEqual({ t1: 'zero_cashback' });
+  });
+
+  test('checks run in order: validation, duplicate, customer, matching', () => {
+    const r = run({
+      history: [history({ transaction_id: 'h1' })],
+      transactions: [
+        tx({ transaction_id: 'h1', amount: -1, customer_id: 'nobody' }),
+        tx({ transaction_id: 'h1', customer_id: 'nobody' }),
+        tx({
+          transaction_id: 't9',
+          customer_id: 'nobody',
+          merchant: { id: '', name: 'Elsewhere', category_code: '' },
+        }),
+      ],
+    });
+    expect(r.errors.map((e) => e.code)).toEqual([
+      'invalid_transaction',
+      'duplicate_transaction',
+      'customer_not_found',
+    ]);
+  });
+
+  test('keys an item without a usable id as #<index>, counted across chunks', () => {
+    const session = createReplay({ offers: [offer()], customers: [customer()] });
+    session.push([tx()]);
+    const outcomes = session.push([tx({ transaction_id: 't2' }), 42]);
+    expect(outcomes[1]).toMatchObject({
+      ok: false,
+      error: { key: '#2', code: 'invalid_transaction' },
+    });
+  });
+
+  test('stores valid transactions of known customers whether or not they pay; not the others', () => {
+    const session = createReplay({
+      offers: [offer({ audience: 'returning' })],
+      customers: [customer()],
+    });
+    const first = session.push([
+      tx({ transaction_id: 'bad', amount: 0 }),
+      tx({ transaction_id: 'a', date: '2025-06-01T10:00:00' }),
+    ]);
+    expect(first.map((o) => (o.ok ? 'paid' : o.error.code))).toEqual([
+      'invalid_transaction',
+      'no_offer',
+    ]);
+    const second = session.push([tx({ transaction_id: 'bad' }), tx({ transaction_id: 'a' })]);
+    expect(second.map((o) => (o.ok ? 'paid' : o.error.code))).toEqual([
+      'paid',
+      'duplicate_transaction',
+    ]);
+  });
+
+  test('summarises counts by outcome and by offer with exact totals', () => {
+    const r = run({
+      offers: [offer(), offer({ offer_id: 2, merchant_name: 'Bakery', discount: 10 })],
+      transactions: [
+        tx({ transaction_id: 'a', amount: 0.09 }),
+        tx({ transaction_id: 'b', amount: 0.2 }),
+        tx({
+          transaction_id: 'c',
+          amount: 3.3,
+          merchant: { id: '', name: 'BAKERY', category_code: '' },
+        }),
+        tx({ transaction_id: 'd', customer_id: 'x' }),
+      ],
+    });
+    expect(r.summary).toEqual({
+      transactions: 4,
+      paid: 2,
+      errors: {
+        invalid_transaction: 0,
+        customer_not_found: 1,
+        duplicate_transaction: 0,
+        no_offer: 0,
+        zero_cashback: 1,
+      },
+      byOffer: { '1': { payments: 1, cashback: '0.01' }, '2': { payments: 1, cashback: '0.33' } },
+      totalCashback: '0.34',
+      rejected: { customers: 0, history: 0 },
+      currency: 'EUR',
+    });
+  });
+
+  test('uses the injected ids and clock, and nothing else', () => {
+    const r = run({}, { ids: () => 'evt-1', clock: () => new Date('2026-01-01T00:00:00Z') });
+    expect(r.event_id).toBe('evt-1');
+    expect(r.generated_at).toBe('2026-01-01T00:00:00.000Z');
+    expect(run({}).generated_at).toBeUndefined();
+  });
+
+  test('refuses invalid offers at load, naming the offer and the field', () => {
+    expect(() => run({ offers: [offer({ discount: 120 })] })).toThrow(OfferValidationError);
+    expect(() => run({ offers: [offer({ discount: 120 })] })).toThrow(
+      'offer 1: discount must be at most 100',
+    );
+  });
+
+  test('rejects unknown options', () => {
+    expect(() => run({}, { timeZone: 'Mars/Olympus' })).toThrow("Unknown time zone 'Mars/Olympus'");
+    expect(() => run({}, { scale: 11 })).toThrow(RangeError);
+    expect(() => run({}, { rounding: 'sideways' as 'up' })).toThrow(RangeError);
+  });
+});

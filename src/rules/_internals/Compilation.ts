@@ -1,0 +1,47 @@
+import type { ConditionIssue, ConditionIssueCode } from '../ConditionError.js';
+import type { OperatorRegistry } from '../createOperatorRegistry.js';
+import type { FactContext } from '../facts.js';
+
+/** A compiled condition node. @internal */
+export type Evaluate = (ctx: FactContext) => boolean;
+
+/** What compiling one condition tree accumulates. @internal */
+export interface Compilation {
+  readonly operators: OperatorRegistry;
+  readonly issues: ConditionIssue[];
+  usesHistory: boolean;
+}
+
+/** Stands in for a node that has issues; it is never evaluated, since compiling throws. @internal */
+export const NEVER: Evaluate = () => false;
+
+/** Records an issue. @internal */
+export function report(c: Compilation, code: ConditionIssueCode, path: string, message: string) {
+  c.issues.push({ code, path, message });
+}
+
+/** Whether a value is a JSON object (not null, not a list). @internal */
+export function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/**
+ * Reports every key of `node` outside `allowed`; `params` gets its own reason.
+ * @internal
+ */
+export function checkKeys(
+  c: Compilation,
+  node: Readonly<Record<string, unknown>>,
+  allowed: readonly string[],
+  path: string,
+) {
+  for (const key of Object.keys(node)) {
+    if (allowed.includes(key)) continue;
+    if (key === 'params') {
+      const message = `"params" feeds json-rules-engine's computed facts; facts here are fixed`;
+      report(c, 'unsupported', `${path}.params`, message);
+    } else {
+      report(c, 'unknown_key', `${path}.${key}`, `unknown property "${key}"`);
+    }
+  }
+}

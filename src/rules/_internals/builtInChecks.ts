@@ -1,0 +1,81 @@
+import type { FactOperand, Operator, ValueOperand } from '../Operator.js';
+import { describeType, describeValue } from './describe.js';
+import { definedType, isFiniteNumber, literalHasType } from './operandTypes.js';
+
+type CheckFact = Operator['checkFact'];
+type CheckValue = Operator['checkValue'];
+
+function describeOperand(value: ValueOperand): string {
+  return value.kind === 'literal'
+    ? describeValue(value.value)
+    : `${value.name} (${describeType(value.type)})`;
+}
+
+/**
+ * Any fact of the schema will do.
+ * @internal
+ */
+export const anyFact: CheckFact = () => undefined;
+
+/**
+ * The value must have the fact's type (`equal`, `notEqual`): json-rules-engine compares with
+ * `===`, so a number fact never equals a string.
+ * @internal
+ */
+export function sameTypeAsFact(operator: string): CheckValue {
+  return (value, fact) => {
+    const type = definedType(fact.type);
+    const fits =
+      value.kind === 'literal'
+        ? literalHasType(type, value.value)
+        : definedType(value.type) === type;
+    if (fits) return undefined;
+    return `${operator} compares ${fact.name} (${describeType(fact.type)}) with ${describeType(type)}, not ${describeOperand(value)}`;
+  };
+}
+
+/**
+ * The value must be a number (`lessThan` and the other numeric operators). A string fact is
+ * allowed, compared as json-rules-engine does (`"5411" < 6000`), but never with a string.
+ * @internal
+ */
+export function numberValue(operator: string): CheckValue {
+  return (value, fact) => {
+    const fits =
+      value.kind === 'literal' ? isFiniteNumber(value.value) : definedType(value.type) === 'number';
+    if (fits) return undefined;
+    return `${operator} compares ${fact.name} with a number, not ${describeOperand(value)}`;
+  };
+}
+
+/**
+ * The value must be a literal list of values of the fact's type (`in`, `notIn`).
+ * @internal
+ */
+export function listOfFactType(operator: string): CheckValue {
+  return (value, fact) => {
+    const type = definedType(fact.type);
+    const expected = `${operator} needs a list of ${type}s to look ${fact.name} up in`;
+    if (value.kind === 'fact') return `${expected}, not ${describeOperand(value)}`;
+    if (!Array.isArray(value.value)) return `${expected}, not ${describeValue(value.value)}`;
+    const bad = value.value.findIndex((element: unknown) => !literalHasType(type, element));
+    if (bad === -1) return undefined;
+    return `${expected}; element [${bad}] is ${describeValue(value.value[bad])}`;
+  };
+}
+
+/**
+ * The fact must be a list (`contains`, `doesNotContain`). No fact of the schema is, and
+ * json-rules-engine makes these operators false on anything else, so they are rejected.
+ * @internal
+ */
+export function listFact(operator: string): CheckFact {
+  return (fact: FactOperand) =>
+    `${operator} needs a fact that is a list, but ${fact.name} is ${describeType(fact.type)} (json-rules-engine would always make this false)`;
+}
+
+/**
+ * Any value will do (for operators whose fact check already rejects every fact).
+ * @internal
+ */
+export const anyValue: CheckValue = () => undefined;

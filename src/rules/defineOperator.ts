@@ -1,0 +1,98 @@
+import { describeType, describeValue } from './_internals/describe.js';
+import { factHasType, literalHasType } from './_internals/operandTypes.js';
+import type { Operator } from './Operator.js';
+
+/**
+ * The TypeScript type of each operand type an operator can declare.
+ * @public
+ */
+export interface OperandValues {
+  /** A string. */
+  string: string;
+  /** A finite number. */
+  number: number;
+  /** A number, or `undefined` (e.g. `history.days_since_last_merchant_purchase`). */
+  'number?': number | undefined;
+  /** A boolean (a literal only; no fact is a boolean). */
+  boolean: boolean;
+  /** A list of strings (a literal only). */
+  'string[]': readonly string[];
+  /** A list of numbers (a literal only). */
+  'number[]': readonly number[];
+  /** Anything; the operator checks for itself. */
+  unknown: unknown;
+}
+
+/** An operand type an operator can declare for its fact or its value. @public */
+export type OperandType = keyof OperandValues;
+
+/** The TypeScript type of operand type `T`. @public */
+export type OperandValue<T extends OperandType> = OperandValues[T];
+
+/** What `defineOperator` needs to build an operator. @public */
+export interface OperatorDefinition<F extends OperandType, V extends OperandType> {
+  /** Name used in conditions; must not be taken in the registry it joins. */
+  readonly name: string;
+  /**
+   * Type the fact must have. A `number?` fact needs `'number?'` (or `'unknown'`), since its
+   * value may be `undefined`.
+   * @defaultValue `'unknown'`
+   */
+  readonly factType?: F;
+  /**
+   * Type the value must have, whether a literal or a fact reference.
+   * @defaultValue `'unknown'`
+   */
+  readonly valueType?: V;
+  /** Decides one comparison; only `true` counts as true. */
+  readonly evaluate: (factValue: OperandValue<F>, value: OperandValue<V>) => boolean;
+}
+
+/**
+ * Builds a custom operator whose operand types are checked when conditions compile.
+ * @param definition - name, operand types and the comparison.
+ * @returns the operator, ready for `createOperatorRegistry`.
+ * @example
+ * ```ts
+ * const startsWith = defineOperator({
+ *   name: 'startsWith',
+ *   factType: 'string',
+ *   valueType: 'string',
+ *   evaluate: (fact, prefix) => fact.startsWith(prefix),
+ * });
+ * const operators = createOperatorRegistry([startsWith]);
+ * ```
+ * @public
+ */
+export function defineOperator<
+  F extends OperandType = 'unknown',
+  V extends OperandType = 'unknown',
+>(definition: OperatorDefinition<F, V>): Operator {
+  const { name, evaluate } = definition;
+  if (typeof name !== 'string' || name === '') throw new TypeError('An operator needs a name');
+  if (typeof evaluate !== 'function') {
+    throw new TypeError(`Operator "${name}" needs an evaluate function`);
+  }
+  const factType: OperandType = definition.factType ?? 'unknown';
+  const valueType: OperandType = definition.valueType ?? 'unknown';
+  const operator: Operator = {
+    name,
+    checkFact: (fact) =>
+      factHasType(factType, fact.type)
+        ? undefined
+        : `${name} takes ${describeType(factType)} as its fact, but ${fact.name} is ${describeType(fact.type)}`,
+    checkValue: (value) => {
+      if (value.kind === 'fact') {
+        return factHasType(valueType, value.type)
+          ? undefined
+          : `${name} takes ${describeType(valueType)} as its value, but ${value.name} is ${describeType(value.type)}`;
+      }
+      return literalHasType(valueType, value.value)
+        ? undefined
+        : `${name} takes ${describeType(valueType)} as its value, not ${describeValue(value.value)}`;
+    },
+    // The compile-time checks above guarantee the operand types the definition declared.
+    evaluate: evaluate as (factValue: unknown, value: unknown) => boolean,
+  };
+  return Object.freeze(operator);
+}

@@ -1,0 +1,15 @@
+import { anyValue, listFact } from '../_internals/builtInChecks.js';
+import type { Operator } from '../Operator.js';
+
+/**
+ * `doesNotContain`: the fact, a list, does not hold the value (`indexOf`). json-rules-engine requires an array fact;
+ * no fact of the schema is one, so a condition using it never compiles.
+ * @internal
+ */
+export const doesNotContainOperator: Operator = Object.freeze({
+  name: 'doesNotContain',
+  checkFact: listFact('doesNotContain'),
+  checkValue: anyValue,
+  evaluate: (factValue: unknown, value: unknown): boolean =>
+    Array.isArray(factValue) && factValue.indexOf(value) === -1,
+});

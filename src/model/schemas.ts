@@ -22,14 +22,15 @@ export const DaySchema = z
 
 /** A positive decimal: a finite JSON number > 0 or a plain decimal string. @public */
 export const AmountSchema = z.union([
-  z.number().positive().finite(),
+  z.number().finite('must be a finite number').positive('must be greater than 0'),
   z
     .string()
     .regex(/^[0-9]+(\.[0-9]+)?$/, 'must be a plain decimal string')
     .refine((s) => /[1-9]/.test(s), 'must be greater than 0'),
 ]);
 
-const DATE_TIME_RE = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(Z|[+-](\d{2})(:?(\d{2}))?)?$/;
+const DATE_TIME_RE =
+  /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(Z|[+-](\d{2})(:?(\d{2}))?)?$/;
 
 function isDateTime(s: string): boolean {
   const m = DATE_TIME_RE.exec(s);
@@ -97,11 +98,19 @@ export const AudienceSchema = z.enum(['all', 'new', 'returning']);
 /** Offer (seed 2.7) with `active` and the extensions of DESIGN.md §3. @public */
 export const OfferSchema = z
   .object({
-    offer_id: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+    offer_id: z
+      .number()
+      .int('must be a whole number')
+      .positive('must be greater than 0')
+      .max(Number.MAX_SAFE_INTEGER, 'must be a safe integer'),
     name: z.string(),
     merchant_name: z.string().trim().min(1, 'must not be empty'),
     merchant_logo: z.url().optional(),
-    warranty: z.number().int().min(0).max(36_500),
+    warranty: z
+      .number()
+      .int('must be a whole number')
+      .min(0, 'must be at least 0')
+      .max(36_500, 'must be at most 36500'),
     age: z.array(z.string()).optional(),
     gender: z.array(z.string()).optional(),
     category_name: z.string().optional(),
@@ -112,7 +121,12 @@ export const OfferSchema = z
     min_amount: AmountSchema.optional(),
     max_cashback: AmountSchema.optional(),
     audience: AudienceSchema.optional(),
-    lookback_days: z.number().int().min(0).max(36_500).optional(),
+    lookback_days: z
+      .number()
+      .int('must be a whole number')
+      .min(0, 'must be at least 0')
+      .max(36_500, 'must be at most 36500')
+      .optional(),
     conditions: z.unknown().optional(),
   })
   .superRefine((o, ctx) => {

@@ -1,0 +1,104 @@
+import { describe, expect, test } from 'vitest';
+import { compileOffers, OfferValidationError } from '../../src/matching/compileOffers.js';
+import { offer } from '../fixtures.js';
+
+function issues(offers: unknown[]) {
+  try {
+    compileOffers(offers);
+  } catch (e) {
+    if (e instanceof OfferValidationError)
+      return e.issues.map((i) => `${i.offer} ${i.path}: ${i.message}`);
+    throw e;
+  }
+  return [];
+}
+
+describe('compileOffers', () => {
+  test('indexes offers by merchant key, each list by offer_id', () => {
+    const set = compileOffers([
+      offer({ offer_id: 3 }),
+      offer({ offer_id: 1, merchant_name: ' COFFEE   house' }),
+      offer({ offer_id: 2, merchant_name: 'Bakery' }),
+    ]);
+    expect(set.offers.map((o) => o.offerId)).toEqual([1, 2, 3]);
+    expect(set.byMerchant.get('coffee house')?.map((o) => o.offerId)).toEqual([1, 3]);
+    expect(set.historyKeys.size).toBe(0);
+  });
+
+  test('knows which merchants need history, and the longest lookback', () => {
+    const set = compileOffers([
+      offer({ offer_id: 1, audience: 'returning', lookback_days: 30 }),
+      offer({
+        offer_id: 2,
+        merchant_name: 'Bakery',
+        conditions: { fact: 'history.merchant_purchases', operator: 'greaterThan', value: 0 },
+      }),
+      offer({ offer_id: 3, merchant_name: 'Florist' }),
+    ]);
+    expect([...set.historyKeys].sort()).toEqual(['bakery', 'coffee house']);
+    expect(set.maxLookbackDays).toBe(365);
+  });
+
+  test('fills in active: true and keeps the offer as loaded', () => {
+    const set = compileOffers([offer()]);
+    expect(set.offers[0]?.offer).toMatchObject({
+      offer_id: 1,
+      active: true,
+      merchant_name: 'Coffee House',
+    });
+  });
+
+  test('refuses the whole load and names every offer and field that is wrong', () => {
+    expect(
+      issues([
+        offer({ offer_id: 1, discount: 0 }),
+        offer({ offer_id: 2, discount: 100.5, warranty: 1.5 }),
+        offer({ offer_id: 3, valid_from: '2025-02-30' }),
+        offer({ offer_id: 4, valid_from: '2025-06-02', valid_to: '2025-06-01' }),
+        offer({ offer_id: 5, age: ['18-25', 'teen', '40-30'] }),
+        offer({ offer_id: 6, merchant_name: '  ' }),
+        { name: 'no id' },
+      ]),
+    ).toEqual([
+      '1 discount: must be greater than 0',
+      '2 warranty: must be a whole number',
+      '3 valid_from: must be a real date YYYY-MM-DD',
+      '4 valid_to: must not be before valid_from',
+      "5 age.1: 'teen' is not an age label A-B or A+",
+      "5 age.2: '40-30' is not an age label A-B or A+",
+      '6 merchant_name: must not be empty',
+      expect.stringMatching(/^#6 offer_id: /),
+      expect.stringMatching(/^#6 merchant_name: /),
+      expect.stringMatching(/^#6 warranty: /),
+      expect.stringMatching(/^#6 discount: /),
+      expect.stringMatching(/^#6 valid_from: /),
+      expect.stringMatching(/^#6 valid_to: /),
+    ]);
+  });
+
+  test('refuses two offers with one offer_id', () => {
+    expect(issues([offer(), offer()])).toEqual([
+      '1 offer_id: is used by another offer in the same load',
+    ]);
+  });
+
+  test('refuses a condition that compares the amount with a string, naming offer and path', () => {
+    const bad = offer({
+      offer_id: 4,
+      conditions: {
+        all: [
+          { fact: 'transaction.hour', operator: 'lessThan', value: 10 },
+          { fact: 'transaction.amount', operator: 'lessThan', value: '100' },
+        ],
+      },
+    });
+    const found = issues([bad]);
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatch(/^4 conditions\.all\[1\]\.value: /);
+    expect(() => compileOffers([bad])).toThrow(/offer 4: conditions\.all\[1\]\.value/);
+  });
+
+  test('refuses something that is not an array', () => {
+    expect(() => compileOffers({} as unknown as unknown[])).toThrow('offers must be an array');
+  });
+});

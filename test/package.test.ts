@@ -1,0 +1,155 @@
+/**
+ * The package as users get it: package.json `exports` and the tsup entries agree, and the built
+ * entries load in Node under both `import` and `require` without dragging in what they must not.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import tsupConfig from '../tsup.config';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const dist = join(root, 'dist');
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  type?: string;
+  sideEffects?: unknown;
+  engines?: { node?: string };
+  main?: string;
+  module?: string;
+  types?: string;
+  exports: Record<string, unknown>;
+};
+
+/** The core must not load test or adapter dependencies (DESIGN.md §2). */
+const CORE_FORBIDDEN = ['fast-check', 'pg', '@electric-sql/pglite', 'hono', 'jose'];
+
+/** `.` → `index`, `./testing` → `testing`; `./package.json` is not a build entry. */
+const entryOfSubpath = (subpath: string): string =>
+  subpath === '.' ? 'index' : subpath.replace(/^\.\//, '');
+const subpaths = Object.keys(pkg.exports).filter((s) => s !== './package.json');
+const entries = subpaths.map(entryOfSubpath);
+
+/** The tsup options; these checks need the plain-object form of tsup.config.ts. */
+function tsupOptions(): Exclude<typeof tsupConfig, unknown[] | ((...args: never[]) => unknown)> {
+  if (typeof tsupConfig === 'function' || Array.isArray(tsupConfig)) {
+    throw new Error('tsup.config.ts must export one options object for this test to read');
+  }
+  return tsupConfig;
+}
+
+describe('package.json', () => {
+  it('is an ES module package without side effects, for Node 20 and later', () => {
+    expect(pkg.type).toBe('module');
+    expect(pkg.sideEffects).toBe(false);
+    expect(pkg.engines?.node).toBe('>=20');
+  });
+
+  it('has one tsup entry per exports subpath, and no other', () => {
+    const { entry } = tsupOptions();
+    if (entry === undefined || Array.isArray(entry)) {
+      throw new Error(
+        'tsup.config.ts `entry` must be an object naming each output: { index: ... }',
+      );
+    }
+    expect(Object.keys(entry).sort()).toEqual([...entries].sort());
+  });
+
+  it.each(subpaths)('maps %s to the files tsup writes for it', (subpath) => {
+    const name = entryOfSubpath(subpath);
+    expect(pkg.exports[subpath]).toEqual({
+      import: { types: `./dist/${name}.d.ts`, default: `./dist/${name}.js` },
+      require: { types: `./dist/${name}.d.cts`, default: `./dist/${name}.cjs` },
+    });
+  });
+
+  it('points main, module and types at the index entry', () => {
+    expect(pkg.main).toBe('./dist/index.cjs');
+    expect(pkg.module).toBe('./dist/index.js');
+    expect(pkg.types).toBe('./dist/index.d.ts');
+  });
+
+  it('builds both module formats with declarations', () => {
+    const { format, dts } = tsupOptions();
+    expect([format].flat().sort()).toEqual(['cjs', 'esm']);
+    expect(dts).toBeTruthy();
+  });
+});
+
+/** Runs `node` with these arguments and returns its stdout; throws with its stderr on failure. */
+function node(args: string[]): string {
+  return execFileSync(process.execPath, args, { cwd: root, encoding: 'utf8', stdio: 'pipe' });
+}
+
+/** Export names of a built entry as Node itself loads it (no vitest transform in between). */
+function exportNames(file: string, format: 'esm' | 'cjs'): string[] {
+  const load =
+    format === 'esm'
+      ? `await import(${JSON.stringify(pathToFileURL(file).href)})`
+      : `require(${JSON.stringify(file)})`;
+  const script = `console.log(JSON.stringify(Object.keys(${load}).sort()));`;
+  const type = format === 'esm' ? 'module' : 'commonjs';
+  return JSON.parse(node(['--input-type', type, '-e', script])) as string[];
+}
+
+/**
+ * Bare specifiers reachable from an ESM file through relative imports (static imports,
+ * re-exports, literal dynamic `import()`), each with the chain of dist files that reaches it.
+ */
+function bareImportsOf(entryFile: string): Map<string, string[]> {
+  const specifier = /\b(?:from|import)\s*\(?\s*["']([^"']+)["']/g;
+  const found = new Map<string, string[]>();
+  const seen = new Set<string>();
+  const visit = (file: string, chain: string[]): void => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const here = [...chain, relative(root, file)];
+    for (const [, spec = ''] of readFileSync(file, 'utf8').matchAll(specifier)) {
+      if (spec.startsWith('.')) visit(resolve(dirname(file), spec), here);
+      else if (!found.has(spec)) found.set(spec, here);
+    }
+  };
+  visit(entryFile, []);
+  return found;
+}
+
+/** `fast-check/lib/x` → `fast-check`, `@scope/name/x` → `@scope/name`. */
+const packageOf = (spec: string): string =>
+  spec
+    .split('/')
+    .slice(0, spec.startsWith('@') ? 2 : 1)
+    .join('/');
+
+describe.skipIf(!existsSync(dist))('built package (skipped without dist/: `npm run build`)', () => {
+  it.each(subpaths)('%s: every file the exports map names exists', (subpath) => {
+    const name = entryOfSubpath(subpath);
+    for (const file of [`${name}.js`, `${name}.cjs`, `${name}.d.ts`, `${name}.d.cts`]) {
+      expect(existsSync(join(dist, file)), `dist/${file}`).toBe(true);
+    }
+  });
+
+  it.each(entries)('%s loads under import and require with the same exports', (name) => {
+    const esm = exportNames(join(dist, `${name}.js`), 'esm');
+    const cjs = exportNames(join(dist, `${name}.cjs`), 'cjs');
+    expect(esm.length).toBeGreaterThan(0);
+    expect(cjs).toEqual(esm);
+  });
+
+  it('index.js and the chunks it imports do not import fast-check or adapter dependencies', () => {
+    const offending = [...bareImportsOf(join(dist, 'index.js'))]
+      .filter(([spec]) => CORE_FORBIDDEN.includes(packageOf(spec)))
+      .map(([spec, chain]) => `${spec} via ${chain.join(' -> ')}`);
+    expect(offending).toEqual([]);
+  });
+
+  it('requiring index.cjs loads no fast-check or adapter dependency', () => {
+    const script = `require(${JSON.stringify(join(dist, 'index.cjs'))});
+      console.log(JSON.stringify(Object.keys(require.cache)));`;
+    const loaded = JSON.parse(node(['--input-type', 'commonjs', '-e', script])) as string[];
+    const offending = loaded.filter((file) => {
+      const posix = file.split(sep).join('/');
+      return CORE_FORBIDDEN.some((name) => posix.includes(`/node_modules/${name}/`));
+    });
+    expect(offending).toEqual([]);
+  });
+});

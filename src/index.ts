@@ -1,10 +1,6 @@
-/**
- * cashback-engine: an embeddable cashback rules engine. Exact with money (decimal.js),
- * deterministic (time and ids are injected), fast at high volume, and with one coded error for
- * every transaction it does not pay.
- *
- * @packageDocumentation
- */
+// cashback-engine: an embeddable cashback rules engine. Exact with money (decimal.js),
+// deterministic (time and ids are injected), fast at high volume, and with one coded error for
+// every transaction it does not pay. (No @packageDocumentation: tsup's d.ts bundling moves it.)
 
 export * from './core/index.js';
 export * from './matching/index.js';

@@ -12,7 +12,7 @@ const OPEN = /^(\d{1,3})\s*\+$/;
 /**
  * Reads an age label: `A-B` (inclusive) or `A+` (open-ended).
  * @param label - e.g. `18-25` or `65+`
- * @returns the band, or `undefined` when the label is unreadable or `A > B`
+ * @returns the band, or `undefined` when the label is unreadable or A is greater than B
  * @public
  */
 export function parseAgeBand(label: string): AgeBand | undefined {

@@ -81,7 +81,7 @@ export function parseAmount(value: unknown): ExactAmount | string {
 }
 
 /**
- * Builds an {@link ExactAmount} from a decimal text, or `undefined` when the value is not > 0.
+ * Builds an {@link ExactAmount} from a decimal text, or `undefined` when the value is not greater than 0.
  * @internal
  */
 export function _exact(text: string): ExactAmount | undefined {

@@ -89,6 +89,7 @@ export type FactType = 'string' | 'number' | 'number?';
 
 /** A tree of known facts: leaves are types, inner nodes are objects. @public */
 export interface FactSchema {
+  /** A fact or property name: its type, or the schema of its properties. */
   readonly [name: string]: FactType | FactSchema;
 }
 

@@ -49,7 +49,7 @@ export function _purchaseKey(customerId: string, merchantKey: string): string {
 
 /** A purchase from a stored transaction. @internal */
 export function _purchaseOf(tx: ParsedTransaction): Purchase {
-  return { micros: tx.when.micros, day: tx.when.day, amount: tx.amount };
+  return { seconds: tx.when.seconds, nanos: tx.when.nanos, day: tx.when.day, amount: tx.amount };
 }
 
 function fail(key: string, code: TransactionErrorCode, message: string): Outcome {

@@ -21,28 +21,36 @@ export function cashbackDecimal(c: Cashback, scale: number): MoneyValue {
   return c.decimal ?? new Money(c.units).div(Money.pow(10, scale));
 }
 
-/** Cap in units at `scale`, cached per offer and scale. */
-const capCache = new WeakMap<ExactAmount, Map<string, number>>();
+/** Cap in units at `scale`, rounded down, cached per cap and scale. */
+const capCache = new WeakMap<ExactAmount, Map<number, number>>();
 
 function capUnits(cap: ExactAmount, options: ResolvedOptions): number {
-  let perOptions = capCache.get(cap);
-  if (perOptions === undefined) {
-    perOptions = new Map();
-    capCache.set(cap, perOptions);
+  let perScale = capCache.get(cap);
+  if (perScale === undefined) {
+    perScale = new Map();
+    capCache.set(cap, perScale);
   }
-  const k = `${options.scale}:${options.roundingMode}`;
-  let units = perOptions.get(k);
+  let units = perScale.get(options.scale);
   if (units === undefined) {
-    const n = cap.decimal.times(options.unit).toDecimalPlaces(0, options.roundingMode).toNumber();
+    const n = _capAtScale(cap, options).times(options.unit).toNumber();
     units = Number.isSafeInteger(n) ? n : Number.NaN;
-    perOptions.set(k, units);
+    perScale.set(options.scale, units);
   }
   return units;
 }
 
 /**
- * The reference computation with decimal.js: `round(min(amount × discount / 100, max_cashback))`
- * to `scale` places. Rounding is monotone, so capping before or after rounding gives the same.
+ * The cap as payable at `scale`: rounded down, so a cap with more places than `scale` is never
+ * exceeded (0.005 at 2 places pays at most 0.00).
+ * @internal
+ */
+export function _capAtScale(cap: ExactAmount, options: ResolvedOptions): MoneyValue {
+  return cap.decimal.toDecimalPlaces(options.scale, Money.ROUND_DOWN);
+}
+
+/**
+ * The reference computation with decimal.js: `min(round(amount × discount / 100), cap)` at
+ * `scale` places, where the cap is `max_cashback` rounded down to `scale` places.
  * @internal
  */
 export function _cashbackReference(
@@ -50,10 +58,14 @@ export function _cashbackReference(
   offer: CompiledOffer,
   options: ResolvedOptions,
 ): Cashback {
-  let raw = amount.decimal.times(offer.discount.decimal).div(100);
-  if (offer.maxCashback !== undefined && raw.gt(offer.maxCashback.decimal))
-    raw = offer.maxCashback.decimal;
-  const rounded = raw.toDecimalPlaces(options.scale, options.roundingMode);
+  let rounded = amount.decimal
+    .times(offer.discount.decimal)
+    .div(100)
+    .toDecimalPlaces(options.scale, options.roundingMode);
+  if (offer.maxCashback !== undefined) {
+    const cap = _capAtScale(offer.maxCashback, options);
+    if (rounded.gt(cap)) rounded = cap;
+  }
   const units = rounded.times(options.unit).toNumber();
   return Number.isSafeInteger(units)
     ? { units, decimal: undefined, value: units / options.unit }

@@ -39,12 +39,7 @@ function detail(check: EligibilityCheck, offer: CompiledOffer, m: _MatchInput): 
     case 'min_amount':
       return `amount ${tx.amount.text} is below min_amount ${offer.minAmount?.text ?? ''}`;
     case 'audience': {
-      const n = _historyFacts(
-        m.purchases,
-        tx.when.micros,
-        tx.when.day,
-        offer.lookbackDays,
-      ).merchant_purchases;
+      const n = _historyFacts(m.purchases, tx.when, offer.lookbackDays).merchant_purchases;
       return offer.audience === 'returning'
         ? `the offer is for returning customers; no earlier purchase here in the ${offer.lookbackDays} days before`
         : `the offer is for new customers; ${n} earlier purchase(s) here in the ${offer.lookbackDays} days before`;

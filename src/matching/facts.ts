@@ -47,8 +47,7 @@ export function _factContext(
     transaction,
     customer,
     get history(): HistoryFacts {
-      if (history === undefined)
-        history = _historyFacts(purchases, tx.when.micros, tx.when.day, lookbackDays);
+      if (history === undefined) history = _historyFacts(purchases, tx.when, lookbackDays);
       return history;
     },
   };

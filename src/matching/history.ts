@@ -1,3 +1,4 @@
+import { _isBefore, type WallClock } from '../model/dateTime.js';
 import type { ExactAmount } from '../model/money.js';
 import { Money } from '../model/money.js';
 import type { HistoryFacts } from '../rules/index.js';
@@ -7,8 +8,10 @@ import type { HistoryFacts } from '../rules/index.js';
  * @public
  */
 export interface Purchase {
-  /** Wall-clock microseconds (`WallClock.micros`). */
-  readonly micros: number;
+  /** Wall-clock seconds (`WallClock.seconds`). */
+  readonly seconds: number;
+  /** Nanoseconds within the second (`WallClock.nanos`). */
+  readonly nanos: number;
   /** Day number. */
   readonly day: number;
   /** Amount. */
@@ -16,31 +19,29 @@ export interface Purchase {
 }
 
 /**
- * The purchases inside an offer's lookback: strictly before `micros`, on a day at most
+ * The purchases inside an offer's lookback: strictly before `when`, on a day at most
  * `lookbackDays` days before `day` (DESIGN.md §3).
  * @internal
  */
-export function _inWindow(p: Purchase, micros: number, day: number, lookbackDays: number): boolean {
-  return p.micros < micros && p.day >= day - lookbackDays;
+export function _inWindow(p: Purchase, when: WallClock, lookbackDays: number): boolean {
+  return p.day >= when.day - lookbackDays && _isBefore(p.seconds, p.nanos, when);
 }
 
 /** `true` when at least one purchase lies in the window. @internal */
 export function _hasEarlierPurchase(
   purchases: readonly Purchase[] | undefined,
-  micros: number,
-  day: number,
+  when: WallClock,
   lookbackDays: number,
 ): boolean {
   if (purchases === undefined) return false;
-  for (const p of purchases) if (_inWindow(p, micros, day, lookbackDays)) return true;
+  for (const p of purchases) if (_inWindow(p, when, lookbackDays)) return true;
   return false;
 }
 
 /** Aggregates over the purchases in the window, as the `history` fact. @internal */
 export function _historyFacts(
   purchases: readonly Purchase[] | undefined,
-  micros: number,
-  day: number,
+  when: WallClock,
   lookbackDays: number,
 ): HistoryFacts {
   let count = 0;
@@ -48,7 +49,7 @@ export function _historyFacts(
   let last = Number.NEGATIVE_INFINITY;
   if (purchases !== undefined) {
     for (const p of purchases) {
-      if (!_inWindow(p, micros, day, lookbackDays)) continue;
+      if (!_inWindow(p, when, lookbackDays)) continue;
       count++;
       spend = spend.plus(p.amount.decimal);
       if (p.day > last) last = p.day;
@@ -57,6 +58,6 @@ export function _historyFacts(
   return {
     merchant_purchases: count,
     merchant_spend: spend.toNumber(),
-    days_since_last_merchant_purchase: count === 0 ? undefined : day - last,
+    days_since_last_merchant_purchase: count === 0 ? undefined : when.day - last,
   };
 }

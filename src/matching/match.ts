@@ -62,7 +62,7 @@ export function _firstFailure(offer: CompiledOffer, m: _MatchInput): Eligibility
   if (offer.minAmount !== undefined && _compareExact(tx.amount, offer.minAmount) < 0)
     return 'min_amount';
   if (offer.audience !== 'all') {
-    const returning = _hasEarlierPurchase(m.purchases, tx.when.micros, day, offer.lookbackDays);
+    const returning = _hasEarlierPurchase(m.purchases, tx.when, offer.lookbackDays);
     if (returning !== (offer.audience === 'returning')) return 'audience';
   }
   if (offer.condition !== undefined) {

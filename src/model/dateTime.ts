@@ -20,8 +20,10 @@ export interface WallClock {
   readonly weekday: number;
   /** Hour, 0–23. */
   readonly hour: number;
-  /** Microseconds since 1970-01-01T00:00 wall-clock: orders date-times, "strictly before". */
-  readonly micros: number;
+  /** Whole seconds since 1970-01-01T00:00 wall-clock; with `nanos`, orders date-times. */
+  readonly seconds: number;
+  /** Fraction of the second in nanoseconds (0–999,999,999): "strictly before" is exact. */
+  readonly nanos: number;
 }
 
 const DATE_TIME_RE =
@@ -38,11 +40,11 @@ function build(
   h: number,
   mi: number,
   s: number,
-  micro: number,
+  nanos: number,
 ): WallClock {
   const day = _dayNumber(y, mo, d);
   const dayText = _formatCivil(y, mo, d);
-  const ms = Math.floor(micro / 1000);
+  const ms = Math.floor(nanos / 1_000_000);
   return {
     text: `${dayText}T${pad(h, 2)}:${pad(mi, 2)}:${pad(s, 2)}.${pad(ms, 3)}`,
     dayText,
@@ -52,8 +54,14 @@ function build(
     // 1970-01-01 was a Thursday (ISO 4).
     weekday: ((((day + 3) % 7) + 7) % 7) + 1,
     hour: h,
-    micros: (day * 86_400 + h * 3600 + mi * 60 + s) * 1_000_000 + micro,
+    seconds: day * 86_400 + h * 3600 + mi * 60 + s,
+    nanos,
   };
+}
+
+/** `true` when wall-clock time `a` is strictly before `b`. @internal */
+export function _isBefore(aSeconds: number, aNanos: number, b: WallClock): boolean {
+  return aSeconds < b.seconds || (aSeconds === b.seconds && aNanos < b.nanos);
 }
 
 /**
@@ -76,9 +84,9 @@ export function parseDateTime(text: string, timeZone: string): WallClock | strin
   const s = Number(m[6]);
   if (!_isRealDate(y, mo, d)) return 'is not a real calendar date';
   if (h > 23 || mi > 59 || s > 59) return 'is not a valid time of day';
-  const micro = m[7] === undefined ? 0 : Number(m[7].padEnd(6, '0').slice(0, 6));
+  const nanos = m[7] === undefined ? 0 : Number(m[7].padEnd(9, '0'));
   const zone = m[8];
-  if (zone === undefined) return build(y, mo, d, h, mi, s, micro);
+  if (zone === undefined) return build(y, mo, d, h, mi, s, nanos);
   let offsetMinutes = 0;
   if (zone !== 'Z') {
     const digits = zone.slice(1).replace(':', '');
@@ -97,7 +105,7 @@ export function parseDateTime(text: string, timeZone: string): WallClock | strin
       u.getUTCHours(),
       u.getUTCMinutes(),
       u.getUTCSeconds(),
-      micro,
+      nanos,
     );
   }
   const z = new TZDate(instant, timeZone);
@@ -108,7 +116,7 @@ export function parseDateTime(text: string, timeZone: string): WallClock | strin
     z.getHours(),
     z.getMinutes(),
     z.getSeconds(),
-    micro,
+    nanos,
   );
 }
 

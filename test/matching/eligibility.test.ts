@@ -115,8 +115,12 @@ describe('offer eligibility (DESIGN.md §3)', () => {
     expect(outcome([offer({ discount: 50, max_cashback: 2.5 })], { amount: 100 })).toBe(
       'offer 1: 2.5',
     );
+    // A cap with more places than the scale is rounded down: it is never exceeded.
     expect(outcome([offer({ discount: 50, max_cashback: '2.345' })], { amount: 100 })).toBe(
-      'offer 1: 2.35',
+      'offer 1: 2.34',
+    );
+    expect(outcome([offer({ discount: 100, max_cashback: 0.005 })], { amount: 1 })).toBe(
+      'zero_cashback',
     );
   });
 });

@@ -53,10 +53,10 @@ describe('parseDateTime', () => {
     expect(wall('1969-12-31T00:00:00').weekday).toBe(3);
   });
 
-  test('orders date-times to the microsecond', () => {
-    expect(wall('2025-06-02T10:00:00.000001').micros).toBeGreaterThan(
-      wall('2025-06-02T10:00:00').micros,
-    );
+  test('keeps the fraction of a second to the nanosecond', () => {
+    expect(wall('2025-06-02T10:00:00.000000001').nanos).toBe(1);
+    expect(wall('2025-06-02T10:00:00.5').nanos).toBe(500_000_000);
+    expect(wall('2025-06-02T10:00:01').seconds - wall('2025-06-02T10:00:00.999').seconds).toBe(1);
   });
 
   test.each([

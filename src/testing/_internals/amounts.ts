@@ -1,0 +1,66 @@
+import fc from 'fast-check';
+
+/** Cents from 0.01 to 1000.00 as a JSON number, e.g. `12.34` (its shortest form is exact). */
+const centsNumber = fc.integer({ min: 1, max: 100_000 }).map((c) => c / 100);
+
+/** A few cents: with a small discount, cashback rounds to 0. */
+const fewCents = fc.integer({ min: 1, max: 99 }).map((c) => c / 100);
+
+/** The same as a plain decimal string, sometimes with leading or trailing zeros. */
+const centsString = fc
+  .tuple(fc.integer({ min: 1, max: 100_000 }), fc.constantFrom('', '0', '00'), fc.boolean())
+  .map(([c, lead, trail]) => `${lead}${(c / 100).toFixed(2)}${trail ? '0' : ''}`);
+
+const digit = fc.integer({ min: 0, max: 9 }).map(String);
+const digits = (min: number, max: number) =>
+  fc.array(digit, { minLength: min, maxLength: max }).map((d) => d.join(''));
+
+/** Many decimals: up to 20 fractional digits, kept above zero. */
+const manyDecimals = fc
+  .tuple(fc.integer({ min: 0, max: 9999 }), digits(1, 20), fc.integer({ min: 1, max: 9 }))
+  .map(([i, f, last]) => `${i}.${f}${last}`);
+
+/** Huge: 16 to 30 integer digits, sometimes with a fraction. */
+const huge = fc
+  .tuple(
+    fc.integer({ min: 1, max: 9 }),
+    digits(15, 29),
+    fc.option(digits(1, 6), { nil: undefined }),
+  )
+  .map(([first, rest, f]) => `${first}${rest}${f === undefined ? '' : `.${f}`}`);
+
+/** Any positive finite double, read through its shortest form (e.g. `1e-7`, `1e+21`). */
+const anyDouble = fc
+  .double({ min: Number.MIN_VALUE, max: 1e25, noNaN: true, noDefaultInfinity: true })
+  .filter((d) => d > 0);
+
+/**
+ * A valid amount (DESIGN.md §3): mostly cents as numbers or decimal strings, a few cents often;
+ * with `wide`, also many decimals, huge values and arbitrary doubles.
+ * @internal
+ */
+export function _amountArbitrary(wide: boolean): fc.Arbitrary<number | string> {
+  const common = [
+    { weight: 6, arbitrary: centsNumber as fc.Arbitrary<number | string> },
+    { weight: 2, arbitrary: centsString as fc.Arbitrary<number | string> },
+    { weight: 1, arbitrary: fewCents as fc.Arbitrary<number | string> },
+  ];
+  if (!wide) return fc.oneof(...common);
+  return fc.oneof(
+    ...common,
+    { weight: 1, arbitrary: manyDecimals },
+    { weight: 1, arbitrary: huge },
+    { weight: 1, arbitrary: anyDouble },
+  );
+}
+
+/**
+ * A positive decimal with at most two places, from `minCents` to `maxCents` hundredths, as a
+ * number or a string.
+ * @internal
+ */
+export function _centsArbitrary(minCents: number, maxCents: number): fc.Arbitrary<number | string> {
+  return fc
+    .tuple(fc.integer({ min: minCents, max: maxCents }), fc.boolean())
+    .map(([c, asString]) => (asString ? (c / 100).toFixed(2) : c / 100));
+}

@@ -1,0 +1,77 @@
+import { type ExactAmount, parseAmount } from '../../model/money.js';
+import { type ResolvedOptions, resolveOptions } from '../../model/options.js';
+import { type ParsedTransaction, parseTransaction } from '../../model/parseTransaction.js';
+import type { InvariantOptions, ReplayInput, ReplayOutput } from '../invariants/types.js';
+
+/** A payment as the invariants read it. @internal */
+export type _Payment = ReplayOutput['payments'][number];
+
+/** What the invariants read of an offer. @internal */
+export interface _OfferTerms {
+  readonly discount: ExactAmount;
+  readonly maxCashback: ExactAmount | undefined;
+  readonly warranty: number;
+}
+
+/**
+ * What the invariants read from a replay's input, prepared once.
+ * @internal
+ */
+export interface _PreparedInput {
+  readonly options: ResolvedOptions;
+  /** The terms of an `offer_id`. */
+  offer(offerId: number): _OfferTerms | undefined;
+  /** The submitted transaction a payment pays for: the first valid one with its id and customer. */
+  paidTransaction(payment: _Payment): ParsedTransaction | undefined;
+}
+
+function amountOf(v: unknown): ExactAmount | undefined {
+  const a = v === undefined ? undefined : parseAmount(v);
+  return typeof a === 'object' ? a : undefined;
+}
+
+/**
+ * Reads the offers' terms and indexes the valid submitted transactions by id and customer.
+ * @internal
+ */
+export function _prepare(input: ReplayInput, options: InvariantOptions): _PreparedInput {
+  const resolved = resolveOptions({
+    timeZone: options.timeZone,
+    scale: options.scale,
+    rounding: options.rounding,
+  });
+  const offers = new Map<number, _OfferTerms>();
+  for (const raw of input.offers) {
+    const o = raw as {
+      offer_id?: unknown;
+      discount?: unknown;
+      max_cashback?: unknown;
+      warranty?: unknown;
+    };
+    const discount = amountOf(o.discount);
+    if (typeof o.offer_id !== 'number' || discount === undefined || typeof o.warranty !== 'number')
+      continue;
+    offers.set(o.offer_id, {
+      discount,
+      maxCashback: amountOf(o.max_cashback),
+      warranty: o.warranty,
+    });
+  }
+  const parsed = new Map<string, ParsedTransaction>();
+  input.transactions.forEach((item, i) => {
+    const r = parseTransaction(item, i, resolved.timeZone);
+    if (!r.ok) return;
+    const key = `${r.value.transactionId}\u0000${r.value.customerId}`;
+    if (!parsed.has(key)) parsed.set(key, r.value);
+  });
+  return {
+    options: resolved,
+    offer: (id) => offers.get(id),
+    paidTransaction: (p) => parsed.get(`${p.transaction_id}\u0000${p.customer_id}`),
+  };
+}
+
+/** Describes a payment in an error message. @internal */
+export function _describe(p: _Payment): string {
+  return `payment for transaction '${p.transaction_id}' (offer ${p.offer_id}, cashback ${p.cashback}, payment_date ${p.payment_date})`;
+}

@@ -1,0 +1,51 @@
+import fc from 'fast-check';
+import type { DayRange } from '../DayRange.js';
+import { _amountArbitrary } from './amounts.js';
+import { _dateTimeArbitrary } from './dates.js';
+import { _PLACES } from './pools.js';
+import { _merchantNameArbitrary } from './variants.js';
+
+/** What submitted and history transactions share. @internal */
+export interface _TransactionParts {
+  readonly transaction_id: string;
+  readonly customer_id: string;
+  readonly description: string;
+  readonly date: string;
+  readonly amount: number | string;
+  readonly merchant: { readonly id: string; readonly name: string; readonly category_code: string };
+  readonly location: { readonly country: string; readonly city: string };
+}
+
+/** Resolved options of the transaction arbitraries. @internal */
+export interface _PartsOptions {
+  readonly idPrefix: string;
+  readonly customerIds: readonly string[];
+  readonly merchants: readonly string[];
+  readonly merchantVariants: boolean;
+  readonly dates: DayRange;
+  readonly offsets: boolean;
+  readonly wideAmounts: boolean;
+}
+
+const CATEGORIES = ['5411', '5812', '5942', '5541'];
+
+/**
+ * Every field of a transaction, valid.
+ * @internal
+ */
+export function _transactionParts(o: _PartsOptions): fc.Arbitrary<_TransactionParts> {
+  if (o.customerIds.length === 0) throw new RangeError('customerIds must not be empty');
+  return fc.record({
+    transaction_id: fc.integer({ min: 1, max: 999_999 }).map((n) => `${o.idPrefix}${n}`),
+    customer_id: fc.constantFrom(...o.customerIds),
+    description: fc.constantFrom('', 'Card payment', 'Contactless', 'Online order'),
+    date: _dateTimeArbitrary(o.dates, o.offsets),
+    amount: _amountArbitrary(o.wideAmounts),
+    merchant: fc.record({
+      id: fc.integer({ min: 1, max: 99 }).map((n) => `m-${n}`),
+      name: _merchantNameArbitrary(o.merchants, o.merchantVariants),
+      category_code: fc.constantFrom(...CATEGORIES),
+    }),
+    location: fc.constantFrom(..._PLACES).map((p) => ({ country: p.country, city: p.city })),
+  });
+}

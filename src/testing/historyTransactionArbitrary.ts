@@ -1,0 +1,53 @@
+import fc from 'fast-check';
+import { _CUSTOMER_IDS, _TRANSACTION_MERCHANTS } from './_internals/pools.js';
+import { _transactionParts } from './_internals/transactionParts.js';
+import type { HistoryTransactionJson } from './shapes.js';
+import type { TransactionArbitraryOptions } from './transactionArbitrary.js';
+
+/**
+ * Valid history transactions (seed 4.2): like {@link transactionArbitrary}, with the optional
+ * `description`, `merchant.id`, `merchant.category_code` and `location` sometimes left out. Ids
+ * start with `h-` by default, so they do not meet submitted ones unless you make them.
+ * @param options - pools and ranges; dates default to 2024-01-01 … 2025-12-31
+ * @returns an arbitrary of history transactions
+ * @example
+ * ```ts
+ * const history = fc.uniqueArray(historyTransactionArbitrary(), { selector: (t) => t.transaction_id });
+ * ```
+ * @public
+ */
+export function historyTransactionArbitrary(
+  options: TransactionArbitraryOptions = {},
+): fc.Arbitrary<HistoryTransactionJson> {
+  const parts = _transactionParts({
+    idPrefix: options.idPrefix ?? 'h-',
+    customerIds: options.customerIds ?? _CUSTOMER_IDS,
+    merchants: options.merchants ?? _TRANSACTION_MERCHANTS,
+    merchantVariants: options.merchantVariants ?? true,
+    dates: options.dates ?? { from: '2024-01-01', to: '2025-12-31' },
+    offsets: options.offsets ?? true,
+    wideAmounts: options.wideAmounts ?? true,
+  });
+  const keep = fc.record({
+    description: fc.boolean(),
+    id: fc.boolean(),
+    category: fc.boolean(),
+    location: fc.boolean(),
+  });
+  return fc.tuple(parts, keep).map(([t, k]) => {
+    const h: HistoryTransactionJson = {
+      transaction_id: t.transaction_id,
+      customer_id: t.customer_id,
+      date: t.date,
+      amount: t.amount,
+      merchant: {
+        name: t.merchant.name,
+        ...(k.id ? { id: t.merchant.id } : {}),
+        ...(k.category ? { category_code: t.merchant.category_code } : {}),
+      },
+      ...(k.description ? { description: t.description } : {}),
+      ...(k.location ? { location: { ...t.location } } : {}),
+    };
+    return h;
+  });
+}

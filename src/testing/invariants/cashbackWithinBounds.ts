@@ -1,0 +1,57 @@
+import { Money } from '../../model/money.js';
+import { _describe, _prepare } from '../_internals/replayInput.js';
+import type { InvariantOptions, ReplayInput, ReplayOutput } from './types.js';
+
+/** How far rounding may move a value up, in units of the last place. */
+function slack(rounding: string): number {
+  if (rounding === 'up' || rounding === 'ceil') return 1;
+  if (rounding === 'down' || rounding === 'floor') return 0;
+  return 0.5;
+}
+
+/**
+ * Checks every payment's cashback (DESIGN.md §3): above 0 (a rounded 0 pays nothing), at most
+ * `scale` decimals, at most the offer's `max_cashback`, and at most `amount × discount / 100` plus
+ * what rounding may add: half a unit of the last place for the `half-*` modes, a whole one for
+ * `up` and `ceil`, none for `down` and `floor`. Cashback is a JSON number, so the bounds are
+ * compared as the doubles nearest to them.
+ * @param input - what `replay` was given
+ * @param result - what it returned
+ * @param options - the options `replay` was given (time zone, scale, rounding)
+ * @throws Error naming the first payment out of bounds
+ * @example
+ * ```ts
+ * invariants.cashbackWithinBounds(scenario, replay(scenario, { scale: 3 }), { scale: 3 });
+ * ```
+ * @public
+ */
+export function cashbackWithinBounds(
+  input: ReplayInput,
+  result: ReplayOutput,
+  options: InvariantOptions = {},
+): void {
+  const prepared = _prepare(input, options);
+  const { scale, rounding } = prepared.options;
+  const lastPlace = new Money(10).pow(-scale);
+  for (const p of result.payments) {
+    const fail = (why: string) => new Error(`${_describe(p)}: ${why}`);
+    const offer = prepared.offer(p.offer_id);
+    const tx = prepared.paidTransaction(p);
+    if (offer === undefined) throw fail('no such offer');
+    if (tx === undefined) throw fail('no valid submitted transaction with this id and customer');
+    const c = p.cashback;
+    if (!(Number.isFinite(c) && c > 0)) throw fail('cashback must be a number above 0');
+    if (new Money(String(c)).decimalPlaces() > scale)
+      throw fail(`cashback has more than ${scale} decimals`);
+    const cap = offer.maxCashback?.decimal;
+    if (cap !== undefined && c > cap.toNumber())
+      throw fail(`cashback exceeds max_cashback ${cap.toFixed()}`);
+    const raw = tx.amount.decimal.times(offer.discount.decimal).div(100);
+    const bound = raw.plus(lastPlace.times(slack(rounding)));
+    if (c > bound.toNumber()) {
+      throw fail(
+        `cashback exceeds amount ${tx.amount.text} × discount ${offer.discount.text} / 100 = ${raw.toFixed()} rounded ${rounding} to ${scale} places`,
+      );
+    }
+  }
+}

@@ -1,0 +1,56 @@
+import { cashbackWithinBounds } from './cashbackWithinBounds.js';
+import { oneOutcomePerTransaction } from './oneOutcomePerTransaction.js';
+import { paymentDateIsDayPlusWarranty } from './paymentDateIsDayPlusWarranty.js';
+import type { InvariantOptions, ReplayInput, ReplayOutput } from './types.js';
+
+export type { InvariantOptions, ReplayInput, ReplayOutput } from './types.js';
+
+/**
+ * Checks of a replay result against its input, for your own properties. Each throws an `Error`
+ * describing the first violation and returns nothing otherwise.
+ * @example
+ * ```ts
+ * const check: Invariants['all'] = invariants.all;
+ * check(scenario, replay(scenario, { scale: 3 }), { scale: 3 });
+ * ```
+ * @public
+ */
+export interface Invariants {
+  /** Every submitted transaction has exactly one outcome, keyed by its id or `#<index>`. */
+  readonly oneOutcomePerTransaction: (input: ReplayInput, result: ReplayOutput) => void;
+  /** Cashback above 0, at most `max_cashback` and `amount × discount / 100` plus what rounding may add. */
+  readonly cashbackWithinBounds: (
+    input: ReplayInput,
+    result: ReplayOutput,
+    options?: InvariantOptions,
+  ) => void;
+  /** `payment_date` = the transaction's day + the offer's `warranty`. */
+  readonly paymentDateIsDayPlusWarranty: (
+    input: ReplayInput,
+    result: ReplayOutput,
+    options?: InvariantOptions,
+  ) => void;
+  /** All of the above. */
+  readonly all: (input: ReplayInput, result: ReplayOutput, options?: InvariantOptions) => void;
+}
+
+/**
+ * The invariants every replay keeps (DESIGN.md §3). Pass the options `replay` was given.
+ * @example
+ * ```ts
+ * fc.assert(fc.property(scenarioArbitrary(), (scenario) => {
+ *   invariants.all(scenario, replay(scenario));
+ * }));
+ * ```
+ * @public
+ */
+export const invariants: Invariants = Object.freeze({
+  oneOutcomePerTransaction,
+  cashbackWithinBounds,
+  paymentDateIsDayPlusWarranty,
+  all(input: ReplayInput, result: ReplayOutput, options: InvariantOptions = {}): void {
+    oneOutcomePerTransaction(input, result);
+    cashbackWithinBounds(input, result, options);
+    paymentDateIsDayPlusWarranty(input, result, options);
+  },
+});

@@ -1,0 +1,38 @@
+import { formatDay } from '../../model/day.js';
+import { _describe, _prepare } from '../_internals/replayInput.js';
+import type { InvariantOptions, ReplayInput, ReplayOutput } from './types.js';
+
+/**
+ * Checks that every payment's `payment_date` is the transaction's day, in the engine's time zone,
+ * plus the offer's `warranty` days (DESIGN.md §3).
+ * @param input - what `replay` was given
+ * @param result - what it returned
+ * @param options - the options `replay` was given (the time zone matters)
+ * @throws Error naming the first payment with another date
+ * @example
+ * ```ts
+ * invariants.paymentDateIsDayPlusWarranty(scenario, replay(scenario, { timeZone: 'Asia/Tokyo' }), {
+ *   timeZone: 'Asia/Tokyo',
+ * });
+ * ```
+ * @public
+ */
+export function paymentDateIsDayPlusWarranty(
+  input: ReplayInput,
+  result: ReplayOutput,
+  options: InvariantOptions = {},
+): void {
+  const prepared = _prepare(input, options);
+  for (const p of result.payments) {
+    const offer = prepared.offer(p.offer_id);
+    const tx = prepared.paidTransaction(p);
+    if (offer === undefined || tx === undefined)
+      throw new Error(`${_describe(p)}: no such offer or transaction`);
+    const expected = formatDay(tx.when.day + offer.warranty);
+    if (p.payment_date !== expected) {
+      throw new Error(
+        `${_describe(p)}: expected ${tx.when.dayText} + ${offer.warranty} days = ${expected}`,
+      );
+    }
+  }
+}

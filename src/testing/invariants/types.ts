@@ -1,0 +1,70 @@
+import type { RoundingName } from '../../model/money.js';
+
+/**
+ * What `replay` was given, as far as the invariants read it: offers as JSON, customers, optional
+ * history and the submitted transactions. A `Scenario` (see `scenarioArbitrary`) is one.
+ * @example
+ * ```ts
+ * const input: ReplayInput = { offers, customers, transactions: [] };
+ * ```
+ * @public
+ */
+export interface ReplayInput {
+  /** Offers in their JSON shape. */
+  readonly offers: readonly unknown[];
+  /** Customers. */
+  readonly customers: readonly unknown[];
+  /** History transactions. */
+  readonly history?: readonly unknown[];
+  /** Submitted transactions, in order. */
+  readonly transactions: readonly unknown[];
+}
+
+/**
+ * What the invariants read from a replay's result; a `ReplayResult` is one.
+ * @example
+ * ```ts
+ * const output: ReplayOutput = replay(scenario);
+ * ```
+ * @public
+ */
+export interface ReplayOutput {
+  /** Payments, in transaction order. */
+  readonly payments: readonly {
+    readonly transaction_id: string;
+    readonly customer_id: string;
+    readonly offer_id: number;
+    readonly cashback: number;
+    readonly payment_date: string;
+  }[];
+  /** Errors, in transaction order. */
+  readonly errors: readonly { readonly key: string; readonly code: string }[];
+  /** Counts, when the result has them. */
+  readonly summary?: { readonly transactions: number };
+}
+
+/**
+ * The options `replay` was given that the invariants depend on.
+ * @example
+ * ```ts
+ * const options: InvariantOptions = { timeZone: 'Europe/Paris', scale: 3, rounding: 'half-even' };
+ * ```
+ * @public
+ */
+export interface InvariantOptions {
+  /**
+   * IANA zone dates without offset are wall-clock time in.
+   * @defaultValue `'UTC'`
+   */
+  readonly timeZone?: string;
+  /**
+   * Decimal places of cashback.
+   * @defaultValue `2`
+   */
+  readonly scale?: number;
+  /**
+   * Rounding of cashback.
+   * @defaultValue `'half-up'`
+   */
+  readonly rounding?: RoundingName;
+}

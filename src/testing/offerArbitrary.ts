@@ -1,0 +1,162 @@
+import fc from 'fast-check';
+import { formatDay } from '../model/day.js';
+import { _centsArbitrary } from './_internals/amounts.js';
+import { _conditionArbitrary } from './_internals/conditions.js';
+import { _dayNumbers } from './_internals/dates.js';
+import { _OFFER_MERCHANTS, _PLACES } from './_internals/pools.js';
+import { _sometimes, _withoutUndefined } from './_internals/sometimes.js';
+import { _genderArbitrary, _merchantNameArbitrary } from './_internals/variants.js';
+import type { DayRange } from './DayRange.js';
+import type { OfferJson } from './shapes.js';
+
+/**
+ * Options of {@link offerArbitrary}. Every field is optional.
+ * @example
+ * ```ts
+ * offerArbitrary({ merchants: ['Acme'], offerIds: { min: 1, max: 9 }, conditions: false });
+ * ```
+ * @public
+ */
+export interface OfferArbitraryOptions {
+  /**
+   * Merchant names offers are drawn at.
+   * @defaultValue `['Coffee House', 'Book Nook', 'Fuel Stop', 'Green Grocer']`
+   */
+  readonly merchants?: readonly string[];
+  /**
+   * Spell merchant names in variants with the same match key (case, padding, doubled,
+   * non-breaking or full-width characters).
+   * @defaultValue `true`
+   */
+  readonly merchantVariants?: boolean;
+  /**
+   * Range of `offer_id`, inclusive.
+   * @defaultValue `{ min: 1, max: 50 }`
+   */
+  readonly offerIds?: { readonly min: number; readonly max: number };
+  /**
+   * Days `valid_from` and `valid_to` are drawn from.
+   * @defaultValue `{ from: '2025-01-01', to: '2025-12-31' }`
+   */
+  readonly validity?: DayRange;
+  /**
+   * Draw the extensions `active`, `min_amount`, `max_cashback`, `audience`, `lookback_days`.
+   * @defaultValue `true`
+   */
+  readonly extensions?: boolean;
+  /**
+   * Draw `conditions` over `transaction.hour`, `transaction.weekday`, `transaction.amount`,
+   * `customer.location.city` and `history.merchant_purchases`.
+   * @defaultValue `true`
+   */
+  readonly conditions?: boolean;
+  /**
+   * Cities conditions compare customers' cities with.
+   * @defaultValue `['Paris', 'Lyon', 'Berlin', 'Madrid']`
+   */
+  readonly cities?: readonly string[];
+  /**
+   * Genders offers are restricted to.
+   * @defaultValue `['male', 'female', 'other']`
+   */
+  readonly genders?: readonly string[];
+}
+
+/** An age label: `A-B` (A ≤ B) or `A+`. */
+const ageLabel = fc.oneof(
+  fc
+    .tuple(fc.integer({ min: 0, max: 70 }), fc.integer({ min: 0, max: 60 }))
+    .map(([a, span]) => `${a}-${a + span}`),
+  fc.integer({ min: 0, max: 70 }).map((a) => `${a}+`),
+);
+
+/**
+ * Valid offers in the JSON shape `compileOffers` loads (seed 2.7 plus `active` and the
+ * extensions of DESIGN.md §3): merchant names from a small pool in spelling variants, discounts
+ * with up to 2 decimals in (0, 100], age labels `A-B` / `A+`, genders, optional simple conditions.
+ * Offer ids are drawn from a range; a set of offers needs unique ids (see the example).
+ * @param options - pools and ranges
+ * @returns an arbitrary of offers
+ * @example
+ * ```ts
+ * fc.assert(fc.property(
+ *   fc.uniqueArray(offerArbitrary(), { selector: (o) => o.offer_id, maxLength: 5 }),
+ *   (offers) => { compileOffers(offers); },
+ * ));
+ * ```
+ * @public
+ */
+export function offerArbitrary(options: OfferArbitraryOptions = {}): fc.Arbitrary<OfferJson> {
+  const ids = options.offerIds ?? { min: 1, max: 50 };
+  if (
+    !Number.isSafeInteger(ids.min) ||
+    !Number.isSafeInteger(ids.max) ||
+    ids.min < 1 ||
+    ids.min > ids.max
+  ) {
+    throw new RangeError(
+      `offerIds must be positive safe integers with min <= max, got ${ids.min}..${ids.max}`,
+    );
+  }
+  const days = _dayNumbers(
+    options.validity ?? { from: '2025-01-01', to: '2025-12-31' },
+    'validity',
+  );
+  const merchants = _merchantNameArbitrary(
+    options.merchants ?? _OFFER_MERCHANTS,
+    options.merchantVariants ?? true,
+  );
+  const genders = options.genders ?? ['male', 'female', 'other'];
+  const base = fc.record({
+    offer_id: fc.integer(ids),
+    name: fc.constantFrom('Spring deal', 'Cashback', 'Welcome back', ''),
+    merchant_name: merchants,
+    warranty: fc.integer({ min: 0, max: 60 }),
+    discount: fc.oneof(
+      { weight: 3, arbitrary: _centsArbitrary(1, 10_000) },
+      _centsArbitrary(1, 100),
+    ),
+    // The whole range often, so that offers meet transactions.
+    range: fc.oneof(
+      fc.constant<[number, number]>([days.min, days.max]),
+      fc.tuple(fc.integer(days), fc.integer(days)),
+    ),
+    age: _sometimes(fc.array(ageLabel, { maxLength: 2 }), 1),
+    gender: _sometimes(fc.array(_genderArbitrary(genders), { maxLength: 2 }), 1),
+    category_name: _sometimes(fc.constantFrom('Food', 'Books', 'Fuel'), 1),
+  });
+  const extensions =
+    (options.extensions ?? true)
+      ? fc.record({
+          active: _sometimes(
+            fc.oneof({ weight: 4, arbitrary: fc.constant(true) }, fc.constant(false)),
+            1,
+          ),
+          min_amount: _sometimes(_centsArbitrary(1, 20_000), 3),
+          max_cashback: _sometimes(_centsArbitrary(1, 2_000), 2),
+          audience: _sometimes(
+            fc.constantFrom('all', 'new', 'returning') as fc.Arbitrary<'all' | 'new' | 'returning'>,
+            2,
+          ),
+          lookback_days: _sometimes(
+            fc.oneof(fc.constantFrom(30, 90, 365), fc.integer({ min: 0, max: 400 })),
+            2,
+          ),
+        })
+      : fc.constant({});
+  const conditions =
+    (options.conditions ?? true)
+      ? _sometimes(_conditionArbitrary(options.cities ?? _PLACES.map((p) => p.city)), 3)
+      : fc.constant(undefined);
+  return fc.tuple(base, extensions, conditions).map(([b, ext, cond]) => {
+    const { range, ...rest } = b;
+    const [from, to] = range[0] <= range[1] ? range : [range[1], range[0]];
+    return _withoutUndefined({
+      ...rest,
+      valid_from: formatDay(from),
+      valid_to: formatDay(to),
+      ...ext,
+      conditions: cond,
+    }) as OfferJson;
+  });
+}

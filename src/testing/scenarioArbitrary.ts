@@ -1,0 +1,208 @@
+import fc from 'fast-check';
+import { formatDay } from '../model/day.js';
+import {
+  _CUSTOMER_CORRUPTIONS,
+  _corrupt,
+  _HISTORY_REQUIRED,
+  _TRANSACTION_REQUIRED,
+} from './_internals/corrupt.js';
+import { _dayNumbers } from './_internals/dates.js';
+import { _CUSTOMER_IDS, _OFFER_MERCHANTS } from './_internals/pools.js';
+import { _kindArbitrary, _realise, _slotArbitrary } from './_internals/slots.js';
+import { customerArbitrary } from './customerArbitrary.js';
+import type { DayRange } from './DayRange.js';
+import { historyTransactionArbitrary } from './historyTransactionArbitrary.js';
+import { offerArbitrary } from './offerArbitrary.js';
+import type { OfferJson } from './shapes.js';
+import { transactionArbitrary } from './transactionArbitrary.js';
+
+/**
+ * A whole data set for `replay`. Items other than offers may be invalid on purpose.
+ * @example
+ * ```ts
+ * const [scenario] = fc.sample(scenarioArbitrary(), 1);
+ * const result = replay(scenario);
+ * ```
+ * @public
+ */
+export interface Scenario {
+  /** Valid offers with unique `offer_id`s (`compileOffers` loads all or nothing). */
+  offers: OfferJson[];
+  /** Customers (seed 2.1), some invalid. */
+  customers: unknown[];
+  /** History transactions (seed 4.2), some invalid, unknown-customer or duplicate. */
+  history: unknown[];
+  /** Submitted transactions (seed 2.4), some invalid, unknown-customer or duplicate. */
+  transactions: unknown[];
+}
+
+/**
+ * Options of {@link scenarioArbitrary}. Every field is optional.
+ * @example
+ * ```ts
+ * // Clean data: no invalid items, unknown customers or duplicates.
+ * scenarioArbitrary({ invalidRate: 0, unknownCustomerRate: 0, duplicateRate: 0 });
+ * ```
+ * @public
+ */
+export interface ScenarioArbitraryOptions {
+  /**
+   * Merchants offers are at; transactions are also drawn at `'Corner Shop'`, which has none.
+   * @defaultValue `['Coffee House', 'Book Nook', 'Fuel Stop', 'Green Grocer']`
+   */
+  readonly merchants?: readonly string[];
+  /**
+   * Ids of the customers registered, one customer each; transactions refer to them.
+   * @defaultValue `['c1', 'c2', 'c3', 'c4', 'c5', 'c6']`
+   */
+  readonly customerIds?: readonly string[];
+  /**
+   * Days of offers' validity and of transactions; history covers the year before too.
+   * @defaultValue `{ from: '2025-01-01', to: '2025-12-31' }`
+   */
+  readonly dates?: DayRange;
+  /**
+   * Most offers.
+   * @defaultValue `6`
+   */
+  readonly maxOffers?: number;
+  /**
+   * Most history transactions.
+   * @defaultValue `12`
+   */
+  readonly maxHistory?: number;
+  /**
+   * Most submitted transactions.
+   * @defaultValue `20`
+   */
+  readonly maxTransactions?: number;
+  /**
+   * Share of invalid customers, history and submitted transactions (a missing field, an
+   * impossible date such as 2025-02-30, a negative amount, a non-object…).
+   * @defaultValue `0.1`
+   */
+  readonly invalidRate?: number;
+  /**
+   * Share of history and submitted transactions of customers no one registered.
+   * @defaultValue `0.1`
+   */
+  readonly unknownCustomerRate?: number;
+  /**
+   * Share of history and submitted transactions that reuse the id of an earlier one (submitted
+   * ones also reuse history ids), sometimes padded with spaces; also the share of customers sent
+   * twice in the request (every copy is then rejected).
+   * @defaultValue `0.1`
+   */
+  readonly duplicateRate?: number;
+  /**
+   * Dates sometimes carry `Z` or an offset.
+   * @defaultValue `true`
+   */
+  readonly offsets?: boolean;
+  /**
+   * Amounts with many decimals, huge amounts and arbitrary doubles, besides cents.
+   * @defaultValue `true`
+   */
+  readonly wideAmounts?: boolean;
+  /**
+   * Offers sometimes have `conditions`.
+   * @defaultValue `true`
+   */
+  readonly conditions?: boolean;
+}
+
+function rate(value: number | undefined, name: string): number {
+  const r = value ?? 0.1;
+  if (!(r >= 0 && r <= 1)) throw new RangeError(`${name} must be between 0 and 1, got ${r}`);
+  return r;
+}
+
+function size(value: number | undefined, fallback: number, name: string): number {
+  const n = value ?? fallback;
+  if (!Number.isSafeInteger(n) || n < 0)
+    throw new RangeError(`${name} must be a whole number >= 0, got ${n}`);
+  return n;
+}
+
+/**
+ * A whole data set `{ offers, customers, history, transactions }` for `replay`, with invalid
+ * items, customers no one registered and duplicate transaction ids (within a list and, for
+ * submitted transactions, against history) mixed in at controllable rates. Offers are always
+ * valid, with unique ids. A third of the valid transactions come back to a customer and merchant
+ * seen earlier, so audiences and `history` facts have something to read. Every rate 0 gives a
+ * clean data set.
+ * @param options - sizes, rates and pools
+ * @returns an arbitrary of data sets
+ * @example
+ * ```ts
+ * fc.assert(fc.property(scenarioArbitrary({ duplicateRate: 0.3 }), (s) => {
+ *   const result = replay(s);
+ *   invariants.oneOutcomePerTransaction(s, result);
+ * }));
+ * ```
+ * @public
+ */
+export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Arbitrary<Scenario> {
+  const invalid = rate(options.invalidRate, 'invalidRate');
+  const unknown = rate(options.unknownCustomerRate, 'unknownCustomerRate');
+  const duplicate = rate(options.duplicateRate, 'duplicateRate');
+  if (invalid + unknown + duplicate > 1) {
+    throw new RangeError('invalidRate + unknownCustomerRate + duplicateRate must be at most 1');
+  }
+  const dates = options.dates ?? { from: '2025-01-01', to: '2025-12-31' };
+  const { min } = _dayNumbers(dates, 'dates');
+  const historyFrom = formatDay(min - 365);
+  const merchants = options.merchants ?? _OFFER_MERCHANTS;
+  const customerIds = options.customerIds ?? _CUSTOMER_IDS;
+  const txOptions = {
+    customerIds,
+    merchants: [...merchants, 'Corner Shop'],
+    offsets: options.offsets ?? true,
+    wideAmounts: options.wideAmounts ?? true,
+  };
+
+  const offers = fc.uniqueArray(
+    offerArbitrary({ merchants, validity: dates, conditions: options.conditions ?? true }),
+    { selector: (o) => o.offer_id, maxLength: size(options.maxOffers, 6, 'maxOffers') },
+  );
+  // Every id of the pool sent once (unless corrupted, or sent twice and so rejected): unknown
+  // customers come at their rate.
+  const customers = fc
+    .tuple(
+      ...customerIds.map((id) =>
+        fc.tuple(
+          customerArbitrary({ customerIds: [id] }),
+          _kindArbitrary(invalid, 0, duplicate),
+          fc.nat(99),
+          fc.nat(99),
+        ),
+      ),
+    )
+    .map((list) =>
+      list.flatMap(([c, kind, which, n]): unknown[] => {
+        if (kind === 'invalid') return [_corrupt(c, _CUSTOMER_CORRUPTIONS, which, n)];
+        return kind === 'duplicate' ? [c, { ...c, gender: `${c.gender} ` }] : [c];
+      }),
+    );
+  const kinds = _kindArbitrary(invalid, unknown, duplicate);
+  const history = fc.array(
+    _slotArbitrary(
+      historyTransactionArbitrary({ ...txOptions, dates: { from: historyFrom, to: dates.to } }),
+      kinds,
+    ),
+    {
+      maxLength: size(options.maxHistory, 12, 'maxHistory'),
+    },
+  );
+  const transactions = fc.array(
+    _slotArbitrary(transactionArbitrary({ ...txOptions, dates }), kinds),
+    {
+      maxLength: size(options.maxTransactions, 20, 'maxTransactions'),
+    },
+  );
+  return fc.record({ offers, customers, history, transactions }).map((s) => {
+    const h = _realise(s.history, 'h-', { ids: [], visits: [] }, _HISTORY_REQUIRED);
+    const t = _realise(s.transactions, 'tx-', h, _TRANSACTION_REQUIRED);
+    return { offers: s.offers, customers: s.customers, history: h.items, transactions: t.items };
+  });
+}

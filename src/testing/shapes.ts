@@ -1,0 +1,139 @@
+/**
+ * The JSON shapes the arbitraries draw (seed 2.1, 2.4, 2.7, 4.2 with DESIGN.md §3's extensions),
+ * spelled out so that this entry point stands on its own. `_internals/shapeChecks.ts` proves each
+ * one is accepted by the engine's zod input type.
+ */
+
+/**
+ * A location (seed 2.2).
+ * @example
+ * ```ts
+ * const paris: LocationJson = { country: 'FR', city: 'Paris' };
+ * ```
+ * @public
+ */
+export interface LocationJson {
+  /** Country. */
+  country: string;
+  /** City. */
+  city: string;
+}
+
+/**
+ * An offer as `compileOffers` loads it (seed 2.7 plus `active` and the extensions).
+ * @example
+ * ```ts
+ * const offer: OfferJson = { offer_id: 1, name: 'Coffee', merchant_name: 'Coffee House',
+ *   warranty: 14, discount: 5, valid_from: '2025-01-01', valid_to: '2025-12-31' };
+ * ```
+ * @public
+ */
+export interface OfferJson {
+  /** Positive integer id. */
+  offer_id: number;
+  /** Display name. */
+  name: string;
+  /** Merchant the offer is at, matched by normalised name. */
+  merchant_name: string;
+  /** Days from the transaction's day to the payment. */
+  warranty: number;
+  /** Percentage in (0, 100], as a number or a decimal string. */
+  discount: number | string;
+  /** First valid day, `YYYY-MM-DD`. */
+  valid_from: string;
+  /** Last valid day, `YYYY-MM-DD`. */
+  valid_to: string;
+  /** Age labels `A-B` or `A+`; absent or empty: any age. */
+  age?: string[];
+  /** Genders; absent or empty: any. */
+  gender?: string[];
+  /** Category, informational. */
+  category_name?: string;
+  /** Whether the offer is active; absent means `true`. */
+  active?: boolean;
+  /** Smallest qualifying amount, inclusive. */
+  min_amount?: number | string;
+  /** Cap of cashback per transaction. */
+  max_cashback?: number | string;
+  /** Who may earn it. */
+  audience?: 'all' | 'new' | 'returning';
+  /** Lookback of `audience` and `history` facts, in days. */
+  lookback_days?: number;
+  /** A condition tree (DESIGN.md §4). */
+  conditions?: Record<string, unknown>;
+}
+
+/**
+ * A customer (seed 2.1).
+ * @example
+ * ```ts
+ * const c: CustomerJson = { customer_id: 'c1', birthday: '2000-02-29', gender: 'female',
+ *   location: { country: 'FR', city: 'Lyon' } };
+ * ```
+ * @public
+ */
+export interface CustomerJson {
+  /** Id, 1–128 characters after trimming. */
+  customer_id: string;
+  /** `YYYY-MM-DD`. */
+  birthday: string;
+  /** Gender, compared trimmed and lower-cased. */
+  gender: string;
+  /** Where the customer lives. */
+  location: LocationJson;
+}
+
+/**
+ * A submitted transaction (seed 2.4, all seven fields).
+ * @example
+ * ```ts
+ * const t: TransactionJson = { transaction_id: 't1', customer_id: 'c1', description: '',
+ *   date: '2025-03-01T10:00:00', amount: '12.50',
+ *   merchant: { id: 'm1', name: 'Coffee House', category_code: '5812' },
+ *   location: { country: 'FR', city: 'Paris' } };
+ * ```
+ * @public
+ */
+export interface TransactionJson {
+  /** Id, shared with history transactions. */
+  transaction_id: string;
+  /** The customer's id. */
+  customer_id: string;
+  /** Free text, may be empty. */
+  description: string;
+  /** `YYYY-MM-DDTHH:mm:ss[.f…]`, optionally with `Z` or an offset. */
+  date: string;
+  /** Positive, as a number or a plain decimal string. */
+  amount: number | string;
+  /** The merchant. */
+  merchant: { id: string; name: string; category_code: string };
+  /** Where the purchase happened. */
+  location: LocationJson;
+}
+
+/**
+ * A history transaction (seed 4.2): like {@link TransactionJson}, with `description`,
+ * `merchant.id`, `merchant.category_code` and `location` optional.
+ * @example
+ * ```ts
+ * const h: HistoryTransactionJson = { transaction_id: 'h1', customer_id: 'c1',
+ *   date: '2024-12-01T09:00:00Z', amount: 7, merchant: { name: 'Coffee House' } };
+ * ```
+ * @public
+ */
+export interface HistoryTransactionJson {
+  /** Id, shared with submitted transactions. */
+  transaction_id: string;
+  /** The customer's id. */
+  customer_id: string;
+  /** Free text. */
+  description?: string;
+  /** As in {@link TransactionJson}. */
+  date: string;
+  /** As in {@link TransactionJson}. */
+  amount: number | string;
+  /** The merchant; only `name` is required. */
+  merchant: { id?: string; name: string; category_code?: string };
+  /** Where the purchase happened. */
+  location?: LocationJson;
+}

@@ -1,0 +1,83 @@
+import type fc from 'fast-check';
+import { _CUSTOMER_IDS, _TRANSACTION_MERCHANTS } from './_internals/pools.js';
+import { _transactionParts } from './_internals/transactionParts.js';
+import type { DayRange } from './DayRange.js';
+import type { TransactionJson } from './shapes.js';
+
+/**
+ * Options of {@link transactionArbitrary} and {@link historyTransactionArbitrary}. Every field is
+ * optional.
+ * @example
+ * ```ts
+ * transactionArbitrary({ customerIds: ['alice'], merchants: ['Acme'], offsets: false, wideAmounts: false });
+ * ```
+ * @public
+ */
+export interface TransactionArbitraryOptions {
+  /**
+   * Prefix of transaction ids, followed by a number from 1 to 999999.
+   * @defaultValue `'tx-'` (`'h-'` for history transactions)
+   */
+  readonly idPrefix?: string;
+  /**
+   * Customer ids transactions refer to.
+   * @defaultValue `['c1', 'c2', 'c3', 'c4', 'c5', 'c6']`, the pool of {@link customerArbitrary}
+   */
+  readonly customerIds?: readonly string[];
+  /**
+   * Merchant names.
+   * @defaultValue the pool of {@link offerArbitrary} plus `'Corner Shop'`, which has no offer
+   */
+  readonly merchants?: readonly string[];
+  /**
+   * Spell merchant names in variants with the same match key.
+   * @defaultValue `true`
+   */
+  readonly merchantVariants?: boolean;
+  /**
+   * Days dates are drawn from.
+   * @defaultValue `{ from: '2025-01-01', to: '2025-12-31' }` (`2024-01-01` to `2025-12-31` for history)
+   */
+  readonly dates?: DayRange;
+  /**
+   * Sometimes end dates with `Z` or a UTC offset; without, dates are wall-clock time in the
+   * engine's zone.
+   * @defaultValue `true`
+   */
+  readonly offsets?: boolean;
+  /**
+   * Besides cents (as numbers or decimal strings), draw amounts with many decimals, huge amounts
+   * and arbitrary positive doubles.
+   * @defaultValue `true`
+   */
+  readonly wideAmounts?: boolean;
+}
+
+/**
+ * Valid submitted transactions (seed 2.4, all seven fields): customer ids from a pool, merchant
+ * names from a pool in spelling variants, amounts as numbers or decimal strings, dates within a
+ * range, optionally with `Z` or an offset. Ids are random; draw a batch with unique ids.
+ * @param options - pools and ranges
+ * @returns an arbitrary of transactions
+ * @example
+ * ```ts
+ * const batch = fc.uniqueArray(transactionArbitrary({ offsets: false }), {
+ *   selector: (t) => t.transaction_id,
+ *   maxLength: 20,
+ * });
+ * ```
+ * @public
+ */
+export function transactionArbitrary(
+  options: TransactionArbitraryOptions = {},
+): fc.Arbitrary<TransactionJson> {
+  return _transactionParts({
+    idPrefix: options.idPrefix ?? 'tx-',
+    customerIds: options.customerIds ?? _CUSTOMER_IDS,
+    merchants: options.merchants ?? _TRANSACTION_MERCHANTS,
+    merchantVariants: options.merchantVariants ?? true,
+    dates: options.dates ?? { from: '2025-01-01', to: '2025-12-31' },
+    offsets: options.offsets ?? true,
+    wideAmounts: options.wideAmounts ?? true,
+  }).map((t) => ({ ...t, merchant: { ...t.merchant }, location: { ...t.location } }));
+}

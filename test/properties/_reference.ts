@@ -1,0 +1,306 @@
+/**
+ * A naive reference of DESIGN.md §3, written plainly for the differential property: every offer
+ * is checked against every transaction, rule by rule, with decimal.js directly. Nothing here
+ * comes from src/matching or src/core; only item parsing (src/model, proved against the zod
+ * schemas by its own property) is reused.
+ */
+import Decimal from 'decimal.js';
+import { parseCustomer, parseTransaction, type RoundingName } from '../../src/index.js';
+
+const D = Decimal.clone({ precision: 200 });
+type Dec = InstanceType<typeof D>;
+
+const MODES: Record<RoundingName, Decimal.Rounding> = {
+  'half-up': Decimal.ROUND_HALF_UP,
+  'half-even': Decimal.ROUND_HALF_EVEN,
+  'half-down': Decimal.ROUND_HALF_DOWN,
+  up: Decimal.ROUND_UP,
+  down: Decimal.ROUND_DOWN,
+  ceil: Decimal.ROUND_CEIL,
+  floor: Decimal.ROUND_FLOOR,
+};
+
+export interface RefOptions {
+  readonly timeZone: string;
+  readonly scale: number;
+  readonly rounding: RoundingName;
+}
+
+export interface RefPayment {
+  readonly transaction_id: string;
+  readonly customer_id: string;
+  readonly offer_id: number;
+  readonly cashback: number;
+  readonly payment_date: string;
+}
+
+export interface RefResult {
+  readonly payments: RefPayment[];
+  readonly errors: { key: string; code: string }[];
+}
+
+interface Customer {
+  readonly birthday: string;
+  readonly gender: string;
+  readonly city: string;
+}
+
+interface Stored {
+  readonly customerId: string;
+  readonly merchant: string;
+  readonly at: Instant;
+  readonly day: number;
+}
+
+/** Wall-clock whole seconds and nanoseconds: dates carry up to 9 fractional digits (§3). */
+interface Instant {
+  readonly seconds: number;
+  readonly nanos: number;
+}
+
+function instantOf(raw: unknown, seconds: number): Instant {
+  const fraction =
+    /T\d{2}:\d{2}:\d{2}(?:\.(\d{1,9}))?/.exec((raw as Json).date as string)?.[1] ?? '';
+  return { seconds, nanos: Number(fraction.padEnd(9, '0')) };
+}
+
+function before(a: Instant, b: Instant): boolean {
+  return a.seconds < b.seconds || (a.seconds === b.seconds && a.nanos < b.nanos);
+}
+
+type Json = Record<string, unknown>;
+
+/** §3 rule 2: NFKC, trimmed, inner white space made one space, lower-cased. */
+function merchantOf(name: string): string {
+  return name.normalize('NFKC').trim().replace(/\s+/g, ' ').toLowerCase();
+}
+
+function dayNumber(day: string): number {
+  return (
+    Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10))) /
+    86_400_000
+  );
+}
+
+function addDays(day: string, days: number): string {
+  const d = new Date(
+    Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10)) + days),
+  );
+  return d.toISOString().slice(0, 10);
+}
+
+/** Whole years from birthday to day; a 29 February birthday is reached on 1 March. */
+function ageOn(birthday: string, day: string): number {
+  const years = Number(day.slice(0, 4)) - Number(birthday.slice(0, 4));
+  return day.slice(5) < birthday.slice(5) ? years - 1 : years;
+}
+
+function inAgeBands(labels: readonly string[], age: number): boolean {
+  if (labels.length === 0) return true;
+  return labels.some((label) => {
+    const closed = /^(\d+)-(\d+)$/.exec(label.trim());
+    if (closed) return age >= Number(closed[1]) && age <= Number(closed[2]);
+    const open = /^(\d+)\+$/.exec(label.trim());
+    if (open) return age >= Number(open[1]);
+    throw new Error(`reference: unreadable age label ${label}`);
+  });
+}
+
+function dec(v: unknown): Dec {
+  return new D(typeof v === 'number' ? String(v) : (v as string));
+}
+
+/** Evaluates the simple conditions the arbitraries draw. */
+function evaluate(node: Json, facts: Json): boolean {
+  if ('all' in node) return (node.all as Json[]).every((n) => evaluate(n, facts));
+  if ('any' in node) return (node.any as Json[]).some((n) => evaluate(n, facts));
+  if ('not' in node) return !evaluate(node.not as Json, facts);
+  const [root = '', ...dotted] = (node.fact as string).split('.');
+  const path =
+    typeof node.path === 'string'
+      ? node.path
+          .replace(/^\$\.?/, '')
+          .split('.')
+          .filter(Boolean)
+      : [];
+  let v: unknown = facts[root];
+  for (const step of [...dotted, ...path]) v = (v as Json | undefined)?.[step];
+  const x = node.value;
+  switch (node.operator) {
+    case 'equal':
+      return v === x;
+    case 'notEqual':
+      return v !== x;
+    case 'lessThan':
+      return (v as number) < (x as number);
+    case 'lessThanInclusive':
+      return (v as number) <= (x as number);
+    case 'greaterThan':
+      return (v as number) > (x as number);
+    case 'greaterThanInclusive':
+      return (v as number) >= (x as number);
+    case 'in':
+      return (x as unknown[]).includes(v);
+    case 'notIn':
+      return !(x as unknown[]).includes(v);
+    default:
+      throw new Error(`reference: operator ${String(node.operator)}`);
+  }
+}
+
+/** Replays a data set the naive way. */
+export function referenceReplay(
+  data: {
+    offers: readonly object[];
+    customers: readonly unknown[];
+    history: readonly unknown[];
+    transactions: readonly unknown[];
+  },
+  options: RefOptions,
+): RefResult {
+  // Customers: every copy of a repeated id is rejected; the rest registered when valid.
+  const idOf = (c: unknown) => {
+    const raw = (c as Json | null)?.customer_id;
+    const id = typeof raw === 'string' ? raw.trim() : '';
+    return id.length > 0 && id.length <= 128 ? id : undefined;
+  };
+  const counts = new Map<string, number>();
+  for (const c of data.customers) {
+    const id = idOf(c);
+    if (id !== undefined) counts.set(id, (counts.get(id) ?? 0) + 1);
+  }
+  const customers = new Map<string, Customer>();
+  data.customers.forEach((c, i) => {
+    const id = idOf(c);
+    if (id !== undefined && (counts.get(id) ?? 0) > 1) return;
+    if (!parseCustomer(c, i).ok) return;
+    const json = c as { birthday: string; gender: string; location: { city: string } };
+    customers.set(id as string, {
+      birthday: json.birthday,
+      gender: json.gender.trim().toLowerCase(),
+      city: json.location.city,
+    });
+  });
+
+  const storedIds = new Set<string>();
+  const stored: Stored[] = [];
+  const store = (
+    raw: unknown,
+    tx: {
+      transactionId: string;
+      customerId: string;
+      merchant: { name: string };
+      when: { seconds: number; dayText: string };
+    },
+  ) => {
+    storedIds.add(tx.transactionId);
+    stored.push({
+      customerId: tx.customerId,
+      merchant: merchantOf(tx.merchant.name),
+      at: instantOf(raw, tx.when.seconds),
+      day: dayNumber(tx.when.dayText),
+    });
+  };
+  data.history.forEach((h, i) => {
+    const r = parseTransaction(h, i, options.timeZone, true);
+    if (!r.ok || storedIds.has(r.value.transactionId) || !customers.has(r.value.customerId)) return;
+    store(h, r.value);
+  });
+
+  const payments: RefPayment[] = [];
+  const errors: { key: string; code: string }[] = [];
+  data.transactions.forEach((item, i) => {
+    const r = parseTransaction(item, i, options.timeZone);
+    if (!r.ok) {
+      errors.push({ key: r.key, code: 'invalid_transaction' });
+      return;
+    }
+    const tx = r.value;
+    const id = tx.transactionId;
+    if (storedIds.has(id)) {
+      errors.push({ key: id, code: 'duplicate_transaction' });
+      return;
+    }
+    const customer = customers.get(tx.customerId);
+    if (customer === undefined) {
+      errors.push({ key: id, code: 'customer_not_found' });
+      return;
+    }
+
+    const raw = item as Json;
+    const amount = dec(raw.amount);
+    const day = tx.when.dayText;
+    const dayNo = dayNumber(day);
+    const merchant = merchantOf(tx.merchant.name);
+    const age = ageOn(customer.birthday, day);
+    const weekday = ((new Date(dayNo * 86_400_000).getUTCDay() + 6) % 7) + 1;
+    const at = instantOf(item, tx.when.seconds);
+    // §3: earlier purchases are strictly before this one and at most lookback days before its day.
+    const earlier = (lookback: number) =>
+      stored.filter(
+        (p) =>
+          p.customerId === tx.customerId &&
+          p.merchant === merchant &&
+          before(p.at, at) &&
+          p.day >= dayNo - lookback,
+      ).length;
+
+    let best: { offer: Json; cashback: Dec } | undefined;
+    let matched = false;
+    for (const offer of data.offers as readonly Json[]) {
+      if ((offer.active ?? true) !== true) continue;
+      if (merchantOf(offer.merchant_name as string) !== merchant) continue;
+      if (day < (offer.valid_from as string) || day > (offer.valid_to as string)) continue;
+      if (!inAgeBands((offer.age as string[] | undefined) ?? [], age)) continue;
+      const genders = ((offer.gender as string[] | undefined) ?? []).map((g) =>
+        g.trim().toLowerCase(),
+      );
+      if (genders.length > 0 && !genders.includes(customer.gender)) continue;
+      if (offer.min_amount !== undefined && amount.lt(dec(offer.min_amount))) continue;
+      const lookback = (offer.lookback_days as number | undefined) ?? 365;
+      const audience = offer.audience ?? 'all';
+      if (audience === 'new' && earlier(lookback) > 0) continue;
+      if (audience === 'returning' && earlier(lookback) === 0) continue;
+      if (offer.conditions !== undefined) {
+        const facts = {
+          transaction: {
+            hour: Number(tx.when.text.slice(11, 13)),
+            weekday,
+            amount: Number(amount.toString()),
+          },
+          customer: { location: { city: customer.city } },
+          history: { merchant_purchases: earlier(lookback) },
+        };
+        if (!evaluate(offer.conditions as Json, facts)) continue;
+      }
+      matched = true;
+      // Round the raw cashback, then cap it at max_cashback rounded down to the scale.
+      let cashback = amount
+        .times(dec(offer.discount))
+        .div(100)
+        .toDecimalPlaces(options.scale, MODES[options.rounding]);
+      if (offer.max_cashback !== undefined) {
+        const cap = dec(offer.max_cashback).toDecimalPlaces(options.scale, Decimal.ROUND_DOWN);
+        if (cashback.gt(cap)) cashback = cap;
+      }
+      if (cashback.isZero()) continue;
+      const better =
+        best === undefined ||
+        cashback.gt(best.cashback) ||
+        (cashback.eq(best.cashback) &&
+          (offer.offer_id as number) < (best.offer.offer_id as number));
+      if (better) best = { offer, cashback };
+    }
+    store(item, tx);
+    if (best !== undefined) {
+      payments.push({
+        transaction_id: id,
+        customer_id: tx.customerId,
+        offer_id: best.offer.offer_id as number,
+        cashback: best.cashback.toNumber(),
+        payment_date: addDays(day, best.offer.warranty as number),
+      });
+    } else errors.push({ key: id, code: matched ? 'zero_cashback' : 'no_offer' });
+  });
+  return { payments, errors };
+}

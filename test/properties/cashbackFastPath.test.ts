@@ -1,0 +1,97 @@
+/**
+ * Property 6: the exact fast path of `computeCashback` (safe integers) equals the decimal.js
+ * reference `_cashbackReference` for every amount, discount, cap, scale 0–4 and rounding mode,
+ * huge amounts and many decimals included.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { compileOffers, type ExactAmount, parseAmount, resolveOptions } from '../../src/index.js';
+import { _cashbackReference, computeCashback } from '../../src/matching/cashback.js';
+import { _amountArbitrary } from '../../src/testing/_internals/amounts.js';
+import { ROUNDINGS } from './_options.js';
+
+const digits = (min: number, max: number) =>
+  fc
+    .array(fc.integer({ min: 0, max: 9 }), { minLength: min, maxLength: max })
+    .map((d) => d.join(''));
+
+/** A plain decimal string with 0–30 integer and 0–20 fractional digits, above 0. */
+const decimalText = fc
+  .tuple(digits(0, 30), digits(0, 20))
+  .map(([i, f]) => (f === '' ? i || '0' : `${i || '0'}.${f}`))
+  .filter((t) => /[1-9]/.test(t));
+
+/** Values right around the fast path's guard a·d < 9e15 and 15-digit units. */
+const nearLimits = fc
+  .tuple(
+    fc.integer({ min: 1, max: 9 }),
+    digits(13, 16),
+    fc.option(digits(1, 4), { nil: undefined }),
+  )
+  .map(([first, rest, f]) => `${first}${rest}${f === undefined ? '' : `.${f}`}`);
+
+const amount = fc.oneof(_amountArbitrary(true), decimalText, nearLimits);
+
+/** A discount in (0, 100] with 0–8 decimals. */
+const discount = fc
+  .integer({ min: 0, max: 8 })
+  .chain((places) => fc.tuple(fc.integer({ min: 1, max: 100 * 10 ** places }), fc.constant(places)))
+  .map(([n, places]) => (places === 0 ? String(n) : (n / 10 ** places).toFixed(places)));
+
+const cap = fc.option(fc.oneof(decimalText, _amountArbitrary(true)), { nil: undefined });
+
+function exact(v: number | string): ExactAmount {
+  const a = parseAmount(v);
+  if (typeof a === 'string') throw new Error(`bad generated amount ${String(v)}: ${a}`);
+  return a;
+}
+
+describe('computeCashback', () => {
+  it('equals the decimal.js reference for every amount, discount, cap, scale and rounding mode', () => {
+    fc.assert(
+      fc.property(
+        amount,
+        discount,
+        cap,
+        fc.array(
+          fc.record({
+            scale: fc.integer({ min: 0, max: 4 }),
+            rounding: fc.constantFrom(...ROUNDINGS),
+          }),
+          {
+            minLength: 1,
+            maxLength: 3,
+          },
+        ),
+        (a, d, c, optionsList) => {
+          const [offer] = compileOffers([
+            {
+              offer_id: 1,
+              name: '',
+              merchant_name: 'm',
+              warranty: 0,
+              discount: d,
+              valid_from: '2025-01-01',
+              valid_to: '2025-12-31',
+              ...(c === undefined ? {} : { max_cashback: c }),
+            },
+          ]).offers;
+          if (offer === undefined) throw new Error('no offer compiled');
+          const amountExact = exact(a);
+          // Several options in a row on one offer: the per-offer cap cache must key by both.
+          for (const o of optionsList) {
+            const options = resolveOptions(o);
+            const fast = computeCashback(amountExact, offer, options);
+            const ref = _cashbackReference(amountExact, offer, options);
+            expect({
+              units: fast.units,
+              value: fast.value,
+              decimal: fast.decimal?.toFixed(),
+            }).toEqual({ units: ref.units, value: ref.value, decimal: ref.decimal?.toFixed() });
+          }
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+});

@@ -20,7 +20,7 @@ export const DaySchema = z
   .string()
   .refine((s) => parseDay(s) !== undefined, 'must be a real date YYYY-MM-DD');
 
-/** A positive decimal: a finite JSON number > 0 or a plain decimal string. @public */
+/** A positive decimal: a finite JSON number greater than 0, or a plain decimal string. @public */
 export const AmountSchema = z.union([
   z.number().finite('must be a finite number').positive('must be greater than 0'),
   z

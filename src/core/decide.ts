@@ -94,9 +94,8 @@ export class _BatchHistory {
     return stored === undefined ? local : [...stored, ...local];
   }
 
-  /** Records an accepted transaction, if its merchant has offers that read history. */
+  /** Records an accepted transaction at a merchant whose offers read history. */
   add(tx: ParsedTransaction): void {
-    if (!this.state.offers.historyKeys.has(tx.merchantKey)) return;
     const key = _purchaseKey(tx.customerId, tx.merchantKey);
     const list = this.added.get(key);
     if (list === undefined) this.added.set(key, [_purchaseOf(tx)]);
@@ -141,16 +140,19 @@ export function decide(
       continue;
     }
     const tx = (item as { value: ParsedTransaction }).value;
-    const candidates = offers.byMerchant.get(tx.merchantKey);
-    const purchases =
-      candidates !== undefined && offers.historyKeys.has(tx.merchantKey)
-        ? history.get(tx.customerId, tx.merchantKey)
-        : undefined;
-    const r = _match(candidates, _matchInput(tx, screened, purchases), options);
-    batchIds.add(tx.transactionId);
-    accepted.push(tx);
-    history.add(tx);
     const id = tx.transactionId;
+    batchIds.add(id);
+    accepted.push(tx);
+    const candidates = offers.byMerchant.get(tx.merchantKey);
+    if (candidates === undefined) {
+      // Most transactions end here: their merchant has no offer at all.
+      outcomes[i] = fail(id, 'no_offer', noOfferMessage(tx, 0, undefined));
+      continue;
+    }
+    const readsHistory = offers.historyKeys.has(tx.merchantKey);
+    const purchases = readsHistory ? history.get(tx.customerId, tx.merchantKey) : undefined;
+    const r = _match(candidates, _matchInput(tx, screened, purchases), options);
+    if (readsHistory) history.add(tx);
     if (r.kind === 'paid') {
       outcomes[i] = {
         ok: true,

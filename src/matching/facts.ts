@@ -11,7 +11,7 @@ export function _transactionFacts(tx: ParsedTransaction): TransactionFacts {
     description: tx.description,
     date: tx.when.text,
     day: tx.when.dayText,
-    amount: tx.amount.decimal.toNumber(),
+    amount: Number(tx.amount.text),
     weekday: tx.when.weekday,
     hour: tx.when.hour,
     merchant: tx.merchant,

@@ -29,6 +29,17 @@ export interface WallClock {
 const DATE_TIME_RE =
   /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}(?::?\d{2})?)?$/;
 
+/** The number written by `count` ASCII digits at `at`, or -1 if any is not a digit. */
+function digits(text: string, at: number, count: number): number {
+  let n = 0;
+  for (let i = at; i < at + count; i++) {
+    const c = text.charCodeAt(i) - 48;
+    if (!(c >= 0 && c <= 9)) return -1;
+    n = n * 10 + c;
+  }
+  return n;
+}
+
 function pad(n: number, width: number): string {
   return String(n).padStart(width, '0');
 }
@@ -41,12 +52,24 @@ function build(
   mi: number,
   s: number,
   nanos: number,
+  source?: string,
 ): WallClock {
   const day = _dayNumber(y, mo, d);
-  const dayText = _formatCivil(y, mo, d);
-  const ms = Math.floor(nanos / 1_000_000);
+  let text: string;
+  let dayText: string;
+  if (source === undefined) {
+    dayText = _formatCivil(y, mo, d);
+    text = `${dayText}T${pad(h, 2)}:${pad(mi, 2)}:${pad(s, 2)}.${pad(Math.floor(nanos / 1_000_000), 3)}`;
+  } else {
+    // Wall-clock input is already in the normalised form up to the seconds: reuse it.
+    dayText = source.slice(0, 10);
+    text =
+      source.length === 23
+        ? source
+        : `${source.slice(0, 19)}.${pad(Math.floor(nanos / 1_000_000), 3)}`;
+  }
   return {
-    text: `${dayText}T${pad(h, 2)}:${pad(mi, 2)}:${pad(s, 2)}.${pad(ms, 3)}`,
+    text,
     dayText,
     day,
     year: y,
@@ -74,19 +97,39 @@ export function _isBefore(aSeconds: number, aNanos: number, b: WallClock): boole
  * @public
  */
 export function parseDateTime(text: string, timeZone: string): WallClock | string {
-  const m = DATE_TIME_RE.exec(text);
-  if (m === null) return 'must be a date-time YYYY-MM-DDTHH:mm:ss[.fff]';
-  const y = Number(m[1]);
-  const mo = Number(m[2]);
-  const d = Number(m[3]);
-  const h = Number(m[4]);
-  const mi = Number(m[5]);
-  const s = Number(m[6]);
+  // Digits are read with charCodeAt: a regex with eight captures and their Number() conversions
+  // cost a third of parsing a transaction. DATE_TIME_RE stays the definition of the shape.
+  const y = digits(text, 0, 4);
+  const mo = digits(text, 5, 2);
+  const d = digits(text, 8, 2);
+  const h = digits(text, 11, 2);
+  const mi = digits(text, 14, 2);
+  const s = digits(text, 17, 2);
+  const shaped =
+    y >= 0 &&
+    mo >= 0 &&
+    d >= 0 &&
+    h >= 0 &&
+    mi >= 0 &&
+    s >= 0 &&
+    text.charCodeAt(4) === 45 &&
+    text.charCodeAt(7) === 45 &&
+    text.charCodeAt(10) === 84 &&
+    text.charCodeAt(13) === 58 &&
+    text.charCodeAt(16) === 58;
+  if (!shaped || (text.length > 19 && text.length !== 23 && !DATE_TIME_RE.test(text))) {
+    return 'must be a date-time YYYY-MM-DDTHH:mm:ss[.fff]';
+  }
   if (!_isRealDate(y, mo, d)) return 'is not a real calendar date';
   if (h > 23 || mi > 59 || s > 59) return 'is not a valid time of day';
+  if (text.length === 19) return build(y, mo, d, h, mi, s, 0, text);
+  const millis = text.length === 23 && text.charCodeAt(19) === 46 ? digits(text, 20, 3) : -1;
+  if (millis >= 0) return build(y, mo, d, h, mi, s, millis * 1_000_000, text);
+  const m = DATE_TIME_RE.exec(text);
+  if (m === null) return 'must be a date-time YYYY-MM-DDTHH:mm:ss[.fff]';
   const nanos = m[7] === undefined ? 0 : Number(m[7].padEnd(9, '0'));
   const zone = m[8];
-  if (zone === undefined) return build(y, mo, d, h, mi, s, nanos);
+  if (zone === undefined) return build(y, mo, d, h, mi, s, nanos, text);
   let offsetMinutes = 0;
   if (zone !== 'Z') {
     const digits = zone.slice(1).replace(':', '');

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { dayInZone, parseDateTime } from '../../src/model/dateTime.js';
 import { formatDay, parseDay } from '../../src/model/day.js';
@@ -75,5 +76,48 @@ describe('dayInZone', () => {
     const instant = new Date('2025-06-02T23:30:00Z');
     expect(formatDay(dayInZone(instant, 'UTC'))).toBe('2025-06-02');
     expect(formatDay(dayInZone(instant, 'Asia/Tokyo'))).toBe('2025-06-03');
+  });
+});
+
+describe('parseDateTime against Date.UTC', () => {
+  test('reads every field of any well-formed date-time, with or without a zone', () => {
+    const two = (n: number) => String(n).padStart(2, '0');
+    fc.assert(
+      fc.property(
+        fc.date({
+          min: new Date('1900-01-01T00:00:00Z'),
+          max: new Date('2199-12-31T23:59:59Z'),
+          noInvalidDate: true,
+        }),
+        fc.stringMatching(/^\d{0,9}$/),
+        fc.option(
+          fc.tuple(
+            fc.constantFrom('+', '-'),
+            fc.integer({ min: 0, max: 14 }),
+            fc.constantFrom(0, 30, 45),
+          ),
+          { nil: undefined },
+        ),
+        (date, fraction, offset) => {
+          const base = date.toISOString().slice(0, 19);
+          const zone =
+            offset === undefined ? '' : `${offset[0]}${two(offset[1])}:${two(offset[2])}`;
+          const text = `${base}${fraction === '' ? '' : `.${fraction}`}${zone}`;
+          const w = parseDateTime(text, 'UTC');
+          if (typeof w === 'string') throw new Error(`${text}: ${w}`);
+          const sign = offset?.[0] === '-' ? -1 : 1;
+          const shift = offset === undefined ? 0 : sign * (offset[1] * 60 + offset[2]) * 60;
+          const seconds = Math.floor(date.getTime() / 1000) - shift;
+          expect(w.seconds).toBe(seconds);
+          expect(w.nanos).toBe(Number(fraction.padEnd(9, '0')));
+          expect(w.dayText).toBe(new Date(seconds * 1000).toISOString().slice(0, 10));
+          expect(w.text).toBe(
+            `${new Date(seconds * 1000).toISOString().slice(0, 19)}.${fraction.padEnd(3, '0').slice(0, 3)}`,
+          );
+          expect(w.hour).toBe(new Date(seconds * 1000).getUTCHours());
+        },
+      ),
+      { numRuns: 3000 },
+    );
   });
 });

@@ -1,3 +1,5 @@
+import Decimal from 'decimal.js';
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { parseAmount } from '../../src/model/money.js';
 
@@ -37,5 +39,43 @@ describe('parseAmount', () => {
     [true, 'must be a number or a plain decimal string'],
   ])('rejects %s', (value, reason) => {
     expect(parseAmount(value)).toBe(reason);
+  });
+});
+
+describe('parseAmount on numbers', () => {
+  test('agrees with decimal.js reading String(n), for any positive double', () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: Number.MIN_VALUE, noNaN: true, noDefaultInfinity: true }),
+        (n) => {
+          const a = parseAmount(n);
+          if (typeof a === 'string') throw new Error(a);
+          const expected = new Decimal(String(n));
+          expect(a.decimal.eq(expected)).toBe(true);
+          expect(a.text).toBe(expected.toFixed());
+          if (!Number.isNaN(a.units))
+            expect(new Decimal(a.units).div(new Decimal(10).pow(a.scale)).eq(expected)).toBe(true);
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+
+  test('gives the same exact amount for a number and its decimal string', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 10 ** 12 }),
+        fc.integer({ min: 0, max: 4 }),
+        (int, places) => {
+          const n = int / 10 ** places;
+          const a = parseAmount(n);
+          const b = parseAmount(String(n));
+          expect(
+            typeof a !== 'string' && typeof b !== 'string' && [a.text, a.units, a.scale],
+          ).toEqual(typeof b !== 'string' && [b.text, b.units, b.scale]);
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 });

@@ -28,6 +28,13 @@ export interface DecideState {
   /** Whether a transaction with this id is already stored for the partner. */
   hasTransaction(transactionId: string): boolean;
   /**
+   * The partner's stored transaction ids as a mutable set, for callers that hold them in memory
+   * (a replay). When given, `decide` checks and records each id in it with one set operation,
+   * adds the ids of `accepted` to it itself, and does not call `hasTransaction`. A store-backed
+   * engine, which stores only when its unit of work commits, leaves it out.
+   */
+  readonly storedIds?: Set<string>;
+  /**
    * Stored purchases of a customer at a merchant key, in any order. Asked only for keys in
    * `offers.historyKeys`; may omit purchases older than `offers.maxLookbackDays` before the batch.
    */
@@ -57,23 +64,58 @@ function fail(key: string, code: TransactionErrorCode, message: string): Outcome
 }
 
 /**
+ * Claims transaction ids for a batch: `claim` is false when the id is already stored or claimed
+ * earlier in the batch; `release` gives back the claim of an item that turns out not to be stored.
+ * @internal
+ */
+export interface _IdClaims {
+  claim(id: string): boolean;
+  release(id: string): void;
+}
+
+/** Claims against `state.storedIds` directly, or a batch-local set over `hasTransaction`. @internal */
+export function _idClaims(state: DecideState): _IdClaims {
+  const stored = state.storedIds;
+  if (stored !== undefined) {
+    return {
+      claim(id) {
+        const before = stored.size;
+        stored.add(id);
+        return stored.size > before;
+      },
+      release: (id) => stored.delete(id),
+    };
+  }
+  const batch = new Set<string>();
+  return {
+    claim(id) {
+      if (batch.has(id) || state.hasTransaction(id)) return false;
+      batch.add(id);
+      return true;
+    },
+    release: (id) => batch.delete(id),
+  };
+}
+
+/**
  * The screening every stored transaction goes through, in DESIGN.md §3's order: validation,
- * duplicate, customer. Returns the failing outcome, or the customer.
+ * duplicate, customer. Returns the failing outcome, or the customer (and the id stays claimed).
  * @internal
  */
 export function _screen(
   item: ParseResult<ParsedTransaction>,
   state: DecideState,
-  batchIds: ReadonlySet<string>,
+  ids: _IdClaims,
   what: string,
 ): Outcome | ParsedCustomer {
   if (!item.ok) return fail(item.key, 'invalid_transaction', _issuesMessage(what, item.issues));
   const tx = item.value;
   const id = tx.transactionId;
-  if (batchIds.has(id) || state.hasTransaction(id))
-    return fail(id, 'duplicate_transaction', _duplicateTransaction(id));
+  if (!ids.claim(id)) return fail(id, 'duplicate_transaction', _duplicateTransaction(id));
   const customer = state.customer(tx.customerId);
-  return customer ?? fail(id, 'customer_not_found', _customerNotFound(tx.customerId));
+  if (customer !== undefined) return customer;
+  ids.release(id);
+  return fail(id, 'customer_not_found', _customerNotFound(tx.customerId));
 }
 
 /**
@@ -130,18 +172,17 @@ export function decide(
   const { offers, options } = state;
   const outcomes: Outcome[] = new Array(items.length);
   const accepted: ParsedTransaction[] = [];
-  const batchIds = new Set<string>();
+  const ids = _idClaims(state);
   const history = new _BatchHistory(state);
   for (let i = 0; i < items.length; i++) {
     const item = items[i] as ParseResult<ParsedTransaction>;
-    const screened = _screen(item, state, batchIds, 'transaction');
+    const screened = _screen(item, state, ids, 'transaction');
     if ('ok' in screened) {
       outcomes[i] = screened;
       continue;
     }
     const tx = (item as { value: ParsedTransaction }).value;
     const id = tx.transactionId;
-    batchIds.add(id);
     accepted.push(tx);
     const candidates = offers.byMerchant.get(tx.merchantKey);
     if (candidates === undefined) {
@@ -195,16 +236,14 @@ export function screenHistory(
 } {
   const errors: ItemError<TransactionErrorCode>[] = [];
   const accepted: ParsedTransaction[] = [];
-  const batchIds = new Set<string>();
+  const ids = _idClaims(state);
   for (const item of items) {
-    const screened = _screen(item, state, batchIds, 'history transaction');
+    const screened = _screen(item, state, ids, 'history transaction');
     if ('ok' in screened) {
       if (!screened.ok) errors.push(screened.error);
       continue;
     }
-    const tx = (item as { value: ParsedTransaction }).value;
-    batchIds.add(tx.transactionId);
-    accepted.push(tx);
+    accepted.push((item as { value: ParsedTransaction }).value);
   }
   return { errors, accepted };
 }

@@ -94,11 +94,12 @@ export function createReplay(data: ReplayData, options: CoreOptions = {}): Repla
     options: resolved,
     customer: (id) => customers.get(id),
     hasTransaction: (id) => ids.has(id),
+    storedIds: ids,
     purchases: (customerId, key) => purchases.get(_purchaseKey(customerId, key)),
   };
   const store = (accepted: readonly ParsedTransaction[]): void => {
+    // decide records accepted ids in `ids` itself (storedIds).
     for (const tx of accepted) {
-      ids.add(tx.transactionId);
       // Only merchants whose offers read history keep purchases (DESIGN.md §8).
       if (!offers.historyKeys.has(tx.merchantKey)) continue;
       const key = _purchaseKey(tx.customerId, tx.merchantKey);

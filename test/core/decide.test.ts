@@ -1,0 +1,54 @@
+import { describe, expect, test } from 'vitest';
+import { type DecideState, decide } from '../../src/core/decide.js';
+import { compileOffers } from '../../src/matching/compileOffers.js';
+import { resolveOptions } from '../../src/model/options.js';
+import { parseCustomer } from '../../src/model/parseCustomer.js';
+import { parseTransaction } from '../../src/model/parseTransaction.js';
+import { customer, offer, tx } from '../fixtures.js';
+
+const c1 = parseCustomer(customer(), 0);
+const batch = [
+  tx({ transaction_id: 'a' }),
+  tx({ transaction_id: 'a' }),
+  tx({ transaction_id: 'b', customer_id: 'nobody' }),
+  tx({ transaction_id: 'b' }),
+  tx({ transaction_id: 'stored' }),
+  tx({ transaction_id: 'c', amount: -1 }),
+].map((t, i) => parseTransaction(t, i, 'UTC'));
+
+function state(storedIds?: Set<string>): DecideState {
+  const stored = new Set(['stored']);
+  return {
+    offers: compileOffers([offer()]),
+    options: resolveOptions(),
+    customer: (id) => (c1.ok && id === c1.value.customerId ? c1.value : undefined),
+    hasTransaction: (id) => stored.has(id),
+    storedIds,
+    purchases: () => undefined,
+  };
+}
+
+const codes = (d: ReturnType<typeof decide>) =>
+  d.outcomes.map((o) => (o.ok ? 'paid' : o.error.code));
+
+describe('decide', () => {
+  test('claims ids in array order: a later copy is a duplicate, a copy after an unknown customer is not', () => {
+    const d = decide(batch, state());
+    expect(codes(d)).toEqual([
+      'paid',
+      'duplicate_transaction',
+      'customer_not_found',
+      'paid',
+      'duplicate_transaction',
+      'invalid_transaction',
+    ]);
+    expect(d.accepted.map((t) => t.transactionId)).toEqual(['a', 'b']);
+  });
+
+  test('decides the same with storedIds, and records the accepted ids in it', () => {
+    const ids = new Set(['stored']);
+    const d = decide(batch, state(ids));
+    expect(codes(d)).toEqual(codes(decide(batch, state())));
+    expect([...ids].sort()).toEqual(['a', 'b', 'stored']);
+  });
+});

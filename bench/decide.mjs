@@ -1,0 +1,173 @@
+// Figure 1: `decide` throughput over parsed transactions, and the floor it is held against: the
+// merchant-key lookup alone (normalise the name, look it up in a Map of offers by key).
+import { performance } from 'node:perf_hooks';
+import { engine, throughput, timed } from './util.mjs';
+
+const { cashbackDecimal, decide, merchantKey, parseCustomer, parseTransaction } = engine;
+
+/** Parsed customers by id, as a replay holds them. */
+export function customerMap(customers) {
+  const map = new Map();
+  customers.forEach((c, i) => {
+    const r = parseCustomer(c, i);
+    if (!r.ok) throw new Error(`bench data: invalid customer ${r.key}`);
+    map.set(r.value.customerId, r.value);
+  });
+  return map;
+}
+
+/** Parse results of raw transactions, split into batches (outside any timing). */
+export function parseBatches(raw, batchSize, timeZone) {
+  const batches = [];
+  for (let i = 0; i < raw.length; i += batchSize) {
+    const batch = raw.slice(i, i + batchSize);
+    batches.push(batch.map((tx, j) => parseTransaction(tx, i + j, timeZone)));
+  }
+  return batches;
+}
+
+/**
+ * A DecideState backed by Maps, as `createReplay` builds one, plus `store` to record what a
+ * batch accepted.
+ */
+export function mapState(offers, options, customers) {
+  const ids = new Set();
+  const purchases = new Map();
+  const key = (customerId, merchant) => `${customerId}\u0000${merchant}`;
+  const state = {
+    offers,
+    options,
+    customer: (id) => customers.get(id),
+    hasTransaction: (id) => ids.has(id),
+    storedIds: ids,
+    purchases: (customerId, merchant) => purchases.get(key(customerId, merchant)),
+  };
+  const store = (accepted) => {
+    for (const tx of accepted) {
+      // decide records ids in storedIds itself; a build without storedIds needs this add.
+      ids.add(tx.transactionId);
+      if (!offers.historyKeys.has(tx.merchantKey)) continue;
+      const k = key(tx.customerId, tx.merchantKey);
+      // A Purchase is the transaction's wall-clock fields plus its amount (as replay.ts builds it).
+      const p = { ...tx.when, amount: tx.amount };
+      const list = purchases.get(k);
+      if (list === undefined) purchases.set(k, [p]);
+      else list.push(p);
+    }
+  };
+  return { state, store };
+}
+
+/**
+ * One pass of `decide` over every batch with a fresh state. Only the `decide` calls are timed;
+ * the caller's work between batches (storing what was accepted, tallying) is timed apart.
+ */
+function decidePass(batches, offers, options, customers) {
+  const { state, store } = mapState(offers, options, customers);
+  globalThis.gc?.();
+  let paid = 0;
+  let units = 0;
+  let seconds = 0;
+  let storeSeconds = 0;
+  for (const batch of batches) {
+    const start = performance.now();
+    const d = decide(batch, state);
+    const decided = performance.now();
+    store(d.accepted);
+    storeSeconds += (performance.now() - decided) / 1000;
+    seconds += (decided - start) / 1000;
+    for (const o of d.outcomes) {
+      if (!o.ok) continue;
+      paid++;
+      units += o.cashback.units;
+    }
+  }
+  return { seconds, storeSeconds, paid, units };
+}
+
+/**
+ * `decide` throughput (`repeats` passes, each with a fresh state). `alongside` runs after each
+ * pass, so that another measurement shares the rounds (see `ratioOf`).
+ */
+export function benchDecide(batches, offers, options, customers, repeats, alongside = () => {}) {
+  const total = batches.reduce((n, b) => n + b.length, 0);
+  const runs = [];
+  for (let i = 0; i < repeats; i++) {
+    runs.push(decidePass(batches, offers, options, customers));
+    alongside();
+  }
+  return decideFigures(runs, total, options);
+}
+
+function decideFigures(runs, transactions, options) {
+  const { paid, units } = runs[0];
+  if (!Number.isSafeInteger(units)) throw new Error('bench: cashback units left the safe range');
+  const cashback = cashbackDecimal({ units, decimal: undefined }, options.scale);
+  return {
+    ...throughput(
+      transactions,
+      runs.map((r) => r.seconds),
+    ),
+    storeSeconds: Math.min(...runs.map((r) => r.storeSeconds)),
+    paid,
+    totalCashback: cashback.toFixed(options.scale),
+  };
+}
+
+/** The floor: normalise each raw merchant name and look it up in the Map of offers by key. */
+function floorPass(raw, byKey) {
+  let hits = 0;
+  for (let i = 0; i < raw.length; i++) {
+    if (byKey.get(merchantKey(raw[i].merchant.name)) !== undefined) hits++;
+  }
+  return hits;
+}
+
+/**
+ * `decide` over parsed batches and the floor over the same raw transactions, at every offer count
+ * (`sets`: `{ offers, raw, batches }`). Passes are interleaved — each round runs the floor and
+ * `decide` at every offer count — so a busy machine slows all of them alike; a short untimed
+ * warm-up comes first. Returns `{ floor, decide }` per set.
+ */
+export function benchOfferCounts(sets, options, customers, repeats) {
+  for (const { offers, raw, batches } of sets) {
+    floorPass(raw.slice(0, 100_000), offers.byMerchant);
+    decidePass(batches.slice(0, 10), offers, options, customers);
+  }
+  const runs = sets.map(() => ({ floor: [], decide: [] }));
+  for (let i = 0; i < repeats; i++) {
+    sets.forEach(({ offers, raw, batches }, k) => {
+      // No forced GC: the floor leaves only short-lived garbage, and a full GC of this heap is slow.
+      runs[k].floor.push(timed(() => floorPass(raw, offers.byMerchant), { gc: false }));
+      runs[k].decide.push(decidePass(batches, offers, options, customers));
+    });
+  }
+  return sets.map(({ raw }, k) => {
+    const floor = throughput(
+      raw.length,
+      runs[k].floor.map((r) => r.seconds),
+    );
+    return { floor, decide: decideFigures(runs[k].decide, raw.length, options) };
+  });
+}
+
+/** Per-transaction results of `decide` (untimed): `null` or `{ offerId, cashback }` (exact text). */
+export function decideResults(batches, offers, options, customers) {
+  const { state, store } = mapState(offers, options, customers);
+  const out = [];
+  for (const batch of batches) {
+    const d = decide(batch, state);
+    store(d.accepted);
+    for (const o of d.outcomes) {
+      out.push(
+        o.ok
+          ? {
+              offerId: o.payment.offer_id,
+              cashback: cashbackDecimal(o.cashback, options.scale).toFixed(options.scale),
+            }
+          : null,
+      );
+    }
+  }
+  return out;
+}

@@ -1,0 +1,73 @@
+// The closing table: one row per figure or ratio, with its target and whether it was met.
+import { count, ratio, ratioOf } from './util.mjs';
+
+const met = (ok) => (ok ? 'met' : 'MISSED');
+const tps = (f, unit = 'tx/s') => `${count(f.tps)} ${unit}`;
+const mib = (m) => `${count(m)} MiB`;
+
+/** The ratios the issue asks for, from the three figures. */
+export function ratiosOf(fig1, fig2, fig3) {
+  return {
+    scaling: ratioOf(fig1.at(-1).decide, fig1[0].decide),
+    decideOverFloor: Object.fromEntries(fig1.map((f) => [f.offers, ratioOf(f.decide, f.floor)])),
+    oursOverJre: ratioOf(fig2.ours, fig2.jre),
+    oursOverNaive: ratioOf(fig2.ours, fig2.naive),
+    replayOverFloor: ratioOf(fig3.replay, fig3.floor),
+  };
+}
+
+/** Rows `[figure, value, target, note]`. */
+export function rows(fig1, fig2, fig3, r) {
+  const [low, high] = [count(fig1[0].offers), count(fig1.at(-1).offers)];
+  const out = [];
+  const add = (label, value, target = '', note = '') => out.push([label, value, target, note]);
+  for (const f of fig1) {
+    const merchants = `${count(f.merchantsWithOffers)} merchants`;
+    add(`1  decide, ${count(f.offers)} offers (${merchants})`, tps(f.decide));
+  }
+  for (const f of fig1)
+    add(`1  floor (merchantKey + Map.get), ${count(f.offers)} offers`, tps(f.floor));
+  const scalingOk = Math.abs(r.scaling - 1) <= 0.2;
+  add(
+    `1  ratio ${high}-offer / ${low}-offer throughput`,
+    ratio(r.scaling),
+    '0.80–1.20',
+    met(scalingOk),
+  );
+  for (const f of fig1) {
+    const x = r.decideOverFloor[f.offers];
+    add(`1  ratio decide / floor, ${count(f.offers)} offers`, ratio(x), '≥ 1/3', met(x >= 1 / 3));
+  }
+  const plain = `${count(fig2.offers)} plain offers (${count(fig2.ours.items)} tx)`;
+  add(`2  decide, ${plain}`, tps(fig2.ours));
+  const jre = `2  json-rules-engine (${count(fig2.jre.items)} tx)`;
+  add(jre, tps(fig2.jre), '', fig2.agreement.jre);
+  const naive = `2  naive linear scan (${count(fig2.naive.items)} tx)`;
+  add(naive, tps(fig2.naive), '', fig2.agreement.naive);
+  const vsJre = `${ratio(r.oursOverJre)}×`;
+  add('2  ratio ours / json-rules-engine', vsJre, '≥ 1,000×', met(r.oursOverJre >= 1000));
+  const vsNaive = `${ratio(r.oursOverNaive)}×`;
+  add('2  ratio ours / naive scan', vsNaive, '≥ 20×', met(r.oursOverNaive >= 20));
+  const floor = `3  floor: read NDJSON + JSON.parse (${count(fig3.floor.lines)} lines)`;
+  add(floor, tps(fig3.floor, 'lines/s'));
+  const replay = '3  replay: read + JSON.parse + createReplay().push';
+  add(replay, tps(fig3.replay, 'lines/s'), '', fig3.agreement);
+  const x = r.replayOverFloor;
+  add('3  ratio replay / floor', ratio(x), '≥ 0.60', met(x >= 0.6));
+  add('3  peak RSS, replay child', mib(fig3.replay.maxRssMiB));
+  add('3  peak RSS, floor child', mib(fig3.floor.maxRssMiB));
+  add('3  heap the replay keeps at the end (after GC)', mib(fig3.replay.retainedHeapMiB));
+  return out;
+}
+
+/** Aligned text lines of a table with a header row. */
+export function format(table) {
+  const header = ['figure', 'value', 'target', ''];
+  const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => row[i].length)));
+  const line = (cells) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
+  return [header, widths.map((w) => '-'.repeat(w)), ...table].map(line);
+}

@@ -54,8 +54,13 @@ export function _purchaseKey(customerId: string, merchantKey: string): string {
   return `${customerId}\u0000${merchantKey}`;
 }
 
-/** A purchase from a stored transaction. @internal */
-export function _purchaseOf(tx: ParsedTransaction): Purchase {
+/**
+ * The purchase a stored transaction stands for, as `DecideState.purchases` returns them.
+ * @param tx - a stored (accepted) transaction
+ * @returns its purchase: wall-clock time, day and amount
+ * @public
+ */
+export function purchaseOf(tx: ParsedTransaction): Purchase {
   return { seconds: tx.when.seconds, nanos: tx.when.nanos, day: tx.when.day, amount: tx.amount };
 }
 
@@ -140,8 +145,8 @@ export class _BatchHistory {
   add(tx: ParsedTransaction): void {
     const key = _purchaseKey(tx.customerId, tx.merchantKey);
     const list = this.added.get(key);
-    if (list === undefined) this.added.set(key, [_purchaseOf(tx)]);
-    else list.push(_purchaseOf(tx));
+    if (list === undefined) this.added.set(key, [purchaseOf(tx)]);
+    else list.push(purchaseOf(tx));
   }
 }
 
@@ -151,7 +156,8 @@ function noOfferMessage(
   first: { offerId: number; check: string } | undefined,
 ): string {
   if (candidates === 0 || first === undefined) {
-    return `No cashback offer associated with merchant '${tx.merchant.name}'`;
+    // The key, not the name as sent: it is the string just hashed, so no further memory is read.
+    return `No cashback offer associated with merchant '${tx.merchantKey}'`;
   }
   const others = candidates > 1 ? ` (and ${candidates - 1} other offer(s) at this merchant)` : '';
   return `No cashback offer associated with this transaction: offer ${first.offerId} failed its ${first.check} check${others}`;

@@ -5,7 +5,7 @@ import { _matchInput } from '../matching/match.js';
 import { type CoreOptions, resolveOptions } from '../model/options.js';
 import { parseCustomer } from '../model/parseCustomer.js';
 import { parseTransaction } from '../model/parseTransaction.js';
-import { _purchaseKey, _purchaseOf, type DecideState, decide, screenHistory } from './decide.js';
+import { _purchaseKey, type DecideState, decide, purchaseOf, screenHistory } from './decide.js';
 import type { Outcome } from './outcome.js';
 
 /** What `explain` needs besides the transaction. @public */
@@ -63,7 +63,7 @@ export function explain(
   for (const tx of history.accepted) {
     ids.add(tx.transactionId);
     const key = _purchaseKey(tx.customerId, tx.merchantKey);
-    purchases.set(key, [...(purchases.get(key) ?? []), _purchaseOf(tx)]);
+    purchases.set(key, [...(purchases.get(key) ?? []), purchaseOf(tx)]);
   }
   const item = parseTransaction(transaction, 0, resolved.timeZone);
   const outcome = decide([item], state).outcomes[0] as Outcome;

@@ -9,7 +9,7 @@ import {
   parseTransaction,
 } from '../model/parseTransaction.js';
 import { screenCustomers } from './customers.js';
-import { _purchaseKey, _purchaseOf, type DecideState, decide, screenHistory } from './decide.js';
+import { _purchaseKey, type DecideState, decide, purchaseOf, screenHistory } from './decide.js';
 import type { Outcome, Payment, TransactionError } from './outcome.js';
 import { _SummaryBuilder, type ReplaySummary } from './summary.js';
 
@@ -104,8 +104,8 @@ export function createReplay(data: ReplayData, options: CoreOptions = {}): Repla
       if (!offers.historyKeys.has(tx.merchantKey)) continue;
       const key = _purchaseKey(tx.customerId, tx.merchantKey);
       const list = purchases.get(key);
-      if (list === undefined) purchases.set(key, [_purchaseOf(tx)]);
-      else list.push(_purchaseOf(tx));
+      if (list === undefined) purchases.set(key, [purchaseOf(tx)]);
+      else list.push(purchaseOf(tx));
     }
   };
 

@@ -75,7 +75,7 @@ describe('replay: the seed message conditions', () => {
       {
         key: 't1',
         code: 'no_offer',
-        message: "No cashback offer associated with merchant 'Elsewhere'",
+        message: "No cashback offer associated with merchant 'elsewhere'",
       },
     ]);
   });

@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { _purchaseOf } from '../../src/core/decide.js';
+import { purchaseOf } from '../../src/core/decide.js';
 import {
   compileOffers,
   type DecideState,
@@ -59,7 +59,7 @@ describe('every submitted transaction', () => {
         for (const tx of history.accepted) {
           ids.add(tx.transactionId);
           const key = JSON.stringify([tx.customerId, tx.merchantKey]);
-          purchases.set(key, [...(purchases.get(key) ?? []), _purchaseOf(tx)]);
+          purchases.set(key, [...(purchases.get(key) ?? []), purchaseOf(tx)]);
         }
         const items = scenario.transactions.map((t, i) =>
           parseTransaction(t, i, resolved.timeZone),

@@ -3,7 +3,8 @@
 import { performance } from 'node:perf_hooks';
 import { engine, throughput, timed } from './util.mjs';
 
-const { cashbackDecimal, decide, merchantKey, parseCustomer, parseTransaction } = engine;
+const { cashbackDecimal, decide, merchantKey, parseCustomer, parseTransaction, purchaseOf } =
+  engine;
 
 /** Parsed customers by id, as a replay holds them. */
 export function customerMap(customers) {
@@ -44,12 +45,10 @@ export function mapState(offers, options, customers) {
   };
   const store = (accepted) => {
     for (const tx of accepted) {
-      // decide records ids in storedIds itself; a build without storedIds needs this add.
-      ids.add(tx.transactionId);
+      // decide records ids in storedIds itself.
       if (!offers.historyKeys.has(tx.merchantKey)) continue;
       const k = key(tx.customerId, tx.merchantKey);
-      // A Purchase is the transaction's wall-clock fields plus its amount (as replay.ts builds it).
-      const p = { ...tx.when, amount: tx.amount };
+      const p = purchaseOf(tx);
       const list = purchases.get(k);
       if (list === undefined) purchases.set(k, [p]);
       else list.push(p);

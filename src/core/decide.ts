@@ -175,11 +175,30 @@ export function decide(
   items: readonly ParseResult<ParsedTransaction>[],
   state: DecideState,
 ): Decision {
-  const { offers, options } = state;
   const outcomes: Outcome[] = new Array(items.length);
   const accepted: ParsedTransaction[] = [];
   const ids = _idClaims(state);
   const history = new _BatchHistory(state);
+  try {
+    decideEach(items, state, ids, history, outcomes, accepted);
+  } catch (e) {
+    // A throwing custom operator must not leave ids claimed in the caller's storedIds: nothing
+    // of a batch that failed is recorded.
+    for (const tx of accepted) ids.release(tx.transactionId);
+    throw e;
+  }
+  return { outcomes, accepted };
+}
+
+function decideEach(
+  items: readonly ParseResult<ParsedTransaction>[],
+  state: DecideState,
+  ids: _IdClaims,
+  history: _BatchHistory,
+  outcomes: Outcome[],
+  accepted: ParsedTransaction[],
+): void {
+  const { offers, options } = state;
   for (let i = 0; i < items.length; i++) {
     const item = items[i] as ParseResult<ParsedTransaction>;
     const screened = _screen(item, state, ids, 'transaction');
@@ -222,7 +241,6 @@ export function decide(
       outcomes[i] = fail(id, 'no_offer', noOfferMessage(tx, r.candidates, r.firstFailure));
     }
   }
-  return { outcomes, accepted };
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { ExactAmount } from '../model/money.js';
-import { _pow10, _roundQuotient, Money, type MoneyValue } from '../model/money.js';
+import { _ExactMoney, _pow10, _roundQuotient, Money, type MoneyValue } from '../model/money.js';
 import type { ResolvedOptions } from '../model/options.js';
 import type { CompiledOffer } from './offer.js';
 
@@ -18,7 +18,7 @@ export interface Cashback {
 
 /** The exact decimal of a cashback. @public */
 export function cashbackDecimal(c: Cashback, scale: number): MoneyValue {
-  return c.decimal ?? new Money(c.units).div(Money.pow(10, scale));
+  return c.decimal ?? new _ExactMoney(c.units).div(_ExactMoney.pow(10, scale));
 }
 
 /** Cap in units at `scale`, rounded down, cached per cap and scale. */
@@ -58,8 +58,8 @@ export function _cashbackReference(
   offer: CompiledOffer,
   options: ResolvedOptions,
 ): Cashback {
-  let rounded = amount.decimal
-    .times(offer.discount.decimal)
+  let rounded = new _ExactMoney(amount.text)
+    .times(offer.discount.text)
     .div(100)
     .toDecimalPlaces(options.scale, options.roundingMode);
   if (offer.maxCashback !== undefined) {

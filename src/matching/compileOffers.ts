@@ -4,6 +4,7 @@ import { type ExactAmount, parseAmount } from '../model/money.js';
 import { merchantKey, normaliseGender } from '../model/normalise.js';
 import { _zodIssues } from '../model/parseCustomer.js';
 import { OfferSchema } from '../model/schemas.js';
+import { freezeLiteral } from '../rules/_internals/freezeLiteral.js';
 import { ConditionError, compileCondition, type OperatorRegistry } from '../rules/index.js';
 import { type AgeBand, parseAgeBand } from './ageBands.js';
 import type { CompiledOffer, Offer } from './offer.js';
@@ -97,7 +98,8 @@ function compileOne(
   }
   if (issues.length > before || typeof discount === 'string') return undefined;
   const active = o.active ?? true;
-  const offer: Offer = { ...o, active };
+  // A frozen deep copy: what the engine reports cannot change when the caller mutates its JSON.
+  const offer: Offer = freezeLiteral({ ...o, active });
   const audience = o.audience ?? 'all';
   const lookbackDays = o.lookback_days ?? 365;
   return {

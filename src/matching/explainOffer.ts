@@ -59,7 +59,8 @@ export function _explainOffer(
   m: _MatchInput,
   options: ResolvedOptions,
 ): CandidateExplanation {
-  const failure = _firstFailure(offer, m);
+  const failure =
+    offer.active && offer.merchantKey !== m.tx.merchantKey ? 'merchant' : _firstFailure(offer, m);
   if (failure !== undefined) {
     return {
       offer_id: offer.offerId,

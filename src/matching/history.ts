@@ -1,6 +1,6 @@
 import { _isBefore, type WallClock } from '../model/dateTime.js';
 import type { ExactAmount } from '../model/money.js';
-import { Money } from '../model/money.js';
+import { _ExactMoney } from '../model/money.js';
 import type { HistoryFacts } from '../rules/index.js';
 
 /**
@@ -45,13 +45,13 @@ export function _historyFacts(
   lookbackDays: number,
 ): HistoryFacts {
   let count = 0;
-  let spend = new Money(0);
+  let spend = new _ExactMoney(0);
   let last = Number.NEGATIVE_INFINITY;
   if (purchases !== undefined) {
     for (const p of purchases) {
       if (!_inWindow(p, when, lookbackDays)) continue;
       count++;
-      spend = spend.plus(p.amount.decimal);
+      spend = spend.plus(p.amount.text);
       if (p.day > last) last = p.day;
     }
   }

@@ -3,7 +3,7 @@ import { _compareExact } from '../model/money.js';
 import type { ResolvedOptions } from '../model/options.js';
 import type { ParsedCustomer } from '../model/parseCustomer.js';
 import type { ParsedTransaction } from '../model/parseTransaction.js';
-import type { TransactionFacts } from '../rules/index.js';
+import type { CustomerFacts, TransactionFacts } from '../rules/index.js';
 import { _inAnyBand } from './ageBands.js';
 import { _compareCashback, _isZero, type Cashback, computeCashback } from './cashback.js';
 import { _customerFacts, _factContext, _transactionFacts } from './facts.js';
@@ -34,6 +34,8 @@ export interface _MatchInput {
   readonly purchases: readonly Purchase[] | undefined;
   /** Built on first use by a condition. */
   txFacts: TransactionFacts | undefined;
+  /** Built on first use by a condition. */
+  customerFacts: CustomerFacts | undefined;
 }
 
 /** Builds the shared state of one transaction. @internal */
@@ -43,18 +45,18 @@ export function _matchInput(
   purchases: readonly Purchase[] | undefined,
 ): _MatchInput {
   const age = _ageOn(customer.birthYear, customer.birthMonthDay, tx.when.year, tx.when.monthDay);
-  return { tx, customer, age, purchases, txFacts: undefined };
+  return { tx, customer, age, purchases, txFacts: undefined, customerFacts: undefined };
 }
 
 /**
  * The first eligibility check an offer fails for a transaction, or `undefined` when it qualifies.
- * The merchant check is implied by the index and checked here only for `explain`.
+ * The merchant check is implied by the index (only offers at the transaction's merchant are ever
+ * candidates), so it is not repeated here; `explain` makes it for offers passed to it directly.
  * @internal
  */
 export function _firstFailure(offer: CompiledOffer, m: _MatchInput): EligibilityCheck | undefined {
   const tx = m.tx;
   if (!offer.active) return 'active';
-  if (offer.merchantKey !== tx.merchantKey) return 'merchant';
   const day = tx.when.day;
   if (day < offer.validFrom || day > offer.validTo) return 'valid_dates';
   if (offer.ageBands.length > 0 && !_inAnyBand(offer.ageBands, m.age)) return 'age';
@@ -67,13 +69,8 @@ export function _firstFailure(offer: CompiledOffer, m: _MatchInput): Eligibility
   }
   if (offer.condition !== undefined) {
     if (m.txFacts === undefined) m.txFacts = _transactionFacts(tx);
-    const ctx = _factContext(
-      m.txFacts,
-      _customerFacts(m.customer, m.age),
-      m.purchases,
-      tx,
-      offer.lookbackDays,
-    );
+    if (m.customerFacts === undefined) m.customerFacts = _customerFacts(m.customer, m.age);
+    const ctx = _factContext(m.txFacts, m.customerFacts, m.purchases, tx, offer.lookbackDays);
     if (!offer.condition.evaluate(ctx)) return 'conditions';
   }
   return undefined;

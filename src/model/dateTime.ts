@@ -138,7 +138,9 @@ export function parseDateTime(text: string, timeZone: string): WallClock | strin
     if (oh > 23 || om > 59) return 'has an invalid UTC offset';
     offsetMinutes = (zone[0] === '-' ? -1 : 1) * (oh * 60 + om);
   }
-  const instant = Date.UTC(y, mo - 1, d, h, mi, s) - offsetMinutes * 60_000;
+  // Not Date.UTC: it reads years 0–99 as 1900–1999.
+  const instant =
+    (_dayNumber(y, mo, d) * 86_400 + h * 3600 + mi * 60 + s) * 1000 - offsetMinutes * 60_000;
   if (timeZone === 'UTC') {
     const u = new Date(instant);
     return build(

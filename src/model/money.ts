@@ -12,6 +12,20 @@ export const Money = Decimal.clone({
   toExpPos: 64,
 });
 
+/**
+ * Exact arithmetic for what the engine computes itself: sums, products, and divisions by powers
+ * of ten, all of which terminate, so a precision this high never rounds them (a 64-digit
+ * precision would round `amount × discount` of a long amount string). Not exported: a division
+ * that does not terminate would run to the precision.
+ * @internal
+ */
+export const _ExactMoney = Decimal.clone({
+  precision: 1e9,
+  rounding: Decimal.ROUND_HALF_UP,
+  toExpNeg: -9e15,
+  toExpPos: 9e15,
+});
+
 /** A decimal amount (an instance of {@link Money}). @public */
 export type MoneyValue = InstanceType<typeof Money>;
 

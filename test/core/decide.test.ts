@@ -52,3 +52,26 @@ describe('decide', () => {
     expect([...ids].sort()).toEqual(['a', 'b', 'stored']);
   });
 });
+
+describe('decide when a custom operator throws', () => {
+  test('throws and leaves nothing claimed in storedIds', async () => {
+    const { createOperatorRegistry, defineOperator } = await import('../../src/rules/index.js');
+    const boom = defineOperator({
+      name: 'boom',
+      evaluate: () => {
+        throw new Error('boom');
+      },
+    });
+    const offers = compileOffers(
+      [offer({ conditions: { fact: 'transaction.hour', operator: 'boom', value: 1 } })],
+      { operators: createOperatorRegistry([boom]) },
+    );
+    const ids = new Set(['stored']);
+    const items = [
+      tx({ transaction_id: 'ok', merchant: { id: '', name: 'Elsewhere', category_code: '' } }),
+      tx(),
+    ].map((t, i) => parseTransaction(t, i, 'UTC'));
+    expect(() => decide(items, { ...state(ids), offers })).toThrow('boom');
+    expect([...ids]).toEqual(['stored']);
+  });
+});

@@ -102,3 +102,22 @@ describe('compileOffers', () => {
     expect(() => compileOffers({} as unknown as unknown[])).toThrow('offers must be an array');
   });
 });
+
+describe('compileOffers and the caller’s JSON', () => {
+  test('reports a frozen copy: mutating the input later changes nothing', () => {
+    const input = offer({
+      age: ['18-25'],
+      conditions: { fact: 'transaction.hour', operator: 'lessThan', value: 10 },
+    });
+    const set = compileOffers([input]);
+    (input.age as string[]).push('65+');
+    (input.conditions as { value: number }).value = 99;
+    expect(set.offers[0]?.offer.age).toEqual(['18-25']);
+    expect(set.offers[0]?.offer.conditions).toEqual({
+      fact: 'transaction.hour',
+      operator: 'lessThan',
+      value: 10,
+    });
+    expect(Object.isFrozen(set.offers[0]?.offer)).toBe(true);
+  });
+});

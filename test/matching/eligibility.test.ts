@@ -287,3 +287,15 @@ describe('explain', () => {
     expect(unknown.candidates).toEqual([]);
   });
 });
+
+describe('exactness on very long amounts', () => {
+  test('rounds a 66-digit amount × discount only once', () => {
+    const amount = `1${'0'.repeat(62)}.005`;
+    const r = replay({
+      offers: [offer({ discount: 100 })],
+      customers: [customer()],
+      transactions: [tx({ amount })],
+    });
+    expect(r.summary.totalCashback).toBe(`1${'0'.repeat(62)}.01`);
+  });
+});

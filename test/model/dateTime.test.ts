@@ -121,3 +121,12 @@ describe('parseDateTime against Date.UTC', () => {
     );
   });
 });
+
+describe('parseDateTime with an offset in the first century', () => {
+  test('keeps years 0–99 as written', () => {
+    const w = parseDateTime('0050-06-01T12:00:00Z', 'UTC');
+    expect(typeof w !== 'string' && w.dayText).toBe('0050-06-01');
+    const z = parseDateTime('0050-06-01T01:00:00+02:00', 'UTC');
+    expect(typeof z !== 'string' && z.text).toBe('0050-05-31T23:00:00.000');
+  });
+});

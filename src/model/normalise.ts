@@ -13,10 +13,13 @@ export function merchantKey(name: string): string {
   // Printable ASCII words joined by single spaces are their own NFKC form and need no folding of
   // white space: only lower-casing is left. Most names take this path (it is ~10x faster).
   if (PLAIN_ASCII.test(name)) return name.toLowerCase();
-  return name.normalize('NFKC').trim().replace(/\s+/g, ' ').toLowerCase();
+  // ASCII is its own NFKC form: only the white space needs folding.
+  const text = NON_ASCII.test(name) ? name.normalize('NFKC') : name;
+  return text.trim().replace(/\s+/g, ' ').toLowerCase();
 }
 
 const PLAIN_ASCII = /^[!-~]+(?: [!-~]+)*$/;
+const NON_ASCII = /[\u0080-\uffff]/;
 
 /**
  * The comparable form of a gender: trimmed and lower-cased.

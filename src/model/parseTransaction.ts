@@ -73,6 +73,8 @@ function readLocation(v: unknown, issues: FieldIssue[], optional: boolean): Loca
   return { country, city };
 }
 
+const SCRATCH: FieldIssue[] = [];
+
 /**
  * Parses a submitted transaction (all seven fields required) or, with `history: true`, a history
  * transaction (`description`, `merchant.id`, `merchant.category_code` and `location` optional).
@@ -98,7 +100,10 @@ export function parseTransaction(
   if (!isObject(input)) {
     return { ok: false, key: `#${index}`, issues: [{ path: '', message: 'must be an object' }] };
   }
-  const issues: FieldIssue[] = [];
+  // One scratch list, copied only when the item is invalid: parsing is synchronous and never
+  // re-entered, and a fresh array per valid transaction was measurable garbage.
+  const issues = SCRATCH;
+  issues.length = 0;
   const transactionId = readId(input.transaction_id, 'transaction_id', issues);
   const keyOk = issues.length === 0;
   const customerId = readId(input.customer_id, 'customer_id', issues);
@@ -141,7 +146,7 @@ export function parseTransaction(
   }
   const location = readLocation(input.location, issues, history);
   if (issues.length > 0 || when === undefined || amount === undefined || merchant === undefined) {
-    return { ok: false, key: keyOk ? transactionId : `#${index}`, issues };
+    return { ok: false, key: keyOk ? transactionId : `#${index}`, issues: issues.slice() };
   }
   return {
     ok: true,

@@ -129,24 +129,30 @@ export function _screen(
  * @internal
  */
 export class _BatchHistory {
-  private readonly added = new Map<string, Purchase[]>();
+  /** Per customer and merchant touched in this batch: the stored purchases, then the batch's. */
+  private readonly lists = new Map<string, Purchase[]>();
   constructor(private readonly state: DecideState) {}
 
   /** Purchases of the customer at the merchant, stored and batch-local. */
   get(customerId: string, merchantKey: string): readonly Purchase[] | undefined {
-    const stored = this.state.purchases(customerId, merchantKey);
-    if (this.added.size === 0) return stored;
-    const local = this.added.get(_purchaseKey(customerId, merchantKey));
-    if (local === undefined) return stored;
-    return stored === undefined ? local : [...stored, ...local];
+    if (this.lists.size === 0) return this.state.purchases(customerId, merchantKey);
+    return (
+      this.lists.get(_purchaseKey(customerId, merchantKey)) ??
+      this.state.purchases(customerId, merchantKey)
+    );
   }
 
   /** Records an accepted transaction at a merchant whose offers read history. */
   add(tx: ParsedTransaction): void {
     const key = _purchaseKey(tx.customerId, tx.merchantKey);
-    const list = this.added.get(key);
-    if (list === undefined) this.added.set(key, [purchaseOf(tx)]);
-    else list.push(purchaseOf(tx));
+    const list = this.lists.get(key);
+    if (list !== undefined) {
+      list.push(purchaseOf(tx));
+      return;
+    }
+    // The stored list is copied once per key and batch, not on every lookup.
+    const stored = this.state.purchases(tx.customerId, tx.merchantKey) ?? [];
+    this.lists.set(key, [...stored, purchaseOf(tx)]);
   }
 }
 

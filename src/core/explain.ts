@@ -63,7 +63,9 @@ export function explain(
   for (const tx of history.accepted) {
     ids.add(tx.transactionId);
     const key = _purchaseKey(tx.customerId, tx.merchantKey);
-    purchases.set(key, [...(purchases.get(key) ?? []), purchaseOf(tx)]);
+    const list = purchases.get(key);
+    if (list === undefined) purchases.set(key, [purchaseOf(tx)]);
+    else list.push(purchaseOf(tx));
   }
   const item = parseTransaction(transaction, 0, resolved.timeZone);
   const outcome = decide([item], state).outcomes[0] as Outcome;

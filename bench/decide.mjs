@@ -3,8 +3,15 @@
 import { performance } from 'node:perf_hooks';
 import { engine, throughput, timed } from './util.mjs';
 
-const { cashbackDecimal, decide, merchantKey, parseCustomer, parseTransaction, purchaseOf } =
-  engine;
+const {
+  cashbackDecimal,
+  decide,
+  merchantKey,
+  parseCustomer,
+  parseTransaction,
+  purchaseOf,
+  TransactionIdSet,
+} = engine;
 
 /** Parsed customers by id, as a replay holds them. */
 export function customerMap(customers) {
@@ -32,7 +39,8 @@ export function parseBatches(raw, batchSize, timeZone) {
  * batch accepted.
  */
 export function mapState(offers, options, customers) {
-  const ids = new Set();
+  // A build from before TransactionIdSet (BENCH_DIST) took a Set.
+  const ids = TransactionIdSet ? new TransactionIdSet() : new Set();
   const purchases = new Map();
   const key = (customerId, merchant) => `${customerId}\u0000${merchant}`;
   const state = {

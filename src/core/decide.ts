@@ -11,6 +11,7 @@ import {
 import type { ResolvedOptions } from '../model/options.js';
 import type { ParsedCustomer } from '../model/parseCustomer.js';
 import type { ParsedTransaction, ParseResult } from '../model/parseTransaction.js';
+import type { TransactionIdSet } from './idSet.js';
 import type { Outcome } from './outcome.js';
 
 /**
@@ -29,11 +30,11 @@ export interface DecideState {
   hasTransaction(transactionId: string): boolean;
   /**
    * The partner's stored transaction ids as a mutable set, for callers that hold them in memory
-   * (a replay). When given, `decide` checks and records each id in it with one set operation,
-   * adds the ids of `accepted` to it itself, and does not call `hasTransaction`. A store-backed
-   * engine, which stores only when its unit of work commits, leaves it out.
+   * (a replay). When given, `decide` checks each id in it, adds the ids of `accepted` to it
+   * itself (and takes them out again if it throws), and does not call `hasTransaction`. A
+   * store-backed engine, which stores only when its unit of work commits, leaves it out.
    */
-  readonly storedIds?: Set<string>;
+  readonly storedIds?: TransactionIdSet;
   /**
    * Stored purchases of a customer at a merchant key, in any order. Asked only for keys in
    * `offers.historyKeys`; may omit purchases older than `offers.maxLookbackDays` before the batch.
@@ -69,42 +70,46 @@ function fail(key: string, code: TransactionErrorCode, message: string): Outcome
 }
 
 /**
- * Claims transaction ids for a batch: `claim` is false when the id is already stored or claimed
- * earlier in the batch; `release` gives back the claim of an item that turns out not to be stored.
+ * Transaction ids of a batch: `taken` is true when the id is already stored or claimed earlier
+ * in the batch; `claim` records the id of an item that will be stored; `undo` gives back every
+ * claim of the batch (when deciding it threw).
  * @internal
  */
 export interface _IdClaims {
-  claim(id: string): boolean;
-  release(id: string): void;
+  taken(id: string): boolean;
+  claim(id: string): void;
+  undo(): void;
 }
 
-/** Claims against `state.storedIds` directly, or a batch-local set over `hasTransaction`. @internal */
+/** Claims into `state.storedIds` directly, or into a batch-local set over `hasTransaction`. @internal */
 export function _idClaims(state: DecideState): _IdClaims {
   const stored = state.storedIds;
   if (stored !== undefined) {
+    const before = stored.size;
     return {
-      claim(id) {
-        const before = stored.size;
-        stored.add(id);
-        return stored.size > before;
-      },
-      release: (id) => stored.delete(id),
+      taken: (id) => stored.has(id),
+      claim: (id) => void stored.add(id),
+      undo: () => stored.truncate(before),
     };
   }
   const batch = new Set<string>();
   return {
-    claim(id) {
-      if (batch.has(id) || state.hasTransaction(id)) return false;
-      batch.add(id);
-      return true;
-    },
-    release: (id) => batch.delete(id),
+    taken: (id) => batch.has(id) || state.hasTransaction(id),
+    claim: (id) => void batch.add(id),
+    undo: () => batch.clear(),
   };
+}
+
+/** Where `_screen` puts the customer of a transaction that passed. @internal */
+export interface _Screened {
+  customer: ParsedCustomer | undefined;
 }
 
 /**
  * The screening every stored transaction goes through, in DESIGN.md §3's order: validation,
- * duplicate, customer. Returns the failing outcome, or the customer (and the id stays claimed).
+ * duplicate, customer. Returns the failing outcome; or `undefined`, with the customer in `out`
+ * and the id claimed. (The customer goes to `out` so that the caller need not read the customer
+ * object to tell it from an outcome: most transactions never need it again.)
  * @internal
  */
 export function _screen(
@@ -112,15 +117,19 @@ export function _screen(
   state: DecideState,
   ids: _IdClaims,
   what: string,
-): Outcome | ParsedCustomer {
+  out: _Screened,
+): Outcome | undefined {
   if (!item.ok) return fail(item.key, 'invalid_transaction', _issuesMessage(what, item.issues));
   const tx = item.value;
   const id = tx.transactionId;
-  if (!ids.claim(id)) return fail(id, 'duplicate_transaction', _duplicateTransaction(id));
+  if (ids.taken(id)) return fail(id, 'duplicate_transaction', _duplicateTransaction(id));
   const customer = state.customer(tx.customerId);
-  if (customer !== undefined) return customer;
-  ids.release(id);
-  return fail(id, 'customer_not_found', _customerNotFound(tx.customerId));
+  if (customer === undefined) {
+    return fail(id, 'customer_not_found', _customerNotFound(tx.customerId));
+  }
+  ids.claim(id);
+  out.customer = customer;
+  return undefined;
 }
 
 /**
@@ -190,7 +199,7 @@ export function decide(
   } catch (e) {
     // A throwing custom operator must not leave ids claimed in the caller's storedIds: nothing
     // of a batch that failed is recorded.
-    for (const tx of accepted) ids.release(tx.transactionId);
+    ids.undo();
     throw e;
   }
   return { outcomes, accepted };
@@ -205,11 +214,12 @@ function decideEach(
   accepted: ParsedTransaction[],
 ): void {
   const { offers, options } = state;
+  const screened: _Screened = { customer: undefined };
   for (let i = 0; i < items.length; i++) {
     const item = items[i] as ParseResult<ParsedTransaction>;
-    const screened = _screen(item, state, ids, 'transaction');
-    if ('ok' in screened) {
-      outcomes[i] = screened;
+    const failed = _screen(item, state, ids, 'transaction', screened);
+    if (failed !== undefined) {
+      outcomes[i] = failed;
       continue;
     }
     const tx = (item as { value: ParsedTransaction }).value;
@@ -223,7 +233,8 @@ function decideEach(
     }
     const readsHistory = offers.historyKeys.has(tx.merchantKey);
     const purchases = readsHistory ? history.get(tx.customerId, tx.merchantKey) : undefined;
-    const r = _match(candidates, _matchInput(tx, screened, purchases), options);
+    const customer = screened.customer as ParsedCustomer;
+    const r = _match(candidates, _matchInput(tx, customer, purchases), options);
     if (readsHistory) history.add(tx);
     if (r.kind === 'paid') {
       outcomes[i] = {
@@ -267,10 +278,11 @@ export function screenHistory(
   const errors: ItemError<TransactionErrorCode>[] = [];
   const accepted: ParsedTransaction[] = [];
   const ids = _idClaims(state);
+  const screened: _Screened = { customer: undefined };
   for (const item of items) {
-    const screened = _screen(item, state, ids, 'history transaction');
-    if ('ok' in screened) {
-      if (!screened.ok) errors.push(screened.error);
+    const failed = _screen(item, state, ids, 'history transaction', screened);
+    if (failed !== undefined) {
+      if (!failed.ok) errors.push(failed.error);
       continue;
     }
     accepted.push((item as { value: ParsedTransaction }).value);

@@ -1,6 +1,7 @@
 export { type CustomerBatch, screenCustomers } from './customers.js';
 export { type DecideState, type Decision, decide, purchaseOf, screenHistory } from './decide.js';
 export { type ExplainContext, type Explanation, explain } from './explain.js';
+export { TransactionIdSet } from './idSet.js';
 export type { Outcome, Payment, TransactionError } from './outcome.js';
 export {
   createReplay,

@@ -55,6 +55,9 @@ export function _roundingMode(name: RoundingName): Decimal.Rounding {
 
 const PLAIN_DECIMAL = /^[0-9]+(\.[0-9]+)?$/;
 
+/** Largest power of ten we keep as an exact double in the fast path. */
+const POW10: readonly number[] = Array.from({ length: 16 }, (_, i) => 10 ** i);
+
 /**
  * An exact amount: the decimal plus, when it fits, the same value as a safe integer count of
  * `10^-scale` units. The integer form feeds the exact fast path of cashback arithmetic.
@@ -78,10 +81,14 @@ export interface ExactAmount {
 class LazyExact implements ExactAmount {
   private value: MoneyValue | undefined;
   constructor(
-    readonly text: string,
+    /** The canonical text, or the JSON number whose shortest form it is (made on first use). */
+    private readonly source: string | number,
     readonly units: number,
     readonly scale: number,
   ) {}
+  get text(): string {
+    return typeof this.source === 'string' ? this.source : String(this.source);
+  }
   get decimal(): MoneyValue {
     if (this.value === undefined) this.value = new Money(this.text);
     return this.value;
@@ -103,6 +110,17 @@ export function parseAmount(value: unknown): ExactAmount | string {
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) return 'must be a finite number';
     if (value <= 0) return 'must be greater than 0';
+    if (value < 1e13) {
+      // Most amounts have at most two decimals: then the units follow from the number itself,
+      // without its text. For the smallest k with round(value × 10^k) / 10^k === value, that
+      // quotient is the shortest decimal that reads back as `value`, which is what String(value)
+      // writes (below 1e13 two such decimals are never closer than the spacing of doubles).
+      for (let k = 0; k <= 2; k++) {
+        const p = POW10[k] as number;
+        const units = Math.round(value * p);
+        if (units / p === value) return new LazyExact(value, units, k);
+      }
+    }
     const text = String(value);
     // The shortest form of a positive number has no sign, no leading or trailing zeros to drop,
     // and an exponent only when very small or large (handled by _exact).
@@ -148,9 +166,6 @@ export function _exact(text: string): ExactAmount | undefined {
   if (!decimal.isFinite() || decimal.lte(0)) return undefined;
   return _exact(decimal.toFixed());
 }
-
-/** Largest power of ten we keep as an exact double in the fast path. */
-const POW10: readonly number[] = Array.from({ length: 16 }, (_, i) => 10 ** i);
 
 /** `10^n` for 0 ≤ n ≤ 15, exact. @internal */
 export function _pow10(n: number): number {

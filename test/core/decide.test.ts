@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { type DecideState, decide } from '../../src/core/decide.js';
+import { TransactionIdSet } from '../../src/core/idSet.js';
 import { compileOffers } from '../../src/matching/compileOffers.js';
 import { resolveOptions } from '../../src/model/options.js';
 import { parseCustomer } from '../../src/model/parseCustomer.js';
@@ -16,7 +17,7 @@ const batch = [
   tx({ transaction_id: 'c', amount: -1 }),
 ].map((t, i) => parseTransaction(t, i, 'UTC'));
 
-function state(storedIds?: Set<string>): DecideState {
+function state(storedIds?: TransactionIdSet): DecideState {
   const stored = new Set(['stored']);
   return {
     offers: compileOffers([offer()]),
@@ -46,7 +47,7 @@ describe('decide', () => {
   });
 
   test('decides the same with storedIds, and records the accepted ids in it', () => {
-    const ids = new Set(['stored']);
+    const ids = new TransactionIdSet(['stored']);
     const d = decide(batch, state(ids));
     expect(codes(d)).toEqual(codes(decide(batch, state())));
     expect([...ids].sort()).toEqual(['a', 'b', 'stored']);
@@ -66,7 +67,7 @@ describe('decide when a custom operator throws', () => {
       [offer({ conditions: { fact: 'transaction.hour', operator: 'boom', value: 1 } })],
       { operators: createOperatorRegistry([boom]) },
     );
-    const ids = new Set(['stored']);
+    const ids = new TransactionIdSet(['stored']);
     const items = [
       tx({ transaction_id: 'ok', merchant: { id: '', name: 'Elsewhere', category_code: '' } }),
       tx(),

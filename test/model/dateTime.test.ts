@@ -39,6 +39,12 @@ describe('parseDateTime', () => {
     expect(w.text).toBe('2025-06-02T23:30:00.500');
     expect(w.dayText).toBe('2025-06-02');
     expect(w.hour).toBe(23);
+    // The texts are made on first use, and still serialise.
+    expect(JSON.parse(JSON.stringify(w))).toMatchObject({
+      text: '2025-06-02T23:30:00.500',
+      dayText: '2025-06-02',
+      nanos: 500_000_000,
+    });
   });
 
   test('converts a value with Z or an offset into the engine zone', () => {

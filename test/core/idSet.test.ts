@@ -1,0 +1,85 @@
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { _hashId, TransactionIdSet } from '../../src/core/idSet.js';
+
+/** Operations on a set, replayed on `TransactionIdSet` and on a builtin `Set` as the model. */
+type Op =
+  | { readonly kind: 'add'; readonly id: string }
+  | { readonly kind: 'has'; readonly id: string }
+  | { readonly kind: 'truncate'; readonly back: number };
+
+// Few distinct ids, so that adds repeat; some share a hash bucket by construction (short ids
+// over two letters collide often in a 16-slot table).
+const idArb = fc.oneof(
+  fc.stringMatching(/^[ab]{0,6}$/),
+  fc.string({ maxLength: 12 }),
+  fc.integer({ min: 0, max: 3000 }).map((n) => `t${n}`),
+);
+const opArb: fc.Arbitrary<Op> = fc.oneof(
+  { weight: 6, arbitrary: idArb.map((id) => ({ kind: 'add' as const, id })) },
+  { weight: 3, arbitrary: idArb.map((id) => ({ kind: 'has' as const, id })) },
+  { weight: 1, arbitrary: fc.nat(40).map((back) => ({ kind: 'truncate' as const, back })) },
+);
+
+describe('TransactionIdSet', () => {
+  test('behaves as an insertion-ordered Set under add, has and truncate', () => {
+    fc.assert(
+      fc.property(fc.array(opArb, { maxLength: 3000 }), (ops) => {
+        const set = new TransactionIdSet();
+        let model: string[] = [];
+        for (const op of ops) {
+          if (op.kind === 'add') {
+            const fresh = !model.includes(op.id);
+            expect(set.add(op.id)).toBe(fresh);
+            if (fresh) model.push(op.id);
+          } else if (op.kind === 'has') {
+            expect(set.has(op.id)).toBe(model.includes(op.id));
+          } else {
+            const size = Math.max(0, model.length - op.back);
+            set.truncate(size);
+            model = model.slice(0, size);
+          }
+          expect(set.size).toBe(model.length);
+        }
+        expect([...set]).toEqual(model);
+        for (const id of model) expect(set.has(id)).toBe(true);
+      }),
+    );
+  });
+
+  test('grows past a million ids and still finds each one', () => {
+    const set = new TransactionIdSet();
+    const n = 1_100_000;
+    let added = 0;
+    for (let i = 0; i < n; i++) if (set.add(`t${i}`)) added++;
+    expect(added).toBe(n);
+    expect(set.size).toBe(n);
+    let found = 0;
+    for (let i = 0; i < n; i += 7) if (set.has(`t${i}`)) found++;
+    expect(found).toBe(Math.ceil(n / 7));
+    expect(set.has(`t${n}`)).toBe(false);
+    expect(set.add('t5')).toBe(false);
+  });
+
+  test('starts from the ids given, once each', () => {
+    const set = new TransactionIdSet(['a', 'b', 'a']);
+    expect([...set]).toEqual(['a', 'b']);
+  });
+
+  test('truncate refuses a size it cannot go back to', () => {
+    const set = new TransactionIdSet(['a']);
+    expect(() => set.truncate(2)).toThrow(RangeError);
+    expect(() => set.truncate(-1)).toThrow(RangeError);
+    expect(() => set.truncate(0.5)).toThrow(RangeError);
+    set.truncate(0);
+    expect(set.size).toBe(0);
+    expect(set.has('a')).toBe(false);
+  });
+
+  test('hashes are FNV-1a over UTF-16 code units', () => {
+    // Reference values of 32-bit FNV-1a: '' is the offset basis, 'a' a published test vector.
+    expect(_hashId('') >>> 0).toBe(0x811c9dc5);
+    expect(_hashId('a') >>> 0).toBe(0xe40c292c);
+    expect(_hashId('\u00e9')).not.toBe(_hashId('e'));
+  });
+});

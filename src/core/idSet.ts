@@ -15,7 +15,7 @@ export function _hashId(id: string): number {
  * A set of transaction ids that only grows (apart from undoing the latest additions), for callers
  * that hold every stored id in memory: a replay of millions of transactions.
  *
- * It does what a `Set<string>` does for this job, about twice as fast at a million ids: the table
+ * It does what a `Set<string>` does for this job, about 1.5 times as fast at a million ids: the table
  * is open addressing with linear probing over an `Int32Array` of `[hash, index]` pairs, so a probe
  * reads one cache line and a stored id string is read only when the 32-bit hashes are equal.
  * A builtin `Set` reads a bucket, a chain entry and the stored key for every probe; at a million

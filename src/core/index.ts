@@ -5,10 +5,13 @@ export { TransactionIdSet } from './idSet.js';
 export type { Outcome, Payment, TransactionError } from './outcome.js';
 export {
   createReplay,
+  LateTransactionError,
   type ReplayData,
   type ReplayOptions,
   type ReplayResult,
+  type ReplayRetained,
   type ReplaySession,
+  type ReplaySessionOptions,
   replay,
 } from './replay.js';
 export type { OfferTotals, ReplaySummary } from './summary.js';

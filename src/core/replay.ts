@@ -1,5 +1,6 @@
 import { compileOffers, type OfferSet } from '../matching/compileOffers.js';
 import type { Purchase } from '../matching/history.js';
+import { formatDay } from '../model/day.js';
 import type { CustomerErrorCode, ItemError, TransactionErrorCode } from '../model/errors.js';
 import { type CoreOptions, type ResolvedOptions, resolveOptions } from '../model/options.js';
 import type { ParsedCustomer } from '../model/parseCustomer.js';
@@ -14,8 +15,23 @@ import { TransactionIdSet } from './idSet.js';
 import type { Outcome, Payment, TransactionError } from './outcome.js';
 import { _SummaryBuilder, type ReplaySummary } from './summary.js';
 
-/** Options of `replay`: the core options plus injected time and ids. @public */
-export interface ReplayOptions extends CoreOptions {
+/** Options of `createReplay`: the core options plus how late a transaction may arrive. @public */
+export interface ReplaySessionOptions extends CoreOptions {
+  /**
+   * How many days a transaction may be dated before the newest transaction already pushed at a
+   * merchant whose offers read history (counting only transactions that are stored: duplicates and
+   * unknown customers read no history). The session keeps each customer's purchases at such a
+   * merchant for the longest lookback plus this many days before that newest day, and drops older
+   * ones, so its memory grows with customers and merchants, not with the transactions read
+   * (DESIGN.md §8). A transaction later than this throws {@link LateTransactionError} before
+   * anything of its chunk is decided. `Infinity` keeps every purchase and accepts any order.
+   * @defaultValue `31` for `createReplay`; `Infinity` for `replay`, which holds its whole input anyway
+   */
+  readonly maxLatenessDays?: number;
+}
+
+/** Options of `replay`: the session options plus injected time and ids. @public */
+export interface ReplayOptions extends ReplaySessionOptions {
   /** Stamps `generated_at` of the result; without it the result has none (the core reads no clock). */
   readonly clock?: () => Date;
   /**
@@ -54,6 +70,54 @@ export interface ReplayResult {
   readonly summary: ReplaySummary;
 }
 
+/**
+ * Thrown by a replay session for a transaction at a merchant whose offers read history that is
+ * dated more than `maxLatenessDays` days before the newest such transaction pushed before it: the
+ * purchases its lookback needs may have been dropped, so it cannot be decided exactly. Nothing of
+ * the chunk was decided or recorded; the session goes on as if the chunk had not been pushed.
+ * @public
+ */
+export class LateTransactionError extends RangeError {
+  /** Key of the transaction: its `transaction_id`. */
+  readonly key: string;
+  /** Its calendar day, `YYYY-MM-DD`. */
+  readonly day: string;
+  /** The newest day pushed before it at a merchant whose offers read history. */
+  readonly newestDay: string;
+  /** The session's `maxLatenessDays`. */
+  readonly maxLatenessDays: number;
+
+  /**
+   * @param key - transaction id
+   * @param day - its day
+   * @param newestDay - the newest day before it
+   * @param maxLatenessDays - the session's allowance
+   */
+  constructor(key: string, day: string, newestDay: string, maxLatenessDays: number) {
+    super(
+      `Transaction '${key}' of ${day} is more than ${maxLatenessDays} day(s) older than ${newestDay}, ` +
+        'the newest transaction replayed at a merchant whose offers read history, and the purchases ' +
+        'its lookback needs may be gone. Push transactions in date order, or raise maxLatenessDays ' +
+        '(Infinity keeps every purchase).',
+    );
+    this.name = 'LateTransactionError';
+    this.key = key;
+    this.day = day;
+    this.newestDay = newestDay;
+    this.maxLatenessDays = maxLatenessDays;
+  }
+}
+
+/** What a replay session holds in memory, in items. @public */
+export interface ReplayRetained {
+  /** Customers registered. */
+  readonly customers: number;
+  /** Transaction ids stored (history and pushed), kept to find duplicates. */
+  readonly transactionIds: number;
+  /** Purchases kept for lookbacks and `history` facts. */
+  readonly purchases: number;
+}
+
 /** A replay fed in chunks: memory stays flat in the number of transactions. @public */
 export interface ReplaySession {
   /** Rejections of the customers and history the session started from. */
@@ -67,6 +131,20 @@ export interface ReplaySession {
   pushParsed(items: readonly ParseResult<ParsedTransaction>[]): readonly Outcome[];
   /** Totals so far. */
   summary(): ReplaySummary;
+  /** What the session holds in memory now. */
+  retained(): ReplayRetained;
+}
+
+const DEFAULT_LATENESS_DAYS = 31;
+
+function latenessOf(value: number | undefined, fallback: number): number {
+  const days = value ?? fallback;
+  if (days !== Number.POSITIVE_INFINITY && !(Number.isSafeInteger(days) && days >= 0)) {
+    throw new RangeError(
+      `maxLatenessDays must be a whole number >= 0 or Infinity, got ${String(days)}`,
+    );
+  }
+  return days;
 }
 
 /**
@@ -93,8 +171,9 @@ function isOfferSet(offers: ReplayData['offers']): offers is OfferSet {
  * @throws OfferValidationError when an offer is invalid; RangeError for bad options
  * @public
  */
-export function createReplay(data: ReplayData, options: CoreOptions = {}): ReplaySession {
+export function createReplay(data: ReplayData, options: ReplaySessionOptions = {}): ReplaySession {
   const resolved: ResolvedOptions = resolveOptions(options);
+  const lateness = latenessOf(options.maxLatenessDays, DEFAULT_LATENESS_DAYS);
   const offers = isOfferSet(data.offers)
     ? data.offers
     : compileOffers(data.offers, { operators: resolved.operators });
@@ -109,16 +188,36 @@ export function createReplay(data: ReplayData, options: CoreOptions = {}): Repla
     storedIds: ids,
     purchases: (customerId, key) => purchases.get(_purchaseKey(customerId, key)),
   };
+  let kept = 0;
+  // The newest day stored at a merchant whose offers read history; purchases older than `cutoff`
+  // can be in no lookback of a transaction that is not late (see `maxLatenessDays`).
+  let newestDay = Number.NEGATIVE_INFINITY;
+  let cutoff = Number.NEGATIVE_INFINITY;
   const store = (accepted: readonly ParsedTransaction[]): void => {
     // decide records accepted ids in `ids` itself (storedIds).
     for (const tx of accepted) {
       // Only merchants whose offers read history keep purchases (DESIGN.md §8).
       if (!offers.historyKeys.has(tx.merchantKey)) continue;
       const key = _purchaseKey(tx.customerId, tx.merchantKey);
-      const list = purchases.get(key);
-      if (list === undefined) purchases.set(key, [purchaseOf(tx)]);
-      else list.push(purchaseOf(tx));
+      let list = purchases.get(key);
+      if (list === undefined) {
+        list = [];
+        purchases.set(key, list);
+      } else if ((list[0] as Purchase).day < cutoff) {
+        const before = list.length;
+        list = list.filter((p) => p.day >= cutoff);
+        kept -= before - list.length;
+        purchases.set(key, list);
+      }
+      list.push(purchaseOf(tx));
+      kept++;
     }
+  };
+  /** Moves the newest day on; what falls before the new cutoff goes as its lists are touched. */
+  const advance = (day: number): void => {
+    if (day <= newestDay) return;
+    newestDay = day;
+    cutoff = newestDay - lateness - offers.maxLookbackDays;
   };
 
   const customerBatch = screenCustomers(data.customers);
@@ -127,13 +226,50 @@ export function createReplay(data: ReplayData, options: CoreOptions = {}): Repla
     parseTransaction(h, i, resolved.timeZone, true),
   );
   const historyBatch = screenHistory(historyItems, state);
+  for (const tx of historyBatch.accepted) {
+    if (offers.historyKeys.has(tx.merchantKey)) advance(tx.when.day);
+  }
   store(historyBatch.accepted);
   const rejected = { customers: customerBatch.errors, history: historyBatch.errors };
   const totals = new _SummaryBuilder(resolved.scale, resolved.currency);
   let offset = 0;
 
+  /**
+   * The newest day at a history merchant once `accepted` is stored; throws for the first late one.
+   * Only transactions that are stored count, as only they read history: a resubmitted old one is
+   * a duplicate, not late. Which ones are stored does not depend on chunking, so neither does this.
+   */
+  const newestAfter = (accepted: readonly ParsedTransaction[]): number => {
+    let newest = newestDay;
+    if (offers.historyKeys.size === 0) return newest;
+    for (const tx of accepted) {
+      if (!offers.historyKeys.has(tx.merchantKey)) continue;
+      const day = tx.when.day;
+      if (day < newest - lateness) {
+        throw new LateTransactionError(
+          tx.transactionId,
+          tx.when.dayText,
+          formatDay(newest),
+          lateness,
+        );
+      }
+      if (day > newest) newest = day;
+    }
+    return newest;
+  };
+
   const pushParsed = (items: readonly ParseResult<ParsedTransaction>[]): readonly Outcome[] => {
+    const idsBefore = ids.size;
     const d = decide(items, state);
+    let newest: number;
+    try {
+      newest = newestAfter(d.accepted);
+    } catch (e) {
+      // decide recorded the chunk's ids; nothing of a chunk that threw stays.
+      ids.truncate(idsBefore);
+      throw e;
+    }
+    advance(newest);
     store(d.accepted);
     for (const o of d.outcomes) totals.add(o);
     return d.outcomes;
@@ -146,11 +282,14 @@ export function createReplay(data: ReplayData, options: CoreOptions = {}): Repla
       for (let i = 0; i < transactions.length; i++) {
         items[i] = parseTransaction(transactions[i], offset + i, resolved.timeZone);
       }
+      const outcomes = pushParsed(items);
+      // Only once the chunk is decided: a chunk that threw leaves the keys where they were.
       offset += transactions.length;
-      return pushParsed(items);
+      return outcomes;
     },
     summary: () =>
       totals.build({ customers: rejected.customers.length, history: rejected.history.length }),
+    retained: () => ({ customers: customers.size, transactionIds: ids.size, purchases: kept }),
   };
 }
 
@@ -172,7 +311,10 @@ export function replay(
   data: ReplayData & { readonly transactions: readonly unknown[] },
   options: ReplayOptions = {},
 ): ReplayResult {
-  const session = createReplay(data, options);
+  const session = createReplay(data, {
+    ...options,
+    maxLatenessDays: options.maxLatenessDays ?? Number.POSITIVE_INFINITY,
+  });
   const payments: Payment[] = [];
   const errors: TransactionError[] = [];
   for (const o of session.push(data.transactions)) {

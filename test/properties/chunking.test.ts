@@ -1,10 +1,12 @@
 /**
  * Property 3: splitting the transactions into consecutive chunks changes nothing, keys included
  * (DESIGN.md §3: a transaction sees everything stored before it, earlier items of its batch too).
+ * Whether a transaction is too late for the session (`maxLatenessDays`) does not depend on the
+ * chunks either: both runs stop at the same transaction, or neither does.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createReplay } from '../../src/index.js';
+import { createReplay, LateTransactionError, type Outcome } from '../../src/index.js';
 import { scenarioArbitrary } from '../../src/testing/index.js';
 import { optionsArbitrary } from './_options.js';
 
@@ -20,6 +22,23 @@ function chunksOf<T>(items: readonly T[], cuts: readonly number[]): T[][] {
   return chunks;
 }
 
+/** The outcomes of pushing `chunks` in turn, up to a LateTransactionError and its key. */
+function pushAll(
+  session: ReturnType<typeof createReplay>,
+  chunks: readonly (readonly unknown[])[],
+): { outcomes: Outcome[]; late?: string } {
+  const outcomes: Outcome[] = [];
+  for (const chunk of chunks) {
+    try {
+      outcomes.push(...session.push(chunk));
+    } catch (e) {
+      if (!(e instanceof LateTransactionError)) throw e;
+      return { outcomes, late: e.key };
+    }
+  }
+  return { outcomes };
+}
+
 describe('replaying in chunks', () => {
   it('gives the same outcomes, keys and summary as one batch, for any consecutive chunks', () => {
     fc.assert(
@@ -27,14 +46,16 @@ describe('replaying in chunks', () => {
         scenarioArbitrary({ duplicateRate: 0.2 }),
         optionsArbitrary,
         fc.array(fc.nat(), { maxLength: 6 }),
-        (scenario, options, cuts) => {
+        fc.oneof(fc.constant(Number.POSITIVE_INFINITY), fc.integer({ min: 0, max: 60 })),
+        (scenario, drawn, cuts, maxLatenessDays) => {
+          const options = { ...drawn, maxLatenessDays };
           const whole = createReplay(scenario, options);
-          const expected = whole.push(scenario.transactions);
+          const expected = pushAll(whole, [scenario.transactions]);
           const chunked = createReplay(scenario, options);
-          const actual = chunksOf(scenario.transactions, cuts).flatMap((chunk) => [
-            ...chunked.push(chunk),
-          ]);
-          expect(actual).toEqual(expected);
+          const actual = pushAll(chunked, chunksOf(scenario.transactions, cuts));
+          expect(actual.late).toEqual(expected.late);
+          if (expected.late !== undefined) return;
+          expect(actual.outcomes).toEqual(expected.outcomes);
           expect(chunked.summary()).toEqual(whole.summary());
         },
       ),

@@ -1,7 +1,7 @@
 // Deterministic bench data: customers, offers and transactions from one seed (mulberry32).
 // Bump GENERATOR_VERSION whenever the output changes, so cached NDJSON files are rewritten.
 
-export const GENERATOR_VERSION = 2;
+export const GENERATOR_VERSION = 3;
 export const MERCHANTS = 20_000;
 /** Share of transactions at a merchant that has offers. */
 export const OFFERED_SHARE = 0.3;
@@ -151,8 +151,10 @@ export function generateOffers(count, seed, plain = false) {
 }
 
 /**
- * Transactions (seed 2.4) over 2025: ids `t0000000`…, about 30% at merchants with offers when there
- * are `offers` offers, the rest at the other merchants; amounts are JSON numbers with 2 decimals.
+ * Transactions (seed 2.4) over 2025, in date order as a card stream comes (times within a day are
+ * random): ids `t0000000`…, about 30% at merchants with offers when there are `offers` offers, the
+ * rest at the other merchants; amounts are JSON numbers with 2 decimals. In date order, a streaming
+ * replay keeps only the purchases its lookbacks can still read.
  */
 export function* generateTransactions({ count, customers, offers, seed }) {
   const rnd = mulberry32(seed ^ 0x7a5c);
@@ -165,7 +167,7 @@ export function* generateTransactions({ count, customers, offers, seed }) {
       transaction_id: `t${pad(i, 7)}`,
       description: 'Card purchase',
       customer_id: `c${pad(int(rnd, customers), 6)}`,
-      date: `${DAYS_2025[int(rnd, 365)]}T${time}`,
+      date: `${DAYS_2025[Math.floor((i * 365) / count)]}T${time}`,
       amount: Math.max(1, Math.round(Math.exp(rnd() * Math.log(500)) * 100) / 100),
       merchant: {
         id: `m${m}`,

@@ -67,6 +67,8 @@ process.send(
     maxRssMiB,
     // What the run keeps (customers, offers, ids, purchases) once garbage is collected.
     retainedHeapMiB: process.memoryUsage().heapUsed / MiB,
+    // What the session holds, in items (purchases are dropped once no lookback can read them).
+    retained: session?.retained?.(),
     summary:
       summary === undefined
         ? undefined

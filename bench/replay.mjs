@@ -57,13 +57,13 @@ export function runChild(mode, { file, customers, offers, seed }) {
 
 /** The median of several runs of one mode, and the highest peak RSS among them. */
 function combine(list) {
-  const { lines, summary, retainedHeapMiB } = list[0];
+  const { lines, summary, retainedHeapMiB, retained } = list[0];
   const maxRssMiB = Math.max(...list.map((r) => r.maxRssMiB));
   const runs = throughput(
     lines,
     list.map((r) => r.seconds),
   );
-  return { ...runs, lines, maxRssMiB, retainedHeapMiB, summary };
+  return { ...runs, lines, maxRssMiB, retainedHeapMiB, retained, summary };
 }
 
 /** Floor and replay, alternating, `repeats` times each. */

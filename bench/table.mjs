@@ -57,6 +57,11 @@ export function rows(fig1, fig2, fig3, r) {
   add('3  peak RSS, replay child', mib(fig3.replay.maxRssMiB));
   add('3  peak RSS, floor child', mib(fig3.floor.maxRssMiB));
   add('3  heap the replay keeps at the end (after GC)', mib(fig3.replay.retainedHeapMiB));
+  const kept = fig3.replay.retained;
+  if (kept !== undefined) {
+    const items = `${count(kept.customers)} customers, ${count(kept.transactionIds)} ids, ${count(kept.purchases)} purchases`;
+    add('3  what the replay keeps at the end', items);
+  }
   return out;
 }
 

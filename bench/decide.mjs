@@ -41,25 +41,28 @@ export function parseBatches(raw, batchSize, timeZone) {
 export function mapState(offers, options, customers) {
   // A build from before TransactionIdSet (BENCH_DIST) took a Set.
   const ids = TransactionIdSet ? new TransactionIdSet() : new Set();
+  // Purchase lists by customer, then merchant key, as createReplay keeps them.
   const purchases = new Map();
-  const key = (customerId, merchant) => `${customerId}\u0000${merchant}`;
   const state = {
     offers,
     options,
     customer: (id) => customers.get(id),
     hasTransaction: (id) => ids.has(id),
     storedIds: ids,
-    purchases: (customerId, merchant) => purchases.get(key(customerId, merchant)),
+    purchases: (customerId, merchant) => purchases.get(customerId)?.get(merchant),
   };
   const store = (accepted) => {
     for (const tx of accepted) {
       // decide records ids in storedIds itself.
       if (!offers.historyKeys.has(tx.merchantKey)) continue;
-      const k = key(tx.customerId, tx.merchantKey);
-      const p = purchaseOf(tx);
-      const list = purchases.get(k);
-      if (list === undefined) purchases.set(k, [p]);
-      else list.push(p);
+      let byMerchant = purchases.get(tx.customerId);
+      if (byMerchant === undefined) {
+        byMerchant = new Map();
+        purchases.set(tx.customerId, byMerchant);
+      }
+      const list = byMerchant.get(tx.merchantKey);
+      if (list === undefined) byMerchant.set(tx.merchantKey, [purchaseOf(tx)]);
+      else list.push(purchaseOf(tx));
     }
   };
   return { state, store };

@@ -13,6 +13,7 @@ import type { ParsedCustomer } from '../model/parseCustomer.js';
 import type { ParsedTransaction, ParseResult } from '../model/parseTransaction.js';
 import type { TransactionIdSet } from './idSet.js';
 import type { Outcome } from './outcome.js';
+import { _PurchaseLists } from './purchases.js';
 
 /**
  * What `decide` reads: offers, options and the stored state of one partner. Lookups are plain
@@ -48,11 +49,6 @@ export interface Decision {
   readonly outcomes: readonly Outcome[];
   /** Transactions to store (valid, known customer, not duplicate), in input order. */
   readonly accepted: readonly ParsedTransaction[];
-}
-
-/** The key of the purchase list of a customer at a merchant. @internal */
-export function _purchaseKey(customerId: string, merchantKey: string): string {
-  return `${customerId}\u0000${merchantKey}`;
 }
 
 /**
@@ -139,29 +135,21 @@ export function _screen(
  */
 export class _BatchHistory {
   /** Per customer and merchant touched in this batch: the stored purchases, then the batch's. */
-  private readonly lists = new Map<string, Purchase[]>();
+  private readonly lists = new _PurchaseLists();
   constructor(private readonly state: DecideState) {}
 
-  /** Purchases of the customer at the merchant, stored and batch-local. */
-  get(customerId: string, merchantKey: string): readonly Purchase[] | undefined {
-    if (this.lists.size === 0) return this.state.purchases(customerId, merchantKey);
-    return (
-      this.lists.get(_purchaseKey(customerId, merchantKey)) ??
-      this.state.purchases(customerId, merchantKey)
-    );
-  }
-
-  /** Records an accepted transaction at a merchant whose offers read history. */
-  add(tx: ParsedTransaction): void {
-    const key = _purchaseKey(tx.customerId, tx.merchantKey);
-    const list = this.lists.get(key);
-    if (list !== undefined) {
-      list.push(purchaseOf(tx));
-      return;
-    }
-    // The stored list is copied once per key and batch, not on every lookup.
-    const stored = this.state.purchases(tx.customerId, tx.merchantKey) ?? [];
-    this.lists.set(key, [...stored, purchaseOf(tx)]);
+  /**
+   * The purchases of the customer at the merchant, stored and batch-local, as a list the caller
+   * appends the transaction to once it is decided. The stored list is copied once per customer,
+   * merchant and batch, never changed.
+   */
+  list(customerId: string, merchantKey: string): Purchase[] {
+    const list = this.lists.get(customerId, merchantKey);
+    if (list !== undefined) return list;
+    const stored = this.state.purchases(customerId, merchantKey);
+    const copy = stored === undefined ? [] : stored.slice();
+    this.lists.set(customerId, merchantKey, copy);
+    return copy;
   }
 }
 
@@ -231,11 +219,13 @@ function decideEach(
       outcomes[i] = fail(id, 'no_offer', noOfferMessage(tx, 0, undefined));
       continue;
     }
-    const readsHistory = offers.historyKeys.has(tx.merchantKey);
-    const purchases = readsHistory ? history.get(tx.customerId, tx.merchantKey) : undefined;
+    // Earlier purchases, for merchants whose offers read them; this one joins them once decided.
+    const purchases = offers.historyKeys.has(tx.merchantKey)
+      ? history.list(tx.customerId, tx.merchantKey)
+      : undefined;
     const customer = screened.customer as ParsedCustomer;
     const r = _match(candidates, _matchInput(tx, customer, purchases), options);
-    if (readsHistory) history.add(tx);
+    if (purchases !== undefined) purchases.push(purchaseOf(tx));
     if (r.kind === 'paid') {
       outcomes[i] = {
         ok: true,

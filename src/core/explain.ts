@@ -1,12 +1,12 @@
 import { compileOffers, type OfferSet } from '../matching/compileOffers.js';
 import { _explainOffer, type CandidateExplanation } from '../matching/explainOffer.js';
-import type { Purchase } from '../matching/history.js';
 import { _matchInput } from '../matching/match.js';
 import { type CoreOptions, resolveOptions } from '../model/options.js';
 import { parseCustomer } from '../model/parseCustomer.js';
 import { parseTransaction } from '../model/parseTransaction.js';
-import { _purchaseKey, type DecideState, decide, purchaseOf, screenHistory } from './decide.js';
+import { type DecideState, decide, purchaseOf, screenHistory } from './decide.js';
 import type { Outcome } from './outcome.js';
+import { _PurchaseLists } from './purchases.js';
 
 /** What `explain` needs besides the transaction. @public */
 export interface ExplainContext {
@@ -48,13 +48,13 @@ export function explain(
     context.customer === undefined ? undefined : parseCustomer(context.customer, 0);
   const customer = parsedCustomer?.ok === true ? parsedCustomer.value : undefined;
   const ids = new Set<string>();
-  const purchases = new Map<string, Purchase[]>();
+  const purchases = new _PurchaseLists();
   const state: DecideState = {
     offers,
     options: resolved,
     customer: (id) => (customer?.customerId === id ? customer : undefined),
     hasTransaction: (id) => ids.has(id),
-    purchases: (c, k) => purchases.get(_purchaseKey(c, k)),
+    purchases: (c, k) => purchases.get(c, k),
   };
   const history = screenHistory(
     (context.history ?? []).map((h, i) => parseTransaction(h, i, resolved.timeZone, true)),
@@ -62,10 +62,7 @@ export function explain(
   );
   for (const tx of history.accepted) {
     ids.add(tx.transactionId);
-    const key = _purchaseKey(tx.customerId, tx.merchantKey);
-    const list = purchases.get(key);
-    if (list === undefined) purchases.set(key, [purchaseOf(tx)]);
-    else list.push(purchaseOf(tx));
+    purchases.listFor(tx.customerId, tx.merchantKey).push(purchaseOf(tx));
   }
   const item = parseTransaction(transaction, 0, resolved.timeZone);
   const outcome = decide([item], state).outcomes[0] as Outcome;
@@ -73,7 +70,7 @@ export function explain(
     return { outcome, candidates: [] };
   }
   const tx = item.value;
-  const m = _matchInput(tx, customer, purchases.get(_purchaseKey(tx.customerId, tx.merchantKey)));
+  const m = _matchInput(tx, customer, purchases.get(tx.customerId, tx.merchantKey));
   const candidates = (offers.byMerchant.get(tx.merchantKey) ?? []).map((o) =>
     _explainOffer(o, m, resolved),
   );

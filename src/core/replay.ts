@@ -10,9 +10,10 @@ import {
   parseTransaction,
 } from '../model/parseTransaction.js';
 import { screenCustomers } from './customers.js';
-import { _purchaseKey, type DecideState, decide, purchaseOf, screenHistory } from './decide.js';
+import { type DecideState, decide, purchaseOf, screenHistory } from './decide.js';
 import { TransactionIdSet } from './idSet.js';
 import type { Outcome, Payment, TransactionError } from './outcome.js';
+import { _PurchaseLists } from './purchases.js';
 import { _SummaryBuilder, type ReplaySummary } from './summary.js';
 
 /** Options of `createReplay`: the core options plus how late a transaction may arrive. @public */
@@ -179,14 +180,14 @@ export function createReplay(data: ReplayData, options: ReplaySessionOptions = {
     : compileOffers(data.offers, { operators: resolved.operators });
   const customers = new Map<string, ParsedCustomer>();
   const ids = new TransactionIdSet();
-  const purchases = new Map<string, Purchase[]>();
+  const purchases = new _PurchaseLists();
   const state: DecideState = {
     offers,
     options: resolved,
     customer: (id) => customers.get(id),
     hasTransaction: (id) => ids.has(id),
     storedIds: ids,
-    purchases: (customerId, key) => purchases.get(_purchaseKey(customerId, key)),
+    purchases: (customerId, key) => purchases.get(customerId, key),
   };
   let kept = 0;
   // The newest day stored at a merchant whose offers read history; purchases older than `cutoff`
@@ -198,16 +199,12 @@ export function createReplay(data: ReplayData, options: ReplaySessionOptions = {
     for (const tx of accepted) {
       // Only merchants whose offers read history keep purchases (DESIGN.md §8).
       if (!offers.historyKeys.has(tx.merchantKey)) continue;
-      const key = _purchaseKey(tx.customerId, tx.merchantKey);
-      let list = purchases.get(key);
-      if (list === undefined) {
-        list = [];
-        purchases.set(key, list);
-      } else if ((list[0] as Purchase).day < cutoff) {
+      let list = purchases.listFor(tx.customerId, tx.merchantKey);
+      if (list.length > 0 && (list[0] as Purchase).day < cutoff) {
         const before = list.length;
         list = list.filter((p) => p.day >= cutoff);
         kept -= before - list.length;
-        purchases.set(key, list);
+        purchases.set(tx.customerId, tx.merchantKey, list);
       }
       list.push(purchaseOf(tx));
       kept++;

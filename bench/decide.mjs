@@ -69,12 +69,65 @@ export function mapState(offers, options, customers) {
 }
 
 /**
+ * A few batches on a throwaway state, untimed, after the forced GC: a full GC makes V8 drop
+ * optimised code that held objects it freed (the previous pass's state), and the first batches
+ * after it ran 3–10 times slower while the code was optimised again (measured batch by batch).
+ * A replay that keeps running never pays that; the floor, which forces no GC, does not either.
+ */
+function warmUp(batches, offers, options, customers) {
+  const { state, store } = mapState(offers, options, customers);
+  for (const batch of batches.slice(0, 3)) store(decide(batch, state).accepted);
+}
+
+/**
+ * The least work any correct `decide` does per transaction, with the same structures: find the
+ * customer, record the id among the stored ones in one lookup (a duplicate stops there), find the
+ * offers at the merchant, and set one outcome (shared constants here: no message, no matching, no
+ * payment).
+ * Not a target; it shows how much of the floor's speed the lookups alone leave.
+ */
+export function lookupsPass(batches, byMerchant, customers) {
+  const ids = TransactionIdSet ? new TransactionIdSet() : new Set();
+  const start = performance.now();
+  let offered = 0;
+  for (const batch of batches) {
+    const outcomes = new Array(batch.length);
+    for (let i = 0; i < batch.length; i++) {
+      const item = batch[i];
+      if (!item.ok) {
+        outcomes[i] = INVALID;
+        continue;
+      }
+      const tx = item.value;
+      const customer = customers.get(tx.customerId);
+      if (customer === undefined) {
+        outcomes[i] = ids.has(tx.transactionId) ? DUPLICATE : NOT_FOUND;
+        continue;
+      }
+      if (!ids.add(tx.transactionId)) {
+        outcomes[i] = DUPLICATE;
+        continue;
+      }
+      if (byMerchant.get(tx.merchantKey) === undefined) outcomes[i] = NO_OFFER;
+      else {
+        outcomes[i] = customer;
+        offered++;
+      }
+    }
+  }
+  return { seconds: (performance.now() - start) / 1000, result: offered };
+}
+
+const [INVALID, DUPLICATE, NOT_FOUND, NO_OFFER] = ['invalid', 'duplicate', 'not found', 'no offer'];
+
+/**
  * One pass of `decide` over every batch with a fresh state. Only the `decide` calls are timed;
  * the caller's work between batches (storing what was accepted, tallying) is timed apart.
  */
 function decidePass(batches, offers, options, customers) {
   const { state, store } = mapState(offers, options, customers);
   globalThis.gc?.();
+  warmUp(batches, offers, options, customers);
   let paid = 0;
   let units = 0;
   let seconds = 0;
@@ -135,29 +188,32 @@ function floorPass(raw, byKey) {
 
 /**
  * `decide` over parsed batches and the floor over the same raw transactions, at every offer count
- * (`sets`: `{ offers, raw, batches }`). Passes are interleaved — each round runs the floor and
+ * (`sets`: `{ offers, raw, batches }`), and the lookups alone. Passes are interleaved — each round runs the floor, the lookups and
  * `decide` at every offer count — so a busy machine slows all of them alike; a short untimed
- * warm-up comes first. Returns `{ floor, decide }` per set.
+ * warm-up comes first. Returns `{ floor, lookups, decide }` per set.
  */
 export function benchOfferCounts(sets, options, customers, repeats) {
   for (const { offers, raw, batches } of sets) {
     floorPass(raw.slice(0, 100_000), offers.byMerchant);
+    lookupsPass(batches.slice(0, 10), offers.byMerchant, customers);
     decidePass(batches.slice(0, 10), offers, options, customers);
   }
-  const runs = sets.map(() => ({ floor: [], decide: [] }));
+  const runs = sets.map(() => ({ floor: [], decide: [], lookups: [] }));
   for (let i = 0; i < repeats; i++) {
     sets.forEach(({ offers, raw, batches }, k) => {
       // No forced GC: the floor leaves only short-lived garbage, and a full GC of this heap is slow.
       runs[k].floor.push(timed(() => floorPass(raw, offers.byMerchant), { gc: false }));
+      runs[k].lookups.push(lookupsPass(batches, offers.byMerchant, customers));
       runs[k].decide.push(decidePass(batches, offers, options, customers));
     });
   }
   return sets.map(({ raw }, k) => {
-    const floor = throughput(
-      raw.length,
-      runs[k].floor.map((r) => r.seconds),
-    );
-    return { floor, decide: decideFigures(runs[k].decide, raw.length, options) };
+    const seconds = (key) => runs[k][key].map((r) => r.seconds);
+    return {
+      floor: throughput(raw.length, seconds('floor')),
+      lookups: throughput(raw.length, seconds('lookups')),
+      decide: decideFigures(runs[k].decide, raw.length, options),
+    };
   });
 }
 

@@ -67,13 +67,14 @@ function fail(key: string, code: TransactionErrorCode, message: string): Outcome
 
 /**
  * Transaction ids of a batch: `taken` is true when the id is already stored or claimed earlier
- * in the batch; `claim` records the id of an item that will be stored; `undo` gives back every
- * claim of the batch (when deciding it threw).
+ * in the batch; `claim` records the id of an item that will be stored unless it is taken, and
+ * says whether it did (one lookup where `taken` then a separate add would make two); `undo`
+ * gives back every claim of the batch (when deciding it threw).
  * @internal
  */
 export interface _IdClaims {
   taken(id: string): boolean;
-  claim(id: string): void;
+  claim(id: string): boolean;
   undo(): void;
 }
 
@@ -84,14 +85,18 @@ export function _idClaims(state: DecideState): _IdClaims {
     const before = stored.size;
     return {
       taken: (id) => stored.has(id),
-      claim: (id) => void stored.add(id),
+      claim: (id) => stored.add(id),
       undo: () => stored.truncate(before),
     };
   }
   const batch = new Set<string>();
   return {
     taken: (id) => batch.has(id) || state.hasTransaction(id),
-    claim: (id) => void batch.add(id),
+    claim: (id) => {
+      if (batch.has(id) || state.hasTransaction(id)) return false;
+      batch.add(id);
+      return true;
+    },
     undo: () => batch.clear(),
   };
 }
@@ -102,10 +107,13 @@ export interface _Screened {
 }
 
 /**
- * The screening every stored transaction goes through, in DESIGN.md §3's order: validation,
- * duplicate, customer. Returns the failing outcome; or `undefined`, with the customer in `out`
- * and the id claimed. (The customer goes to `out` so that the caller need not read the customer
- * object to tell it from an outcome: most transactions never need it again.)
+ * The screening every stored transaction goes through, with the outcome of DESIGN.md §3's order:
+ * validation, duplicate, customer. Returns the failing outcome; or `undefined`, with the customer
+ * in `out` and the id claimed. (The customer goes to `out` so that the caller need not read the
+ * customer object to tell it from an outcome: most transactions never need it again.)
+ *
+ * The customer is looked up first so that a known customer's id is checked and claimed in one
+ * lookup; a duplicate still wins over an unknown customer, as the order says.
  * @internal
  */
 export function _screen(
@@ -118,12 +126,12 @@ export function _screen(
   if (!item.ok) return fail(item.key, 'invalid_transaction', _issuesMessage(what, item.issues));
   const tx = item.value;
   const id = tx.transactionId;
-  if (ids.taken(id)) return fail(id, 'duplicate_transaction', _duplicateTransaction(id));
   const customer = state.customer(tx.customerId);
   if (customer === undefined) {
+    if (ids.taken(id)) return fail(id, 'duplicate_transaction', _duplicateTransaction(id));
     return fail(id, 'customer_not_found', _customerNotFound(tx.customerId));
   }
-  ids.claim(id);
+  if (!ids.claim(id)) return fail(id, 'duplicate_transaction', _duplicateTransaction(id));
   out.customer = customer;
   return undefined;
 }

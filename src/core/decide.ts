@@ -13,7 +13,6 @@ import type { ParsedCustomer } from '../model/parseCustomer.js';
 import type { ParsedTransaction, ParseResult } from '../model/parseTransaction.js';
 import type { TransactionIdSet } from './idSet.js';
 import type { Outcome } from './outcome.js';
-import { _PurchaseLists } from './purchases.js';
 
 /**
  * What `decide` reads: offers, options and the stored state of one partner. Lookups are plain
@@ -142,8 +141,13 @@ export function _screen(
  * @internal
  */
 export class _BatchHistory {
-  /** Per customer and merchant touched in this batch: the stored purchases, then the batch's. */
-  private readonly lists = new _PurchaseLists();
+  /**
+   * Per customer touched in this batch, its lists by merchant as a short chain: a customer rarely
+   * buys at more than one merchant whose offers read history within a batch, and a chain entry
+   * is one small object where a map per customer was several (measured: a tenth of the bytes
+   * `decide` allocated).
+   */
+  private readonly byCustomer = new Map<string, _BatchList>();
   constructor(private readonly state: DecideState) {}
 
   /**
@@ -152,13 +156,22 @@ export class _BatchHistory {
    * merchant and batch, never changed.
    */
   list(customerId: string, merchantKey: string): Purchase[] {
-    const list = this.lists.get(customerId, merchantKey);
-    if (list !== undefined) return list;
+    const first = this.byCustomer.get(customerId);
+    for (let e = first; e !== undefined; e = e.next) {
+      if (e.merchantKey === merchantKey) return e.list;
+    }
     const stored = this.state.purchases(customerId, merchantKey);
-    const copy = stored === undefined ? [] : stored.slice();
-    this.lists.set(customerId, merchantKey, copy);
-    return copy;
+    const list = stored === undefined ? [] : stored.slice();
+    this.byCustomer.set(customerId, { merchantKey, list, next: first });
+    return list;
   }
+}
+
+/** One link of `_BatchHistory`'s chain. @internal */
+export interface _BatchList {
+  readonly merchantKey: string;
+  readonly list: Purchase[];
+  readonly next: _BatchList | undefined;
 }
 
 function noOfferMessage(
@@ -211,14 +224,27 @@ function decideEach(
 ): void {
   const { offers, options } = state;
   const screened: _Screened = { customer: undefined };
+  // Screening first, for the whole batch, in a loop of its own: its lookups (the customer, the
+  // id among the stored ones) are random reads into large tables, and a short loop lets the CPU
+  // overlap the cache misses of consecutive items, which the long matching step in between
+  // would prevent. Customers are only read, and ids claimed in input order, so the outcomes are
+  // those of one item at a time.
+  const customers = new Array<ParsedCustomer | undefined>(items.length);
   for (let i = 0; i < items.length; i++) {
-    const item = items[i] as ParseResult<ParsedTransaction>;
-    const failed = _screen(item, state, ids, 'transaction', screened);
-    if (failed !== undefined) {
-      outcomes[i] = failed;
-      continue;
-    }
-    const tx = (item as { value: ParsedTransaction }).value;
+    const failed = _screen(
+      items[i] as ParseResult<ParsedTransaction>,
+      state,
+      ids,
+      'transaction',
+      screened,
+    );
+    if (failed !== undefined) outcomes[i] = failed;
+    else customers[i] = screened.customer;
+  }
+  for (let i = 0; i < items.length; i++) {
+    const customer = customers[i];
+    if (customer === undefined) continue;
+    const tx = (items[i] as { value: ParsedTransaction }).value;
     const id = tx.transactionId;
     accepted.push(tx);
     const candidates = offers.byMerchant.get(tx.merchantKey);
@@ -231,7 +257,6 @@ function decideEach(
     const purchases = offers.historyKeys.has(tx.merchantKey)
       ? history.list(tx.customerId, tx.merchantKey)
       : undefined;
-    const customer = screened.customer as ParsedCustomer;
     const r = _match(candidates, _matchInput(tx, customer, purchases), options);
     if (purchases !== undefined) purchases.push(purchaseOf(tx));
     if (r.kind === 'paid') {

@@ -31,6 +31,15 @@ describe('parseDay', () => {
       expect(parseDay(formatDay(d))).toBe(d);
     }
   });
+
+  test('gives the same text when asked again, also after its cache of texts was emptied', () => {
+    // 10,000 days, twice: more than the cache holds, so the second pass mixes hits and misses.
+    for (let pass = 0; pass < 2; pass++) {
+      for (let d = 0; d < 10_000; d++) {
+        expect(formatDay(d)).toBe(new Date(d * 86_400_000).toISOString().slice(0, 10));
+      }
+    }
+  });
 });
 
 describe('parseDateTime', () => {

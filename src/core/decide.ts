@@ -24,7 +24,10 @@ export interface DecideState {
   readonly offers: OfferSet;
   /** Resolved options (see `resolveOptions`). */
   readonly options: ResolvedOptions;
-  /** The partner's customer with this id, if registered. */
+  /**
+   * The partner's customer with this id, if registered. A read only: `decide` asks it for every
+   * valid item of the batch before it matches any of them.
+   */
   customer(customerId: string): ParsedCustomer | undefined;
   /** Whether a transaction with this id is already stored for the partner. */
   hasTransaction(transactionId: string): boolean;

@@ -104,7 +104,9 @@ export function lookupsPass(batches, byMerchant, customers) {
         outcomes[i] = ids.has(tx.transactionId) ? DUPLICATE : NOT_FOUND;
         continue;
       }
-      if (!ids.add(tx.transactionId)) {
+      const size = ids.size;
+      ids.add(tx.transactionId);
+      if (ids.size === size) {
         outcomes[i] = DUPLICATE;
         continue;
       }

@@ -87,7 +87,13 @@ export function _idClaims(state: DecideState): _IdClaims {
     const before = stored.size;
     return {
       taken: (id) => stored.has(id),
-      claim: (id) => stored.add(id),
+      // By size rather than by what `add` returns, so that an untyped caller's builtin `Set`
+      // (whose `add` returns the set) still reports duplicates.
+      claim: (id) => {
+        const size = stored.size;
+        stored.add(id);
+        return stored.size !== size;
+      },
       undo: () => stored.truncate(before),
     };
   }

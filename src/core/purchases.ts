@@ -2,7 +2,7 @@ import type { Purchase } from '../matching/history.js';
 
 /**
  * Purchase lists by customer, then by merchant key: what `DecideState.purchases` reads, held in
- * memory (a replay, `explain`, the batch-local lists of `decide`).
+ * memory (by a replay and by `explain`).
  *
  * Two nested maps rather than one map keyed by `customerId + separator + merchantKey`: a lookup
  * then hashes the two strings the transaction already carries (V8 keeps a string's hash in it,

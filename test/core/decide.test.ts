@@ -52,6 +52,14 @@ describe('decide', () => {
     expect(codes(d)).toEqual(codes(decide(batch, state())));
     expect([...ids].sort()).toEqual(['a', 'b', 'stored']);
   });
+
+  test('decides the same when an untyped caller passes a builtin Set as storedIds', () => {
+    // Set.add returns the set, not whether the id was new: duplicates must still be caught.
+    const ids = new Set(['stored']);
+    const d = decide(batch, state(ids as unknown as TransactionIdSet));
+    expect(codes(d)).toEqual(codes(decide(batch, state())));
+    expect([...ids].sort()).toEqual(['a', 'b', 'stored']);
+  });
 });
 
 describe('decide when a custom operator throws', () => {

@@ -21,24 +21,6 @@ export function cashbackDecimal(c: Cashback, scale: number): MoneyValue {
   return c.decimal ?? new _ExactMoney(c.units).div(_ExactMoney.pow(10, scale));
 }
 
-/** Cap in units at `scale`, rounded down, cached per cap and scale. */
-const capCache = new WeakMap<ExactAmount, Map<number, number>>();
-
-function capUnits(cap: ExactAmount, options: ResolvedOptions): number {
-  let perScale = capCache.get(cap);
-  if (perScale === undefined) {
-    perScale = new Map();
-    capCache.set(cap, perScale);
-  }
-  let units = perScale.get(options.scale);
-  if (units === undefined) {
-    const n = _capAtScale(cap, options).times(options.unit).toNumber();
-    units = Number.isSafeInteger(n) ? n : Number.NaN;
-    perScale.set(options.scale, units);
-  }
-  return units;
-}
-
 /**
  * The cap as payable at `scale`: rounded down, so a cap with more places than `scale` is never
  * exceeded (0.005 at 2 places pays at most 0.00).
@@ -73,10 +55,50 @@ export function _cashbackReference(
 }
 
 /**
+ * The exact fast path of cashback on safe integers: `amount × discount / 100` rounded to `scale`
+ * places, capped at `max_cashback` rounded down to `scale` places, as a count of `10^-scale`
+ * units; `NaN` when a step could leave the safe-integer range (the caller then takes the
+ * decimal.js reference path). Amounts come as integer units and their decimal places.
+ * @param a - amount units (`NaN` when they do not fit)
+ * @param aScale - decimal places of `a`
+ * @param d - discount units
+ * @param dScale - decimal places of `d`
+ * @param cap - `max_cashback` units; `-1` when the offer has no cap, `NaN` when they do not fit
+ * @param capScale - decimal places of `cap`
+ * @param options - scale and rounding
+ */
+function cashbackUnits(
+  a: number,
+  aScale: number,
+  d: number,
+  dScale: number,
+  cap: number,
+  capScale: number,
+  options: ResolvedOptions,
+): number {
+  // a·d < 2^53 keeps the product exact; NaN units fail every comparison and fall through.
+  if (!(a <= 9e15 / d)) return Number.NaN;
+  const product = a * d;
+  const shift = aScale + dScale + 2 - options.scale;
+  let units: number;
+  if (shift <= 0) units = product * _pow10(-shift);
+  else if (shift <= 15) units = _roundQuotient(product, _pow10(shift), options.roundingMode);
+  else return Number.NaN;
+  if (!Number.isSafeInteger(units)) return Number.NaN;
+  if (cap === -1) return units;
+  // The cap at `scale`, rounded down: exact on safe integers (NaN when it is not one).
+  const s = capScale - options.scale;
+  const capped =
+    s <= 0 ? cap * _pow10(-s) : _roundQuotient(cap, _pow10(s), Money.ROUND_DOWN as number);
+  if (!Number.isSafeInteger(capped)) return Number.NaN;
+  return Math.min(units, capped);
+}
+
+/**
  * Cashback of a transaction amount under an offer, exact. The common case runs on safe integers
- * (`amount` and `discount` as integer units, one exact quotient and one rounding); anything that
- * could leave the safe-integer range takes the decimal.js reference path. A property test proves
- * both equal on every generated input.
+ * (`amount`, `discount` and `max_cashback` as integer units, one exact quotient and one
+ * rounding); anything that could leave the safe-integer range takes the decimal.js reference
+ * path. A property test proves both equal on every generated input.
  * @param amount - transaction amount
  * @param offer - the offer
  * @param options - scale and rounding
@@ -88,28 +110,28 @@ export function computeCashback(
   offer: CompiledOffer,
   options: ResolvedOptions,
 ): Cashback {
-  const a = amount.units;
-  const d = offer.discount.units;
-  // a·d < 2^53 keeps the product exact; NaN units fail every comparison and fall through.
-  if (a <= 9e15 / d) {
-    const product = a * d;
-    const shift = amount.scale + offer.discount.scale + 2 - options.scale;
-    let units: number;
-    if (shift <= 0) units = product * _pow10(-shift);
-    else if (shift <= 15) units = _roundQuotient(product, _pow10(shift), options.roundingMode);
-    else units = Number.NaN;
-    if (Number.isSafeInteger(units)) {
-      if (offer.maxCashback !== undefined) {
-        const cap = capUnits(offer.maxCashback, options);
-        if (Number.isNaN(cap)) return _cashbackReference(amount, offer, options);
-        if (units > cap) units = cap;
-      }
-      // Both integers are exact doubles, and IEEE division rounds correctly: this is the double
-      // nearest to the exact decimal, the same as Number(decimal.toFixed(scale)).
-      return { units, decimal: undefined, value: units / options.unit };
-    }
-  }
-  return _cashbackReference(amount, offer, options);
+  const cap = offer.maxCashback;
+  const units = cashbackUnits(
+    amount.units,
+    amount.scale,
+    offer.discount.units,
+    offer.discount.scale,
+    cap === undefined ? -1 : cap.units,
+    cap === undefined ? 0 : cap.scale,
+    options,
+  );
+  return Number.isNaN(units)
+    ? _cashbackReference(amount, offer, options)
+    : cashbackOfUnits(units, options);
+}
+
+/**
+ * A cashback from its units at `scale`. Both integers are exact doubles, and IEEE division rounds
+ * correctly: `value` is the double nearest to the exact decimal, the same as
+ * `Number(decimal.toFixed(scale))`.
+ */
+function cashbackOfUnits(units: number, options: ResolvedOptions): Cashback {
+  return { units, decimal: undefined, value: units / options.unit };
 }
 
 /** `true` when the cashback is zero. @internal */

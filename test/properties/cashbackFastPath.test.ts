@@ -78,7 +78,7 @@ describe('computeCashback', () => {
           ]).offers;
           if (offer === undefined) throw new Error('no offer compiled');
           const amountExact = exact(a);
-          // Several options in a row on one offer: the per-offer cap cache must key by both.
+          // Several options in a row on one offer: the cap is taken to each scale in turn.
           for (const o of optionsList) {
             const options = resolveOptions(o);
             const fast = computeCashback(amountExact, offer, options);

@@ -55,7 +55,7 @@ export const SIZES = {
     naiveTransactions: 50_000,
     batch: 10_000,
     repeats: 5,
-    replayRepeats: 3,
+    replayRepeats: 5,
   },
   smoke: {
     customers: 5_000,

@@ -55,46 +55,6 @@ export function _cashbackReference(
 }
 
 /**
- * The exact fast path of cashback on safe integers: `amount × discount / 100` rounded to `scale`
- * places, capped at `max_cashback` rounded down to `scale` places, as a count of `10^-scale`
- * units; `NaN` when a step could leave the safe-integer range (the caller then takes the
- * decimal.js reference path). Amounts come as integer units and their decimal places.
- * @param a - amount units (`NaN` when they do not fit)
- * @param aScale - decimal places of `a`
- * @param d - discount units
- * @param dScale - decimal places of `d`
- * @param cap - `max_cashback` units; `-1` when the offer has no cap, `NaN` when they do not fit
- * @param capScale - decimal places of `cap`
- * @param options - scale and rounding
- */
-function cashbackUnits(
-  a: number,
-  aScale: number,
-  d: number,
-  dScale: number,
-  cap: number,
-  capScale: number,
-  options: ResolvedOptions,
-): number {
-  // a·d < 2^53 keeps the product exact; NaN units fail every comparison and fall through.
-  if (!(a <= 9e15 / d)) return Number.NaN;
-  const product = a * d;
-  const shift = aScale + dScale + 2 - options.scale;
-  let units: number;
-  if (shift <= 0) units = product * _pow10(-shift);
-  else if (shift <= 15) units = _roundQuotient(product, _pow10(shift), options.roundingMode);
-  else return Number.NaN;
-  if (!Number.isSafeInteger(units)) return Number.NaN;
-  if (cap === -1) return units;
-  // The cap at `scale`, rounded down: exact on safe integers (NaN when it is not one).
-  const s = capScale - options.scale;
-  const capped =
-    s <= 0 ? cap * _pow10(-s) : _roundQuotient(cap, _pow10(s), Money.ROUND_DOWN as number);
-  if (!Number.isSafeInteger(capped)) return Number.NaN;
-  return Math.min(units, capped);
-}
-
-/**
  * Cashback of a transaction amount under an offer, exact. The common case runs on safe integers
  * (`amount`, `discount` and `max_cashback` as integer units, one exact quotient and one
  * rounding); anything that could leave the safe-integer range takes the decimal.js reference
@@ -110,27 +70,28 @@ export function computeCashback(
   offer: CompiledOffer,
   options: ResolvedOptions,
 ): Cashback {
+  const a = amount.units;
+  const d = offer.discount.units;
+  // a·d < 2^53 keeps the product exact; NaN units fail every comparison and fall through.
+  if (!(a <= 9e15 / d)) return _cashbackReference(amount, offer, options);
+  const product = a * d;
+  const shift = amount.scale + offer.discount.scale + 2 - options.scale;
+  let units = Number.NaN;
+  if (shift <= 0) units = product * _pow10(-shift);
+  else if (shift <= 15) units = _roundQuotient(product, _pow10(shift), options.roundingMode);
   const cap = offer.maxCashback;
-  const units = cashbackUnits(
-    amount.units,
-    amount.scale,
-    offer.discount.units,
-    offer.discount.scale,
-    cap === undefined ? -1 : cap.units,
-    cap === undefined ? 0 : cap.scale,
-    options,
-  );
-  return Number.isNaN(units)
-    ? _cashbackReference(amount, offer, options)
-    : cashbackOfUnits(units, options);
-}
-
-/**
- * A cashback from its units at `scale`. Both integers are exact doubles, and IEEE division rounds
- * correctly: `value` is the double nearest to the exact decimal, the same as
- * `Number(decimal.toFixed(scale))`.
- */
-function cashbackOfUnits(units: number, options: ResolvedOptions): Cashback {
+  if (cap !== undefined && Number.isSafeInteger(units)) {
+    // The cap at `scale`, rounded down: exact on safe integers (NaN when it is not one).
+    const s = cap.scale - options.scale;
+    const capped =
+      s <= 0
+        ? cap.units * _pow10(-s)
+        : _roundQuotient(cap.units, _pow10(s), Money.ROUND_DOWN as number);
+    units = Number.isSafeInteger(capped) ? Math.min(units, capped) : Number.NaN;
+  }
+  if (!Number.isSafeInteger(units)) return _cashbackReference(amount, offer, options);
+  // Both integers are exact doubles, and IEEE division rounds correctly: this is the double
+  // nearest to the exact decimal, the same as Number(decimal.toFixed(scale)).
   return { units, decimal: undefined, value: units / options.unit };
 }
 

@@ -111,7 +111,10 @@ const grouped = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 /** `1234567` → `1,234,567`. */
 export const count = (n) => grouped.format(n);
 
-/** A ratio with 2 significant decimals, or more digits for large ones. */
-export const ratio = (r) => (r >= 100 ? grouped.format(r) : r.toFixed(2));
+/**
+ * A ratio: whole numbers from 100, else 2 decimals, and 3 below 1 so that a ratio just under its
+ * target (0.596 against 0.60) does not print as the target itself.
+ */
+export const ratio = (r) => (r >= 100 ? grouped.format(r) : r.toFixed(r < 1 ? 3 : 2));
 
 export const log = (...args) => console.log(...args);

@@ -5,6 +5,7 @@ import {
   type ItemError,
 } from '../model/errors.js';
 import { type ParsedCustomer, parseCustomer } from '../model/parseCustomer.js';
+import { _requireArray } from './input.js';
 
 /** The result of screening one request's customers. @public */
 export interface CustomerBatch {
@@ -27,9 +28,11 @@ function rawId(item: unknown): string | undefined {
  * items are rejected with their reason.
  * @param items - customers as sent
  * @returns the customers to upsert and the rejections
+ * @throws TypeError when `items` is not an array
  * @public
  */
 export function screenCustomers(items: readonly unknown[]): CustomerBatch {
+  _requireArray(items, 'customers');
   const counts = new Map<string, number>();
   for (const item of items) {
     const id = rawId(item);

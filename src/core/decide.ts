@@ -12,6 +12,7 @@ import type { ResolvedOptions } from '../model/options.js';
 import type { ParsedCustomer } from '../model/parseCustomer.js';
 import type { ParsedTransaction, ParseResult } from '../model/parseTransaction.js';
 import type { TransactionIdSet } from './idSet.js';
+import { _requireArray } from './input.js';
 import type { Outcome } from './outcome.js';
 
 /**
@@ -202,12 +203,14 @@ function noOfferMessage(
  * @param items - parse results (see `parseTransaction`), in submission order
  * @param state - offers, options and the partner's stored state
  * @returns one outcome per item and the transactions to store
+ * @throws TypeError when `items` is not an array
  * @public
  */
 export function decide(
   items: readonly ParseResult<ParsedTransaction>[],
   state: DecideState,
 ): Decision {
+  _requireArray(items, 'items');
   const outcomes: Outcome[] = new Array(items.length);
   const accepted: ParsedTransaction[] = [];
   const ids = _idClaims(state);
@@ -298,6 +301,7 @@ function decideEach(
  * @param items - parse results of history items (`parseTransaction(…, true)`)
  * @param state - the partner's stored state
  * @returns errors keyed as in `decide`, and the transactions to store
+ * @throws TypeError when `items` is not an array
  * @public
  */
 export function screenHistory(
@@ -307,6 +311,7 @@ export function screenHistory(
   readonly errors: readonly ItemError<TransactionErrorCode>[];
   readonly accepted: readonly ParsedTransaction[];
 } {
+  _requireArray(items, 'items');
   const errors: ItemError<TransactionErrorCode>[] = [];
   const accepted: ParsedTransaction[] = [];
   const ids = _idClaims(state);

@@ -12,6 +12,7 @@ import {
 import { screenCustomers } from './customers.js';
 import { type DecideState, decide, purchaseOf, screenHistory } from './decide.js';
 import { TransactionIdSet } from './idSet.js';
+import { _requireArray, _requireObject } from './input.js';
 import type { Outcome, Payment, TransactionError } from './outcome.js';
 import { _PurchaseLists } from './purchases.js';
 import { _SummaryBuilder, type ReplaySummary } from './summary.js';
@@ -125,10 +126,11 @@ export interface ReplaySession {
   readonly rejected: ReplayResult['rejected'];
   /**
    * Decides the next consecutive chunk of transactions. Item keys `#<index>` count from the
-   * start of the stream, so chunking changes nothing.
+   * start of the stream, so chunking changes nothing. Throws a `TypeError` when `transactions`
+   * is not an array, and {@link LateTransactionError} as `maxLatenessDays` says.
    */
   push(transactions: readonly unknown[]): readonly Outcome[];
-  /** Decides a chunk that is already parsed (see `parseTransaction`). */
+  /** Decides a chunk that is already parsed (see `parseTransaction`); throws as `push` does. */
   pushParsed(items: readonly ParseResult<ParsedTransaction>[]): readonly Outcome[];
   /** Totals so far. */
   summary(): ReplaySummary;
@@ -160,7 +162,8 @@ function interned(id: string): string {
 }
 
 function isOfferSet(offers: ReplayData['offers']): offers is OfferSet {
-  return !Array.isArray(offers);
+  // Anything else, arrays and mistakes alike, goes to compileOffers, which names what is wrong.
+  return typeof offers === 'object' && offers !== null && 'byMerchant' in offers;
 }
 
 /**
@@ -169,10 +172,14 @@ function isOfferSet(offers: ReplayData['offers']): offers is OfferSet {
  * @param data - offers, customers and optional history
  * @param options - time zone, scale, rounding, operators
  * @returns the session
- * @throws OfferValidationError when an offer is invalid; RangeError for bad options
+ * @throws OfferValidationError when an offer is invalid; RangeError for bad options; TypeError
+ *   when `data` is not an object or one of its lists is not an array
  * @public
  */
 export function createReplay(data: ReplayData, options: ReplaySessionOptions = {}): ReplaySession {
+  _requireObject(data, 'data');
+  _requireArray(data.customers, 'data.customers');
+  if (data.history !== undefined) _requireArray(data.history, 'data.history');
   const resolved: ResolvedOptions = resolveOptions(options);
   const lateness = latenessOf(options.maxLatenessDays, DEFAULT_LATENESS_DAYS);
   const offers = isOfferSet(data.offers)
@@ -256,6 +263,7 @@ export function createReplay(data: ReplayData, options: ReplaySessionOptions = {
   };
 
   const pushParsed = (items: readonly ParseResult<ParsedTransaction>[]): readonly Outcome[] => {
+    _requireArray(items, 'items');
     const idsBefore = ids.size;
     const d = decide(items, state);
     let newest: number;
@@ -275,6 +283,7 @@ export function createReplay(data: ReplayData, options: ReplaySessionOptions = {
     rejected,
     pushParsed,
     push(transactions) {
+      _requireArray(transactions, 'transactions');
       const items = new Array<ParseResult<ParsedTransaction>>(transactions.length);
       for (let i = 0; i < transactions.length; i++) {
         items[i] = parseTransaction(transactions[i], offset + i, resolved.timeZone);
@@ -296,7 +305,8 @@ export function createReplay(data: ReplayData, options: ReplaySessionOptions = {
  * @param data - offers, customers, optional history, and the transactions to decide
  * @param options - core options, plus `clock` and `ids`
  * @returns payments, errors, rejections and a summary
- * @throws OfferValidationError when an offer is invalid; RangeError for bad options
+ * @throws OfferValidationError when an offer is invalid; RangeError for bad options; TypeError
+ *   when `data` is not an object or one of its lists is not an array
  * @example
  * ```ts
  * const r = replay({ offers, customers, history, transactions });
@@ -308,6 +318,8 @@ export function replay(
   data: ReplayData & { readonly transactions: readonly unknown[] },
   options: ReplayOptions = {},
 ): ReplayResult {
+  _requireObject(data, 'data');
+  _requireArray(data.transactions, 'data.transactions');
   const session = createReplay(data, {
     ...options,
     maxLatenessDays: options.maxLatenessDays ?? Number.POSITIVE_INFINITY,

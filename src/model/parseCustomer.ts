@@ -25,6 +25,34 @@ export interface ParsedCustomer {
   readonly location: Location;
 }
 
+/**
+ * Messages for zod's type issues in the words the hand-written transaction parser uses (`is
+ * required`, `must be a string`), so that customers, offers and transactions report alike; other
+ * issues keep the schema's own message.
+ * @internal
+ */
+export function _zodMessage(issue: {
+  readonly code?: string;
+  readonly input?: unknown;
+  readonly expected?: string;
+  readonly errors?: readonly (readonly { readonly code?: string; readonly expected?: string }[])[];
+}): string | undefined {
+  if (issue.code !== 'invalid_type' && issue.code !== 'invalid_union') return undefined;
+  if (issue.input === undefined) return 'is required';
+  if (issue.code === 'invalid_type') return `must be ${typeName(issue.expected)}`;
+  // A union whose every branch refused the value's type (`discount`: a number or a string).
+  const expected = (issue.errors ?? []).map((branch) =>
+    branch.length === 1 && branch[0]?.code === 'invalid_type' ? branch[0].expected : undefined,
+  );
+  if (expected.length === 0 || expected.some((e) => e === undefined)) return undefined;
+  return `must be ${expected.map(typeName).join(' or ')}`;
+}
+
+function typeName(expected: string | undefined): string {
+  const name = expected ?? 'value';
+  return `${/^[aeiou]/.test(name) ? 'an' : 'a'} ${name}`;
+}
+
 /** Converts zod's issue paths to our dotted form. @internal */
 export function _zodIssues(
   issues: readonly { path: PropertyKey[]; message: string }[],
@@ -40,7 +68,7 @@ export function _zodIssues(
  * @public
  */
 export function parseCustomer(input: unknown, index: number): ParseResult<ParsedCustomer> {
-  const r = CustomerSchema.safeParse(input);
+  const r = CustomerSchema.safeParse(input, { error: _zodMessage });
   if (!r.success) {
     const raw = (input as { customer_id?: unknown } | null)?.customer_id;
     const id = typeof raw === 'string' ? raw.trim() : '';

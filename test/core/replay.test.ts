@@ -1,4 +1,6 @@
 import { describe, expect, test } from 'vitest';
+import { screenCustomers } from '../../src/core/customers.js';
+import { decide, screenHistory } from '../../src/core/decide.js';
 import { createReplay, replay } from '../../src/core/replay.js';
 import { OfferValidationError } from '../../src/matching/compileOffers.js';
 import { customer, history, offer, tx } from '../fixtures.js';
@@ -202,5 +204,95 @@ describe('replay: outcomes', () => {
     expect(() => run({}, { timeZone: 'Mars/Olympus' })).toThrow("Unknown time zone 'Mars/Olympus'");
     expect(() => run({}, { scale: 11 })).toThrow(RangeError);
     expect(() => run({}, { rounding: 'sideways' as 'up' })).toThrow(RangeError);
+  });
+});
+
+describe('replay: what it rejects before deciding', () => {
+  test('an invalid customer is rejected with every reason, keyed by its id or #<index>', () => {
+    const r = run({
+      customers: [
+        customer(),
+        customer({ customer_id: 'a', birthday: '1990-02-30' }),
+        customer({ customer_id: 'b', gender: '  ' }),
+        customer({ customer_id: 'c', location: undefined }),
+        customer({ customer_id: 'd', location: { country: 'FR' } }),
+        customer({ customer_id: 'e', location: 'Paris' }),
+        customer({ customer_id: 'x'.repeat(129) }),
+        7,
+      ],
+      transactions: [tx(), tx({ transaction_id: 't2', customer_id: 'a' })],
+    });
+    const invalid = (key: string, reason: string) => ({
+      key,
+      code: 'invalid_customer',
+      message: `Invalid customer: ${reason}`,
+    });
+    expect(r.rejected.customers).toEqual([
+      invalid('a', 'birthday must be a real date YYYY-MM-DD'),
+      invalid('b', 'gender must not be empty'),
+      invalid('c', 'location is required'),
+      invalid('d', 'location.city is required'),
+      invalid('e', 'location must be an object'),
+      invalid('#6', 'customer_id must be at most 128 characters'),
+      invalid('#7', 'must be an object'),
+    ]);
+    // Rejected customers are not registered: their transactions find no customer.
+    expect(codes(r)).toEqual({ t2: 'customer_not_found' });
+    expect(r.summary.rejected).toEqual({ customers: 7, history: 0 });
+  });
+
+  test('an invalid history item is rejected and not stored', () => {
+    const r = run({
+      history: [
+        history({ transaction_id: 'h1', date: 'yesterday' }),
+        history({ transaction_id: undefined, amount: -1 }),
+      ],
+      transactions: [tx({ transaction_id: 'h1' })],
+    });
+    expect(r.rejected.history).toEqual([
+      {
+        key: 'h1',
+        code: 'invalid_transaction',
+        message: 'Invalid history transaction: date must be a date-time YYYY-MM-DDTHH:mm:ss[.fff]',
+      },
+      {
+        key: '#1',
+        code: 'invalid_transaction',
+        message:
+          'Invalid history transaction: transaction_id is required; amount must be greater than 0',
+      },
+    ]);
+    // h1 was not stored, so the transaction with that id is not a duplicate.
+    expect(r.payments.map((p) => p.transaction_id)).toEqual(['h1']);
+  });
+
+  test('an input that is not an array or an object is a TypeError naming it', () => {
+    const base = { offers: [offer()], customers: [customer()], transactions: [tx()] };
+    const bad = (data: unknown) => () => replay(data as Data);
+    expect(bad(null)).toThrow(new TypeError('data must be an object, got null'));
+    expect(bad({ ...base, customers: 5 })).toThrow(
+      new TypeError('data.customers must be an array, got the number 5'),
+    );
+    expect(bad({ ...base, history: 'h1' })).toThrow(
+      new TypeError('data.history must be an array, got the string "h1"'),
+    );
+    expect(bad({ ...base, transactions: tx() })).toThrow(
+      new TypeError('data.transactions must be an array, got an object'),
+    );
+    expect(bad({ ...base, offers: 5 })).toThrow(OfferValidationError);
+    const session = createReplay(base);
+    expect(() => session.push(undefined as unknown as unknown[])).toThrow(
+      new TypeError('transactions must be an array, got undefined'),
+    );
+    expect(() => session.pushParsed({} as never)).toThrow(
+      new TypeError('items must be an array, got an object'),
+    );
+    expect(() => screenCustomers(null as never)).toThrow(
+      new TypeError('customers must be an array, got null'),
+    );
+    expect(() => decide(undefined as never, {} as never)).toThrow(TypeError);
+    expect(() => screenHistory('t1' as never, {} as never)).toThrow(TypeError);
+    // Nothing was decided by the calls that threw.
+    expect(session.summary().transactions).toBe(0);
   });
 });

@@ -67,12 +67,24 @@ describe('compileOffers', () => {
       "5 age.1: 'teen' is not an age label A-B or A+",
       "5 age.2: '40-30' is not an age label A-B or A+",
       '6 merchant_name: must not be empty',
-      expect.stringMatching(/^#6 offer_id: /),
-      expect.stringMatching(/^#6 merchant_name: /),
-      expect.stringMatching(/^#6 warranty: /),
-      expect.stringMatching(/^#6 discount: /),
-      expect.stringMatching(/^#6 valid_from: /),
-      expect.stringMatching(/^#6 valid_to: /),
+      '#6 offer_id: is required',
+      '#6 merchant_name: is required',
+      '#6 warranty: is required',
+      '#6 discount: is required',
+      '#6 valid_from: is required',
+      '#6 valid_to: is required',
+    ]);
+  });
+
+  test('names the expected type of a field of the wrong type', () => {
+    expect(
+      issues([offer({ name: 5, discount: true, active: 'yes', age: '18-25', gender: [3] })]),
+    ).toEqual([
+      '1 name: must be a string',
+      '1 age: must be an array',
+      '1 gender.0: must be a string',
+      '1 discount: must be a number or a string',
+      '1 active: must be a boolean',
     ]);
   });
 

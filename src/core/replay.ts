@@ -263,7 +263,7 @@ export function createReplay(data: ReplayData, options: ReplaySessionOptions = {
   };
 
   const pushParsed = (items: readonly ParseResult<ParsedTransaction>[]): readonly Outcome[] => {
-    _requireArray(items, 'items');
+    // decide refuses an `items` that is not an array before anything is recorded.
     const idsBefore = ids.size;
     const d = decide(items, state);
     let newest: number;

@@ -1,0 +1,164 @@
+import type {
+  CustomerRecord,
+  OfferRecord,
+  OutboxEvent,
+  PaymentRecord,
+  TransactionRecord,
+} from './records.js';
+
+/**
+ * Offers: global, shared by every partner.
+ * @public
+ */
+export interface OfferRepository {
+  /** Every stored offer, active or not, by ascending `offer_id`. */
+  list(): Promise<readonly OfferRecord[]>;
+  /**
+   * A number that changes whenever `upsert` changes anything, so that an engine can tell cheaply
+   * whether the offers it compiled are still current (several engines may share one store).
+   */
+  revision(): Promise<number>;
+  /** Creates or replaces offers by `offer_id`; offers not named are kept. Ids are distinct. */
+  upsert(offers: readonly OfferRecord[]): Promise<void>;
+}
+
+/**
+ * A partner's customers.
+ * @public
+ */
+export interface CustomerRepository {
+  /** The partner's customers among these ids, in any order; unknown ids are left out. */
+  get(partner: string, ids: readonly string[]): Promise<readonly CustomerRecord[]>;
+  /**
+   * Creates or replaces customers by `customer_id` (distinct within the call) and counts which
+   * were new: an id already stored for the partner counts as updated, even when two calls race.
+   */
+  upsert(
+    partner: string,
+    customers: readonly CustomerRecord[],
+  ): Promise<{ readonly added: number; readonly updated: number }>;
+}
+
+/** Which purchases a lookback reads: pairs of customer and merchant key, from a day on. @public */
+export interface PurchaseQuery {
+  /** Customer and merchant key pairs (distinct). */
+  readonly pairs: readonly { readonly customerId: string; readonly merchantKey: string }[];
+  /** First day, `YYYY-MM-DD`, inclusive: transactions of earlier days are left out. */
+  readonly fromDay: string;
+}
+
+/**
+ * A partner's stored transactions, history and submitted alike: one id space per partner.
+ * @public
+ */
+export interface TransactionRepository {
+  /** Which of these ids the partner has stored, in any order. */
+  existing(partner: string, ids: readonly string[]): Promise<readonly string[]>;
+  /**
+   * Inserts the transactions whose id the partner has not stored yet and returns those ids, in
+   * any order. Atomic per id: when two calls race on one id, exactly one of them reports it.
+   * Ids are distinct within the call.
+   */
+  insert(partner: string, transactions: readonly TransactionRecord[]): Promise<readonly string[]>;
+  /**
+   * The partner's transactions of these customers at these merchant keys (`merchant_key`) whose
+   * `day` is on or after `fromDay`, in any order: the earlier purchases a batch's lookbacks read.
+   */
+  purchases(partner: string, query: PurchaseQuery): Promise<readonly TransactionRecord[]>;
+}
+
+/** A page of a payments listing. @public */
+export interface PaymentPage {
+  /** How many payments match the range, over all pages. */
+  readonly total: number;
+  /** The page's payments, by `payment_date`, then `transaction_id` (code-unit order). */
+  readonly items: readonly PaymentRecord[];
+}
+
+/** Which payments a listing returns. @public */
+export interface PaymentQuery {
+  /** First payment day, `YYYY-MM-DD`, inclusive. */
+  readonly from: string;
+  /** Last payment day, `YYYY-MM-DD`, inclusive. */
+  readonly to: string;
+  /** How many matching payments to skip, in listing order. */
+  readonly offset: number;
+  /** At most this many payments (≥ 1). */
+  readonly limit: number;
+}
+
+/**
+ * A partner's cashback payments.
+ * @public
+ */
+export interface PaymentRepository {
+  /**
+   * Stores payments. A transaction id that already has a payment for the partner (stored, or
+   * twice in the call) is an error: the call throws and, inside a unit of work, nothing of the
+   * unit is kept.
+   */
+  insert(partner: string, payments: readonly PaymentRecord[]): Promise<void>;
+  /** Payments whose `payment_date` lies in `[from, to]`, paged in listing order. */
+  list(partner: string, query: PaymentQuery): Promise<PaymentPage>;
+}
+
+/** An outbox event and where it sits in the partner's outbox. @public */
+export interface StoredOutboxEvent extends OutboxEvent {
+  /** Position in the partner's outbox: increasing in the order the events were committed. */
+  readonly sequence: number;
+}
+
+/**
+ * Events waiting for webhook delivery, per partner.
+ * @public
+ */
+export interface OutboxRepository {
+  /** Appends events to the partner's outbox, in array order. Event ids are unique. */
+  add(partner: string, events: readonly OutboxEvent[]): Promise<void>;
+  /**
+   * The partner's events with a `sequence` greater than `after` (default: from the start), in
+   * sequence order, at most `limit` of them.
+   */
+  list(
+    partner: string,
+    query: { readonly after?: number; readonly limit: number },
+  ): Promise<readonly StoredOutboxEvent[]>;
+}
+
+/**
+ * The repositories: what the engine reads and writes. Every method is batch-shaped (one call per
+ * request and resource, never one per item) and, apart from offers, scoped by partner: a partner
+ * never reads, lists, collides with or overwrites another partner's data.
+ * @public
+ */
+export interface StoreSession {
+  /** Offers (global). */
+  readonly offers: OfferRepository;
+  /** Customers. */
+  readonly customers: CustomerRepository;
+  /** Transactions, history and submitted. */
+  readonly transactions: TransactionRepository;
+  /** Cashback payments. */
+  readonly payments: PaymentRepository;
+  /** The event outbox. */
+  readonly outbox: OutboxRepository;
+}
+
+/**
+ * A store: the repositories plus units of work. Calls made on the store itself are each atomic
+ * on their own; calls made on the session a unit of work hands out are atomic together.
+ * @public
+ */
+export interface Store extends StoreSession {
+  /**
+   * Runs `fn` as one unit of work: everything it writes through `session` is kept if it resolves,
+   * and nothing if it throws (the error is rethrown). Reads through `session` see its own writes;
+   * other callers see none of them until it resolves. Inside `fn`, use `session`, not the store:
+   * a store may serialise units of work, and a write on the store itself would wait for `fn`.
+   * @param fn - the work, given the session to read and write through
+   * @returns what `fn` returns
+   */
+  transaction<T>(fn: (session: StoreSession) => Promise<T>): Promise<T>;
+  /** Releases what the store holds (connections, timers). Optional. */
+  close?(): Promise<void>;
+}

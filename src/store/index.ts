@@ -1,0 +1,22 @@
+export { createMemoryStore } from './memory/createMemoryStore.js';
+export type {
+  CustomerRecord,
+  OfferRecord,
+  OutboxEvent,
+  OutboxEventType,
+  PaymentRecord,
+  TransactionRecord,
+} from './records.js';
+export type {
+  CustomerRepository,
+  OfferRepository,
+  OutboxRepository,
+  PaymentPage,
+  PaymentQuery,
+  PaymentRepository,
+  PurchaseQuery,
+  Store,
+  StoredOutboxEvent,
+  StoreSession,
+  TransactionRepository,
+} from './Store.js';

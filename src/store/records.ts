@@ -1,0 +1,98 @@
+import type { Location, Merchant, OfferInput } from '../model/schemas.js';
+
+/**
+ * A registered customer as a store keeps it: the seed's shape (2.1), validated and with its id
+ * trimmed.
+ * @public
+ */
+export interface CustomerRecord {
+  /** Customer id, trimmed, 1–128 characters. */
+  readonly customer_id: string;
+  /** Birthday, `YYYY-MM-DD`, a real date. */
+  readonly birthday: string;
+  /** Gender as sent (non-empty). */
+  readonly gender: string;
+  /** Location. */
+  readonly location: Location;
+}
+
+/**
+ * A stored transaction: an uploaded history item or an accepted submitted one. Both share one id
+ * space per partner (DESIGN.md §3).
+ * @public
+ */
+export interface TransactionRecord {
+  /** Transaction id, trimmed; unique per partner. */
+  readonly transaction_id: string;
+  /** Its customer. */
+  readonly customer_id: string;
+  /** `'history'` for an uploaded history item, `'transaction'` for a submitted one. */
+  readonly source: 'history' | 'transaction';
+  /**
+   * Wall-clock date-time in the engine's time zone, `YYYY-MM-DDTHH:mm:ss.SSSSSSSSS` (always nine
+   * fraction digits), so that comparing the texts compares the times.
+   */
+  readonly date: string;
+  /** Calendar day of `date`, `YYYY-MM-DD`: what lookback queries select on. */
+  readonly day: string;
+  /** Amount, an exact plain decimal text such as `12.34`. */
+  readonly amount: string;
+  /** Normalised merchant name (see `merchantKey`): what lookback queries select on. */
+  readonly merchant_key: string;
+  /** Merchant as sent (`id` and `category_code` empty when a history item had none). */
+  readonly merchant: Merchant;
+  /** Description (empty when a history item had none). */
+  readonly description: string;
+  /** Location, when sent (always for submitted transactions). */
+  readonly location?: Location;
+}
+
+/**
+ * A cashback payment as a store keeps it: the seed's payment record (2.6) with the payment day
+ * and the processing event it was created by. At most one per partner and transaction id.
+ * @public
+ */
+export interface PaymentRecord {
+  /** The transaction it pays for. */
+  readonly transaction_id: string;
+  /** Its customer. */
+  readonly customer_id: string;
+  /** The offer that pays. */
+  readonly offer_id: number;
+  /** Cashback, an exact plain decimal text with at most `scale` decimals, such as `0.62`. */
+  readonly cashback_amount: string;
+  /** Payment day, `YYYY-MM-DD`: what listings select and order on. */
+  readonly payment_date: string;
+  /** Country of the transaction. */
+  readonly country: string;
+  /** City of the transaction. */
+  readonly city: string;
+  /** `event_id` of the `addTransactions` call that created it. */
+  readonly event_id: string;
+}
+
+/** Type of an outbox event. @public */
+export type OutboxEventType = 'cashback.created' | 'offer.updated';
+
+/**
+ * An event waiting in the outbox for webhook delivery (DESIGN.md §7), written in the same unit of
+ * work as the data it describes.
+ * @public
+ */
+export interface OutboxEvent {
+  /** Unique id of the event: the `webhook-id` of every delivery attempt. */
+  readonly id: string;
+  /** What happened. */
+  readonly type: OutboxEventType;
+  /** The body to deliver, JSON-serialisable. */
+  readonly payload: Readonly<Record<string, unknown>>;
+  /** When the event was created, an ISO 8601 instant from the engine's clock. */
+  readonly created_at: string;
+}
+
+/**
+ * An offer as a store keeps it: as loaded and validated (seed 2.7 with `active` filled in and the
+ * extensions); the same shape as `Offer`.
+ * @public
+ */
+export type OfferRecord = Omit<OfferInput, 'active'> & { readonly active: boolean };

@@ -3,7 +3,11 @@ import { _explainOffer, type CandidateExplanation } from '../matching/explainOff
 import { _matchInput } from '../matching/match.js';
 import { type CoreOptions, resolveOptions } from '../model/options.js';
 import { parseCustomer } from '../model/parseCustomer.js';
-import { parseTransaction } from '../model/parseTransaction.js';
+import {
+  type ParsedTransaction,
+  type ParseResult,
+  parseTransaction,
+} from '../model/parseTransaction.js';
 import { type DecideState, decide, purchaseOf, screenHistory } from './decide.js';
 import type { Outcome } from './outcome.js';
 import { _PurchaseLists } from './purchases.js';
@@ -64,15 +68,25 @@ export function explain(
     ids.add(tx.transactionId);
     purchases.listFor(tx.customerId, tx.merchantKey).push(purchaseOf(tx));
   }
-  const item = parseTransaction(transaction, 0, resolved.timeZone);
+  return _explainParsed(parseTransaction(transaction, 0, resolved.timeZone), state);
+}
+
+/**
+ * Explains one parsed transaction against a decide state: the outcome `decide` gives it, and how
+ * every offer at its merchant fared with the customer and purchases the state holds.
+ * @internal
+ */
+export function _explainParsed(
+  item: ParseResult<ParsedTransaction>,
+  state: DecideState,
+): Explanation {
   const outcome = decide([item], state).outcomes[0] as Outcome;
-  if (!item.ok || customer === undefined || customer.customerId !== item.value.customerId) {
-    return { outcome, candidates: [] };
-  }
+  const customer = item.ok ? state.customer(item.value.customerId) : undefined;
+  if (!item.ok || customer === undefined) return { outcome, candidates: [] };
   const tx = item.value;
-  const m = _matchInput(tx, customer, purchases.get(tx.customerId, tx.merchantKey));
-  const candidates = (offers.byMerchant.get(tx.merchantKey) ?? []).map((o) =>
-    _explainOffer(o, m, resolved),
+  const m = _matchInput(tx, customer, state.purchases(tx.customerId, tx.merchantKey));
+  const candidates = (state.offers.byMerchant.get(tx.merchantKey) ?? []).map((o) =>
+    _explainOffer(o, m, state.options),
   );
   return { outcome, candidates };
 }

@@ -1,8 +1,4 @@
-import type {
-  CustomerRecord,
-  PaymentRecord,
-  TransactionRecord,
-} from '../records.js';
+import type { CustomerRecord, PaymentRecord, TransactionRecord } from '../records.js';
 import type { PaymentPage, PaymentQuery, PurchaseQuery, StoredOutboxEvent } from '../Store.js';
 
 /** Code-unit order, the listing order of DESIGN.md §3 (not locale order). */

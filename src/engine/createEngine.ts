@@ -1,0 +1,468 @@
+import { screenCustomers } from '../core/customers.js';
+import { type DecideState, decide, screenHistory } from '../core/decide.js';
+import { _explainParsed, type Explanation } from '../core/explain.js';
+import { _requireArray } from '../core/input.js';
+import type { Payment, TransactionError } from '../core/outcome.js';
+import { _PurchaseLists } from '../core/purchases.js';
+import { compileOffers, type OfferSet } from '../matching/compileOffers.js';
+import type { Offer } from '../matching/offer.js';
+import { dayInZone } from '../model/dateTime.js';
+import { formatDay } from '../model/day.js';
+import { type CoreOptions, type ResolvedOptions, resolveOptions } from '../model/options.js';
+import type { ParsedCustomer } from '../model/parseCustomer.js';
+import {
+  type ParsedTransaction,
+  type ParseResult,
+  parseTransaction,
+} from '../model/parseTransaction.js';
+import { createMemoryStore } from '../store/memory/createMemoryStore.js';
+import type { OfferRecord, OutboxEvent, PaymentRecord } from '../store/records.js';
+import type { Store, StoreSession } from '../store/Store.js';
+import { _cashbackText, _errorMap, _sameJson } from './_internals.js';
+import {
+  _CustomerCache,
+  _customerRecord,
+  _purchaseOfRecord,
+  _transactionRecord,
+} from './_records.js';
+import { createMemoryPartners, type PartnerRegistry } from './partners.js';
+import { _parsePaymentsQuery } from './paymentsQuery.js';
+import type {
+  AddHistoryResult,
+  AddTransactionsResult,
+  CashbackPaymentRecord,
+  PaymentsPage,
+  PaymentsQuery,
+  SeedPayment,
+  UpsertCustomersResult,
+  UpsertOffersResult,
+} from './results.js';
+
+/** Options of {@link createEngine}: the core options plus storage, time, ids and partners. @public */
+export interface EngineOptions extends CoreOptions {
+  /**
+   * Where state lives.
+   * @defaultValue a new memory store (`createMemoryStore()`)
+   */
+  readonly store?: Store;
+  /**
+   * The time: stamps events and decides which offers are active today.
+   * @defaultValue `() => new Date()`
+   */
+  readonly clock?: () => Date;
+  /**
+   * Makes event ids (`event_id`, webhook ids); must not repeat.
+   * @defaultValue `() => crypto.randomUUID()`
+   */
+  readonly ids?: () => string;
+  /**
+   * Partners and their webhook settings: who gets `offer.updated` events.
+   * @defaultValue an empty memory registry
+   */
+  readonly partners?: PartnerRegistry;
+}
+
+/**
+ * The cashback service over a store: every operation of the seed's partner API as a method.
+ * `partner` is the partner's application id, the tenant key of everything it stores; any
+ * non-empty string is accepted.
+ * @public
+ */
+export interface CashbackEngine {
+  /** The resolved core options. */
+  readonly options: ResolvedOptions;
+  /** The store the engine reads and writes. */
+  readonly store: Store;
+  /**
+   * Creates or replaces offers by `offer_id`, all or nothing; offers not named are kept. Every
+   * created or changed offer emits one `offer.updated` event to every partner with a webhook.
+   * @throws OfferValidationError when any offer is invalid (nothing is stored)
+   */
+  upsertOffers(offers: readonly unknown[]): Promise<UpsertOffersResult>;
+  /** Registers or replaces customers (seed 4.3). */
+  upsertCustomers(partner: string, customers: readonly unknown[]): Promise<UpsertCustomersResult>;
+  /** Stores history transactions (seed 4.2); nothing is paid for them. */
+  addHistory(partner: string, transactions: readonly unknown[]): Promise<AddHistoryResult>;
+  /**
+   * Decides and stores submitted transactions (seed 4.4): one payment or one error per item. The
+   * accepted transactions, their payments and one `cashback.created` event (when anything is
+   * paid) are stored in one unit of work.
+   */
+  addTransactions(
+    partner: string,
+    transactions: readonly unknown[],
+  ): Promise<AddTransactionsResult>;
+  /**
+   * A page of the partner's payments whose payment day lies in the range (seed 4.5).
+   * @throws InvalidRequestError for a bad query
+   */
+  listPayments(partner: string, query: PaymentsQuery): Promise<PaymentsPage>;
+  /** Offers that are active and not yet expired today (engine clock and zone), by `offer_id`. */
+  activeOffers(): Promise<readonly Offer[]>;
+  /** Why a transaction would get what it gets now, against the partner's stored state. */
+  explain(partner: string, transaction: unknown): Promise<Explanation>;
+}
+
+function requirePartner(partner: unknown): string {
+  if (typeof partner !== 'string' || partner.length === 0) {
+    throw new TypeError(
+      `partner must be a non-empty string (the application id), got ${JSON.stringify(partner)}`,
+    );
+  }
+  return partner;
+}
+
+/** The offers of a store compiled, with the revision they were read at. */
+interface CompiledOffers {
+  readonly revision: number;
+  readonly set: OfferSet;
+}
+
+/** Thrown inside a unit of work when a racing call stored one of the batch's ids first. */
+class Conflict extends Error {}
+
+/** What an attempt returns when it lost a race and must decide again. */
+const RETRY: unique symbol = Symbol('retry');
+
+/**
+ * Creates an engine. Every option is optional: with none it keeps state in memory, reads the
+ * system clock and judges days in UTC.
+ * @param options - store, clock, ids, partners and the core options
+ * @returns the engine
+ * @throws RangeError for bad core options (time zone, scale, rounding)
+ * @example
+ * ```ts
+ * const engine = createEngine({ timeZone: 'Europe/Paris' });
+ * await engine.upsertOffers(offers);
+ * await engine.upsertCustomers('bank-a', customers);
+ * const [result] = [await engine.addTransactions('bank-a', transactions)];
+ * console.log(result.payments, result.errors);
+ * ```
+ * @public
+ */
+export function createEngine(options: EngineOptions = {}): CashbackEngine {
+  const resolved = resolveOptions(options);
+  const store = options.store ?? createMemoryStore();
+  const clock = options.clock ?? (() => new Date());
+  const ids = options.ids ?? (() => globalThis.crypto.randomUUID());
+  const partners = options.partners ?? createMemoryPartners();
+  const customerCache = new _CustomerCache();
+  const noOffers = compileOffers([]);
+  let compiled: CompiledOffers | undefined;
+
+  /** The store's offers compiled; recompiled only when its revision moved. */
+  const currentOffers = async (): Promise<OfferSet> => {
+    const revision = await store.offers.revision();
+    if (compiled?.revision !== revision) {
+      const records = await store.offers.list();
+      compiled = {
+        revision,
+        set: compileOffers(records, { operators: resolved.operators }),
+      };
+    }
+    return compiled.set;
+  };
+
+  const parseAll = (
+    transactions: readonly unknown[],
+    history: boolean,
+  ): ParseResult<ParsedTransaction>[] => {
+    _requireArray(transactions, 'transactions');
+    const items = new Array<ParseResult<ParsedTransaction>>(transactions.length);
+    for (let i = 0; i < transactions.length; i++) {
+      items[i] = parseTransaction(transactions[i], i, resolved.timeZone, history);
+    }
+    return items;
+  };
+
+  /**
+   * What deciding the batch reads from the store: its customers, which of its ids are stored and,
+   * for merchants whose offers read history, the customers' earlier purchases there. One call
+   * per resource.
+   */
+  const loadState = async (
+    partner: string,
+    items: readonly ParseResult<ParsedTransaction>[],
+    offers: OfferSet,
+    withPurchases: boolean,
+  ): Promise<DecideState> => {
+    const customerIds = new Set<string>();
+    const txIds: string[] = [];
+    for (const item of items) {
+      if (!item.ok) continue;
+      customerIds.add(item.value.customerId);
+      txIds.push(item.value.transactionId);
+    }
+    const [customerRecords, existing] = await Promise.all([
+      customerIds.size === 0 ? [] : store.customers.get(partner, [...customerIds]),
+      txIds.length === 0 ? [] : store.transactions.existing(partner, txIds),
+    ]);
+    const customers = new Map<string, ParsedCustomer>();
+    for (const r of customerRecords) customers.set(r.customer_id, customerCache.get(r));
+    const stored = new Set(existing);
+    const purchases = new _PurchaseLists();
+    if (withPurchases && offers.historyKeys.size > 0) {
+      const pairs: { customerId: string; merchantKey: string }[] = [];
+      const seen = new Set<string>();
+      let firstDay = Number.POSITIVE_INFINITY;
+      for (const item of items) {
+        if (!item.ok) continue;
+        const tx = item.value;
+        if (!offers.historyKeys.has(tx.merchantKey) || !customers.has(tx.customerId)) continue;
+        const key = `${tx.customerId}\u0000${tx.merchantKey}`;
+        if (!seen.has(key)) {
+          seen.add(key);
+          pairs.push({ customerId: tx.customerId, merchantKey: tx.merchantKey });
+        }
+        if (tx.when.day < firstDay) firstDay = tx.when.day;
+      }
+      if (pairs.length > 0) {
+        const fromDay = formatDay(firstDay - offers.maxLookbackDays);
+        for (const r of await store.transactions.purchases(partner, { pairs, fromDay })) {
+          purchases
+            .listFor(r.customer_id, r.merchant_key)
+            .push(_purchaseOfRecord(r, resolved.timeZone));
+        }
+      }
+    }
+    return {
+      offers,
+      options: resolved,
+      customer: (id) => customers.get(id),
+      hasTransaction: (id) => stored.has(id),
+      purchases: (c, k) => purchases.get(c, k),
+    };
+  };
+
+  /**
+   * Decides against the stored state and commits; when a racing call stored one of the batch's
+   * ids in between, reads the state again and decides again. Each retry follows a commit that
+   * stored one more of the batch's ids, so there are at most as many retries as ids.
+   */
+  async function decideAndCommit<R>(
+    items: readonly ParseResult<ParsedTransaction>[],
+    attempt: () => Promise<R | typeof RETRY>,
+  ): Promise<R> {
+    for (let round = 0; round <= items.length + 1; round++) {
+      const r = await attempt();
+      if (r !== RETRY) return r;
+    }
+    throw new Error(
+      'The store keeps reporting transaction ids as stored that it did not list as existing; ' +
+        'it breaks the insert-if-absent contract of TransactionRepository',
+    );
+  }
+
+  const commitTransactions = async (
+    partner: string,
+    accepted: readonly ParsedTransaction[],
+    source: 'history' | 'transaction',
+    more?: (s: StoreSession) => Promise<void>,
+  ): Promise<boolean> => {
+    const records = accepted.map((tx) => _transactionRecord(tx, source));
+    try {
+      await store.transaction(async (s) => {
+        if (records.length > 0) {
+          const inserted = await s.transactions.insert(partner, records);
+          if (inserted.length !== records.length) throw new Conflict();
+        }
+        if (more !== undefined) await more(s);
+      });
+      return true;
+    } catch (e) {
+      if (e instanceof Conflict) return false;
+      throw e;
+    }
+  };
+
+  return {
+    options: resolved,
+    store,
+
+    async upsertOffers(offers) {
+      const set = compileOffers(offers, { operators: resolved.operators });
+      const result = await store.transaction(async (s) => {
+        const stored = new Map<number, OfferRecord>();
+        for (const o of await s.offers.list()) stored.set(o.offer_id, o);
+        const created: number[] = [];
+        const updated: number[] = [];
+        const unchanged: number[] = [];
+        const changed: OfferRecord[] = [];
+        for (const c of set.offers) {
+          const before = stored.get(c.offerId);
+          if (before === undefined) created.push(c.offerId);
+          else if (_sameJson(before, c.offer)) {
+            unchanged.push(c.offerId);
+            continue;
+          } else updated.push(c.offerId);
+          changed.push(c.offer);
+        }
+        if (changed.length > 0) {
+          await s.offers.upsert(changed);
+          const timestamp = clock().toISOString();
+          for (const p of await partners.list()) {
+            if (p.webhook_url === undefined) continue;
+            const events: OutboxEvent[] = changed.map((offer) => ({
+              id: ids(),
+              type: 'offer.updated',
+              payload: { type: 'offer.updated', timestamp, data: offer },
+              created_at: timestamp,
+            }));
+            await s.outbox.add(p.application_id, events);
+          }
+        }
+        return { created, updated, unchanged };
+      });
+      compiled = undefined;
+      return result;
+    },
+
+    async upsertCustomers(partner, customers) {
+      requirePartner(partner);
+      const batch = screenCustomers(customers);
+      const counts =
+        batch.accepted.length === 0
+          ? { added: 0, updated: 0 }
+          : await store.customers.upsert(partner, batch.accepted.map(_customerRecord));
+      return {
+        Added: counts.added,
+        Updated: counts.updated,
+        Errors: _errorMap(batch.errors),
+        details: { errors: batch.errors },
+      };
+    },
+
+    async addHistory(partner, transactions) {
+      requirePartner(partner);
+      const items = parseAll(transactions, true);
+      const event_id = ids();
+      return decideAndCommit(items, async () => {
+        const state = await loadState(partner, items, noOffers, false);
+        const screened = screenHistory(items, state);
+        if (!(await commitTransactions(partner, screened.accepted, 'history'))) return RETRY;
+        const result: AddHistoryResult = {
+          event_id,
+          errors: _errorMap(screened.errors),
+          details: { errors: screened.errors },
+        };
+        return result;
+      });
+    },
+
+    async addTransactions(partner, transactions) {
+      requirePartner(partner);
+      const items = parseAll(transactions, false);
+      const event_id = ids();
+      const offers = await currentOffers();
+      return decideAndCommit(items, async () => {
+        const state = await loadState(partner, items, offers, true);
+        const decision = decide(items, state);
+        const paid: Payment[] = [];
+        const amounts: string[] = [];
+        const errors: TransactionError[] = [];
+        for (const o of decision.outcomes) {
+          if (o.ok) {
+            paid.push(o.payment);
+            amounts.push(_cashbackText(o.cashback, resolved.scale));
+          } else errors.push(o.error);
+        }
+        const more =
+          paid.length === 0
+            ? undefined
+            : async (s: StoreSession) => {
+                const where = new Map<string, ParsedTransaction>();
+                for (const tx of decision.accepted) where.set(tx.transactionId, tx);
+                const payments: PaymentRecord[] = paid.map((p, i) => {
+                  const location = where.get(p.transaction_id)?.location;
+                  return {
+                    transaction_id: p.transaction_id,
+                    customer_id: p.customer_id,
+                    offer_id: p.offer_id,
+                    cashback_amount: amounts[i] as string,
+                    payment_date: p.payment_date,
+                    country: location?.country ?? '',
+                    city: location?.city ?? '',
+                    event_id,
+                  };
+                });
+                await s.payments.insert(partner, payments);
+                const timestamp = clock().toISOString();
+                await s.outbox.add(partner, [
+                  {
+                    id: event_id,
+                    type: 'cashback.created',
+                    payload: {
+                      type: 'cashback.created',
+                      event_id,
+                      timestamp,
+                      data: { records: payments.map(_paymentRecord) },
+                    },
+                    created_at: timestamp,
+                  },
+                ]);
+              };
+        if (!(await commitTransactions(partner, decision.accepted, 'transaction', more))) {
+          return RETRY;
+        }
+        const result: AddTransactionsResult = {
+          event_id,
+          payments: paid.map(
+            (p): SeedPayment => ({
+              cashback: p.cashback,
+              payment_date: p.payment_date,
+              transaction_id: p.transaction_id,
+            }),
+          ),
+          errors: _errorMap(errors),
+          details: { payments: paid, errors },
+        };
+        return result;
+      });
+    },
+
+    async listPayments(partner, query) {
+      requirePartner(partner);
+      const q = _parsePaymentsQuery(query);
+      const page = await store.payments.list(partner, {
+        from: q.date_from,
+        to: q.date_to,
+        offset: (q.current_page - 1) * q.page_size,
+        limit: q.page_size,
+      });
+      return {
+        total_count: page.total,
+        current_page: q.current_page,
+        page_size: q.page_size,
+        date_from: q.date_from,
+        date_to: q.date_to,
+        transactions: page.items.map(_paymentRecord),
+      };
+    },
+
+    async activeOffers() {
+      const set = await currentOffers();
+      const today = dayInZone(clock(), resolved.timeZone);
+      return set.offers.filter((o) => o.active && o.validTo >= today).map((o) => o.offer);
+    },
+
+    async explain(partner, transaction) {
+      requirePartner(partner);
+      const items = [parseTransaction(transaction, 0, resolved.timeZone)];
+      const state = await loadState(partner, items, await currentOffers(), true);
+      return _explainParsed(items[0] as ParseResult<ParsedTransaction>, state);
+    },
+  };
+}
+
+/** A stored payment as the seed's cashback payment record (2.6). */
+function _paymentRecord(p: PaymentRecord): CashbackPaymentRecord {
+  return {
+    transaction_id: p.transaction_id,
+    country: p.country,
+    city: p.city,
+    date: `${p.payment_date}T00:00:00.000`,
+    cashback_amount: Number(p.cashback_amount),
+    offer_id: p.offer_id,
+    customer_id: p.customer_id,
+  };
+}

@@ -1,0 +1,138 @@
+import type { Payment, TransactionError } from '../core/outcome.js';
+import type { CustomerErrorCode, FieldIssue, ItemError } from '../model/errors.js';
+
+/** A payment in the seed's shape (2.5), as `addTransactions` returns it. @public */
+export interface SeedPayment {
+  /** Cashback amount, a JSON number with at most `scale` decimals. */
+  readonly cashback: number;
+  /** Day the cashback is paid, `YYYY-MM-DD`. */
+  readonly payment_date: string;
+  /** The transaction it belongs to. */
+  readonly transaction_id: string;
+}
+
+/**
+ * Per-item errors as the seed reports them: a map from the item's key (its id, or `#<index>`) to
+ * a message. When several items of one request share a key, their messages are joined with `; `
+ * in input order; `details` keeps them apart.
+ * @public
+ */
+export type ErrorMap = Readonly<Record<string, string>>;
+
+/** What `addTransactions` returns (seed 4.4), plus `details`. @public */
+export interface AddTransactionsResult {
+  /** Id of this processing event; the `event_id` of its `cashback.created` webhook. */
+  readonly event_id: string;
+  /** Cashback determined, in input order. */
+  readonly payments: readonly SeedPayment[];
+  /** One entry per transaction that earns nothing. */
+  readonly errors: ErrorMap;
+  /**
+   * The same outcome as data, for library users: payments with customer and offer, and errors
+   * with their code (`{ key, code, message }`), each in input order. Not part of the seed's shape.
+   */
+  readonly details: {
+    readonly payments: readonly Payment[];
+    readonly errors: readonly TransactionError[];
+  };
+}
+
+/** What `addHistory` returns (seed 4.2), plus `details`. @public */
+export interface AddHistoryResult {
+  /** Id of this processing event. */
+  readonly event_id: string;
+  /** One entry per history item that was not stored. */
+  readonly errors: ErrorMap;
+  /** The same errors with their code, in input order. Not part of the seed's shape. */
+  readonly details: { readonly errors: readonly TransactionError[] };
+}
+
+/** What `upsertCustomers` returns (seed 4.3), plus `details`. @public */
+export interface UpsertCustomersResult {
+  /** Customers added. */
+  readonly Added: number;
+  /** Customers that existed and were replaced. */
+  readonly Updated: number;
+  /** One entry per rejected id or item. */
+  readonly Errors: ErrorMap;
+  /** The same errors with their code, in input order. Not part of the seed's shape. */
+  readonly details: { readonly errors: readonly ItemError<CustomerErrorCode>[] };
+}
+
+/** What `upsertOffers` returns: the offer ids of each kind, ascending. @public */
+export interface UpsertOffersResult {
+  /** Offers that were not stored before. */
+  readonly created: readonly number[];
+  /** Stored offers that changed (a field or the active status). */
+  readonly updated: readonly number[];
+  /** Offers stored exactly as given. */
+  readonly unchanged: readonly number[];
+}
+
+/** A cashback payment record (seed 2.6), as payment listings return it. @public */
+export interface CashbackPaymentRecord {
+  /** The transaction. */
+  readonly transaction_id: string;
+  /** Country of the transaction. */
+  readonly country: string;
+  /** City of the transaction. */
+  readonly city: string;
+  /** Payment day at midnight, `YYYY-MM-DDT00:00:00.000`. */
+  readonly date: string;
+  /** Cashback amount. */
+  readonly cashback_amount: number;
+  /** The offer that paid. */
+  readonly offer_id: number;
+  /** The customer. */
+  readonly customer_id: string;
+}
+
+/** Inputs of `listPayments` (seed 4.5). Pages may be numbers or digit strings. @public */
+export interface PaymentsQuery {
+  /** First payment day, `YYYY-MM-DD`, inclusive. */
+  readonly date_from: string;
+  /** Last payment day, `YYYY-MM-DD`, inclusive; not before `date_from`. */
+  readonly date_to: string;
+  /**
+   * Page number, from 1.
+   * @defaultValue `1`
+   */
+  readonly current_page?: number | string;
+  /**
+   * Payments per page, 1–1000.
+   * @defaultValue `100`
+   */
+  readonly page_size?: number | string;
+}
+
+/** A page of payments (seed 4.5). @public */
+export interface PaymentsPage {
+  /** Payments in the range, over all pages. */
+  readonly total_count: number;
+  /** This page's number. */
+  readonly current_page: number;
+  /** Payments per page. */
+  readonly page_size: number;
+  /** Start of the range. */
+  readonly date_from: string;
+  /** End of the range. */
+  readonly date_to: string;
+  /** This page's payments, by payment day, then transaction id. */
+  readonly transactions: readonly CashbackPaymentRecord[];
+}
+
+/**
+ * Thrown for request-level input the engine cannot act on (a bad payments query): the HTTP layer
+ * answers it with 400. Per-item problems are never thrown; they are returned.
+ * @public
+ */
+export class InvalidRequestError extends Error {
+  /** Every problem, by field. */
+  readonly issues: readonly FieldIssue[];
+  /** @param issues - the problems */
+  constructor(issues: readonly FieldIssue[]) {
+    super(`Invalid request: ${issues.map((i) => `${i.path} ${i.message}`).join('; ')}`);
+    this.name = 'InvalidRequestError';
+    this.issues = issues;
+  }
+}

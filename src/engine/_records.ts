@@ -1,7 +1,7 @@
 import type { Purchase } from '../matching/history.js';
 import { parseDateTime, type WallClock } from '../model/dateTime.js';
-import { _civil, parseDay } from '../model/day.js';
-import { type ExactAmount, parseAmount } from '../model/money.js';
+import { _civil, formatDay, parseDay } from '../model/day.js';
+import { parseAmount } from '../model/money.js';
 import { normaliseGender } from '../model/normalise.js';
 import type { ParsedCustomer } from '../model/parseCustomer.js';
 import type { ParsedTransaction } from '../model/parseTransaction.js';
@@ -48,14 +48,37 @@ export class _CustomerCache {
   }
 }
 
-function pad(n: number, width: number): string {
-  return String(n).padStart(width, '0');
+/** Character codes of a stored date; `-`, `T`, `:` and `.` stay in place between calls. */
+const DATE_CODES = new Uint16Array([
+  48, 48, 48, 48, 45, 48, 48, 45, 48, 48, 84, 48, 48, 58, 48, 48, 58, 48, 48, 46, 48, 48, 48, 48,
+  48, 48, 48, 48, 48,
+]);
+
+function putDigits(at: number, value: number, width: number): void {
+  let n = value;
+  for (let i = at + width - 1; i >= at; i--) {
+    DATE_CODES[i] = 48 + (n % 10);
+    n = Math.floor(n / 10);
+  }
 }
 
-/** `YYYY-MM-DDTHH:mm:ss.SSSSSSSSS`: text order is time order. @internal */
+/**
+ * `YYYY-MM-DDTHH:mm:ss.SSSSSSSSS`: text order is time order. Written as character codes: the
+ * same text from a template literal is a rope of a dozen pieces, and a store keeps one per
+ * transaction (measured: 314 bytes each against 56).
+ * @internal
+ */
 export function _storedDate(when: WallClock): string {
   const inDay = when.seconds - when.day * 86_400;
-  return `${when.dayText}T${pad(when.hour, 2)}:${pad(Math.floor(inDay / 60) % 60, 2)}:${pad(inDay % 60, 2)}.${pad(when.nanos, 9)}`;
+  const monthDay = when.monthDay;
+  putDigits(0, when.year, 4);
+  putDigits(5, Math.floor(monthDay / 100), 2);
+  putDigits(8, monthDay % 100, 2);
+  putDigits(11, when.hour, 2);
+  putDigits(14, Math.floor(inDay / 60) % 60, 2);
+  putDigits(17, inDay % 60, 2);
+  putDigits(20, when.nanos, 9);
+  return String.fromCharCode.apply(null, DATE_CODES as unknown as number[]);
 }
 
 /** The record a store keeps of an accepted transaction. @internal */
@@ -63,29 +86,59 @@ export function _transactionRecord(
   tx: ParsedTransaction,
   source: TransactionRecord['source'],
 ): TransactionRecord {
-  const record = {
+  // formatDay shares the texts of recent days; dayText would make a new string per transaction.
+  const day = formatDay(tx.when.day);
+  const date = _storedDate(tx.when);
+  if (tx.location === undefined) {
+    return {
+      transaction_id: tx.transactionId,
+      customer_id: tx.customerId,
+      source,
+      date,
+      day,
+      amount: tx.amount.text,
+      merchant_key: tx.merchantKey,
+      merchant: tx.merchant,
+      description: tx.description,
+    };
+  }
+  return {
     transaction_id: tx.transactionId,
     customer_id: tx.customerId,
     source,
-    date: _storedDate(tx.when),
-    day: tx.when.dayText,
+    date,
+    day,
     amount: tx.amount.text,
     merchant_key: tx.merchantKey,
     merchant: tx.merchant,
     description: tx.description,
+    location: tx.location,
   };
-  return tx.location === undefined ? record : { ...record, location: tx.location };
 }
 
-/** A stored transaction as a purchase for lookbacks and `history` facts. @internal */
-export function _purchaseOfRecord(r: TransactionRecord, timeZone: string): Purchase {
-  // The stored date has no zone designator, so it parses as the wall-clock time it is.
-  const when = parseDateTime(r.date, timeZone);
-  const amount = parseAmount(r.amount);
-  if (typeof when === 'string' || typeof amount === 'string') {
-    throw new Error(
-      `Store returned transaction '${r.transaction_id}' with an unreadable date or amount`,
-    );
+/**
+ * Stored transactions as purchases for lookbacks and `history` facts, kept per record object: a
+ * store that hands out the objects it holds (the memory store) has each date parsed once.
+ * @internal
+ */
+export class _PurchaseCache {
+  private readonly purchases = new WeakMap<TransactionRecord, Purchase>();
+  constructor(private readonly timeZone: string) {}
+
+  get(r: TransactionRecord): Purchase {
+    let p = this.purchases.get(r);
+    if (p === undefined) {
+      // The stored date has no zone designator, so it parses as the wall-clock time it is.
+      const when = parseDateTime(r.date, this.timeZone);
+      const amount = parseAmount(r.amount);
+      if (typeof when === 'string' || typeof amount === 'string') {
+        throw new Error(
+          `Store returned transaction '${r.transaction_id}' with an unreadable date or amount`,
+        );
+      }
+      p = { seconds: when.seconds, nanos: when.nanos, day: when.day, amount };
+      this.purchases.set(r, p);
+    }
+    return p;
   }
-  return { seconds: when.seconds, nanos: when.nanos, day: when.day, amount: amount as ExactAmount };
 }

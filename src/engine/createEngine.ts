@@ -19,12 +19,7 @@ import { createMemoryStore } from '../store/memory/createMemoryStore.js';
 import type { OfferRecord, OutboxEvent, PaymentRecord } from '../store/records.js';
 import type { Store, StoreSession } from '../store/Store.js';
 import { _cashbackText, _errorMap, _sameJson } from './_internals.js';
-import {
-  _CustomerCache,
-  _customerRecord,
-  _purchaseOfRecord,
-  _transactionRecord,
-} from './_records.js';
+import { _CustomerCache, _customerRecord, _PurchaseCache, _transactionRecord } from './_records.js';
 import { createMemoryPartners, type PartnerRegistry } from './partners.js';
 import { _parsePaymentsQuery } from './paymentsQuery.js';
 import type {
@@ -147,6 +142,7 @@ export function createEngine(options: EngineOptions = {}): CashbackEngine {
   const ids = options.ids ?? (() => globalThis.crypto.randomUUID());
   const partners = options.partners ?? createMemoryPartners();
   const customerCache = new _CustomerCache();
+  const purchaseCache = new _PurchaseCache(resolved.timeZone);
   const noOffers = compileOffers([]);
   let compiled: CompiledOffers | undefined;
 
@@ -219,9 +215,7 @@ export function createEngine(options: EngineOptions = {}): CashbackEngine {
       if (pairs.length > 0) {
         const fromDay = formatDay(firstDay - offers.maxLookbackDays);
         for (const r of await store.transactions.purchases(partner, { pairs, fromDay })) {
-          purchases
-            .listFor(r.customer_id, r.merchant_key)
-            .push(_purchaseOfRecord(r, resolved.timeZone));
+          purchases.listFor(r.customer_id, r.merchant_key).push(purchaseCache.get(r));
         }
       }
     }

@@ -3,22 +3,21 @@ import { _zodIssues, _zodMessage } from '../model/parseCustomer.js';
 import { DaySchema } from '../model/schemas.js';
 import { InvalidRequestError, type PaymentsQuery } from './results.js';
 
+/** A page input: a whole number in [1, max], as a number or a digit string; may be absent. */
 function pageNumber(max: number) {
   return z
-    .union([
-      z.number(),
-      z
-        .string()
-        .regex(/^[0-9]{1,15}$/, 'must be a whole number')
-        .transform(Number),
-    ])
-    .pipe(
-      z
-        .number()
-        .int('must be a whole number')
-        .min(1, 'must be at least 1')
-        .max(max, `must be at most ${max}`),
-    )
+    .unknown()
+    .transform((value, ctx): number | undefined => {
+      if (value === undefined) return undefined;
+      const n = typeof value === 'string' && /^[0-9]{1,15}$/.test(value) ? Number(value) : value;
+      let message: string | undefined;
+      if (typeof n !== 'number' || !Number.isInteger(n)) message = 'must be a whole number';
+      else if (n < 1) message = 'must be at least 1';
+      else if (n > max) message = `must be at most ${max}`;
+      if (message === undefined) return n as number;
+      ctx.addIssue({ code: 'custom', message });
+      return z.NEVER;
+    })
     .optional();
 }
 

@@ -14,7 +14,8 @@ export interface SeedPayment {
 /**
  * Per-item errors as the seed reports them: a map from the item's key (its id, or `#<index>`) to
  * a message. When several items of one request share a key, their messages are joined with `; `
- * in input order; `details` keeps them apart.
+ * in input order; `details` keeps them apart. The object has no prototype, so that every key,
+ * `__proto__` included, is an own property; `JSON.stringify` and `Object.entries` read it as usual.
  * @public
  */
 export type ErrorMap = Readonly<Record<string, string>>;

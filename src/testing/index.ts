@@ -6,6 +6,35 @@
  */
 
 export type { RoundingName } from '../model/money.js';
+// What the store conformance suite's signature reaches (a `Store` and every type it names):
+// api-extractor wants each exported by this entry too, as `RoundingName` above.
+export type {
+  Location,
+  LocationSchema,
+  Merchant,
+  MerchantSchema,
+  OfferInput,
+  OfferSchema,
+} from '../model/schemas.js';
+export type {
+  CustomerRecord,
+  CustomerRepository,
+  OfferRecord,
+  OfferRepository,
+  OutboxEvent,
+  OutboxEventType,
+  OutboxRepository,
+  PaymentPage,
+  PaymentQuery,
+  PaymentRecord,
+  PaymentRepository,
+  PurchaseQuery,
+  Store,
+  StoredOutboxEvent,
+  StoreSession,
+  TransactionRecord,
+  TransactionRepository,
+} from '../store/index.js';
 export { type CustomerArbitraryOptions, customerArbitrary } from './customerArbitrary.js';
 export type { DayRange } from './DayRange.js';
 export { historyTransactionArbitrary } from './historyTransactionArbitrary.js';
@@ -29,5 +58,5 @@ export type {
   OfferJson,
   TransactionJson,
 } from './shapes.js';
+export { type StoreConformanceOptions, storeConformance } from './storeConformance.js';
 export { type TransactionArbitraryOptions, transactionArbitrary } from './transactionArbitrary.js';
-// The store conformance suite (DESIGN.md §5) will be exported from here too.

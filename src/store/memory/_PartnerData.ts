@@ -29,8 +29,12 @@ function lowerBound(days: readonly string[], day: string): number {
 export class _PartnerData {
   readonly customers = new Map<string, CustomerRecord>();
   readonly transactions = new Map<string, TransactionRecord>();
-  /** Stored transactions by customer, then merchant key: what lookback queries read. */
-  private readonly purchasesIndex = new Map<string, Map<string, TransactionRecord[]>>();
+  /**
+   * Stored transactions by customer: what lookback queries read. One list per customer, filtered
+   * by merchant key when read: a customer has few transactions, and a map per customer cost more
+   * to build for every stored transaction than the filter costs per query.
+   */
+  private readonly purchasesIndex = new Map<string, TransactionRecord[]>();
   readonly payments = new Map<string, PaymentRecord>();
   /** Payments by payment day; each bucket sorted by transaction id when `unsorted` lacks it. */
   private readonly paymentDays = new Map<string, PaymentRecord[]>();
@@ -40,21 +44,26 @@ export class _PartnerData {
 
   addTransaction(t: TransactionRecord): void {
     this.transactions.set(t.transaction_id, t);
-    let byMerchant = this.purchasesIndex.get(t.customer_id);
-    if (byMerchant === undefined) {
-      byMerchant = new Map();
-      this.purchasesIndex.set(t.customer_id, byMerchant);
-    }
-    const list = byMerchant.get(t.merchant_key);
-    if (list === undefined) byMerchant.set(t.merchant_key, [t]);
+    const list = this.purchasesIndex.get(t.customer_id);
+    if (list === undefined) this.purchasesIndex.set(t.customer_id, [t]);
     else list.push(t);
+  }
+
+  /** Takes back the latest `addTransaction` of `t` (undo runs newest first). */
+  removeTransaction(t: TransactionRecord): void {
+    this.transactions.delete(t.transaction_id);
+    const list = this.purchasesIndex.get(t.customer_id) as TransactionRecord[];
+    list.pop();
+    if (list.length === 0) this.purchasesIndex.delete(t.customer_id);
   }
 
   purchases(query: PurchaseQuery, out: TransactionRecord[]): void {
     for (const { customerId, merchantKey } of query.pairs) {
-      const list = this.purchasesIndex.get(customerId)?.get(merchantKey);
+      const list = this.purchasesIndex.get(customerId);
       if (list === undefined) continue;
-      for (const t of list) if (t.day >= query.fromDay) out.push(t);
+      for (const t of list) {
+        if (t.merchant_key === merchantKey && t.day >= query.fromDay) out.push(t);
+      }
     }
   }
 
@@ -70,16 +79,20 @@ export class _PartnerData {
     }
   }
 
-  /** Payments in listing order, with `extra` (uncommitted ones of a unit of work) merged in. */
-  listPayments(query: PaymentQuery, extra: readonly PaymentRecord[]): PaymentPage {
-    if (extra.length > 0) {
-      const all: PaymentRecord[] = extra.filter(
-        (p) => p.payment_date >= query.from && p.payment_date <= query.to,
-      );
-      this.collect(query.from, query.to, 0, Number.POSITIVE_INFINITY, all);
-      all.sort((a, b) => compareText(a.payment_date, b.payment_date) || byTransactionId(a, b));
-      return { total: all.length, items: all.slice(query.offset, query.offset + query.limit) };
+  /** Takes back an `addPayment` (a bucket may have been sorted since, so it is searched). */
+  removePayment(p: PaymentRecord): void {
+    this.payments.delete(p.transaction_id);
+    const bucket = this.paymentDays.get(p.payment_date) as PaymentRecord[];
+    bucket.splice(bucket.lastIndexOf(p), 1);
+    if (bucket.length === 0) {
+      this.paymentDays.delete(p.payment_date);
+      this.unsorted.delete(p.payment_date);
+      this.sortedDays = undefined;
     }
+  }
+
+  /** Payments in listing order. */
+  listPayments(query: PaymentQuery): PaymentPage {
     const items: PaymentRecord[] = [];
     const total = this.collect(query.from, query.to, query.offset, query.limit, items);
     return { total, items };

@@ -1,0 +1,151 @@
+// Benchmarks of the engine over the memory store (run `npm run build` first).
+//   npm run bench:engine          full sizes (about two minutes)
+//   npm run bench:engine -- --smoke   small sizes (CI)
+// Figure 4: `engine.addTransactions` in batches of 1,000 against `decide` alone on the same
+// transactions in the same run, rounds interleaved, each ratio the median of per-round ratios.
+// Figure 5 (a child process, so that nothing else is in its heap): peak RSS after storing every
+// transaction, and heap bytes per stored transaction. Wall-clock figures never fail the run; the
+// exit code is 1 only when the engine pays differently from `decide`.
+import { fork } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { generateCustomers, generateOffers, generateTransactions } from './data.mjs';
+import { customerMap, mapState } from './decide.mjs';
+import { count, engine, log, ratio, ratioOf, SEED, throughput } from './util.mjs';
+
+const { compileOffers, createEngine, decide, parseTransaction, resolveOptions } = engine;
+const smoke = process.argv.includes('--smoke');
+const size = smoke
+  ? { customers: 5_000, transactions: 50_000, offers: 1_000, batch: 1_000, repeats: 1 }
+  : { customers: 100_000, transactions: 1_000_000, offers: 1_000, batch: 1_000, repeats: 3 };
+const options = resolveOptions({});
+const MiB = 1024 * 1024;
+
+log(`cashback-engine engine bench (${smoke ? 'smoke' : 'full'}), seed ${SEED}`);
+log(
+  `${count(size.customers)} customers, ${count(size.offers)} offers, ${count(size.transactions)} transactions in batches of ${count(size.batch)}`,
+);
+const customersRaw = generateCustomers(size.customers, SEED);
+const customers = customerMap(customersRaw);
+const offersRaw = generateOffers(size.offers, SEED);
+const offers = compileOffers(offersRaw);
+const raw = [
+  ...generateTransactions({
+    count: size.transactions,
+    customers: size.customers,
+    offers: size.offers,
+    seed: SEED,
+  }),
+];
+const rawBatches = [];
+for (let i = 0; i < raw.length; i += size.batch) rawBatches.push(raw.slice(i, i + size.batch));
+const parsedBatches = rawBatches.map((b) =>
+  b.map((tx, j) => parseTransaction(tx, j, options.timeZone)),
+);
+
+/** `decide` alone: parsed batches, a Map-backed state; only the decide calls are timed. */
+function decidePass() {
+  globalThis.gc?.();
+  const { state, store } = mapState(offers, options, customers);
+  let seconds = 0;
+  let paid = 0;
+  for (const batch of parsedBatches) {
+    const start = performance.now();
+    const d = decide(batch, state);
+    seconds += (performance.now() - start) / 1000;
+    store(d.accepted);
+    for (const o of d.outcomes) if (o.ok) paid++;
+  }
+  return { seconds, paid };
+}
+
+/** Parsing and `decide`: what an in-memory replay does with JSON, timed together. */
+function parseDecidePass() {
+  globalThis.gc?.();
+  const { state, store } = mapState(offers, options, customers);
+  let seconds = 0;
+  for (const batch of rawBatches) {
+    const start = performance.now();
+    const items = batch.map((tx, j) => parseTransaction(tx, j, options.timeZone));
+    const d = decide(items, state);
+    seconds += (performance.now() - start) / 1000;
+    store(d.accepted);
+  }
+  return { seconds };
+}
+
+/** `engine.addTransactions` over a fresh memory store, batch after batch, awaited in turn. */
+async function enginePass() {
+  globalThis.gc?.();
+  let n = 0;
+  const e = createEngine({ ids: () => `event-${++n}`, clock: () => new Date(0) });
+  await e.upsertOffers(offersRaw);
+  await e.upsertCustomers('bank', customersRaw);
+  globalThis.gc?.();
+  let paid = 0;
+  const start = performance.now();
+  for (const batch of rawBatches) {
+    const r = await e.addTransactions('bank', batch);
+    paid += r.payments.length;
+  }
+  return { seconds: (performance.now() - start) / 1000, paid };
+}
+
+const runs = { decide: [], parseDecide: [], engine: [] };
+let disagreement;
+for (let round = 0; round < size.repeats + 1; round++) {
+  // Round 0 warms the code up and is not counted.
+  const d = decidePass();
+  const p = parseDecidePass();
+  const e = await enginePass();
+  if (e.paid !== d.paid) disagreement = `engine paid ${e.paid}, decide ${d.paid}`;
+  if (round === 0) continue;
+  runs.decide.push(d.seconds);
+  runs.parseDecide.push(p.seconds);
+  runs.engine.push(e.seconds);
+  log(
+    `  round ${round}: decide ${d.seconds.toFixed(2)} s, parse + decide ${p.seconds.toFixed(2)} s, engine ${e.seconds.toFixed(2)} s`,
+  );
+}
+const fig4 = {
+  decide: throughput(raw.length, runs.decide),
+  parseDecide: throughput(raw.length, runs.parseDecide),
+  engine: throughput(raw.length, runs.engine),
+};
+
+/** Figure 5 in a child: memory after storing every transaction. */
+function memoryChild() {
+  return new Promise((resolve, reject) => {
+    const child = fork(
+      fileURLToPath(new URL('./engine-memory-child.mjs', import.meta.url)),
+      [String(size.customers), String(size.transactions), String(size.offers), String(SEED)],
+      { execArgv: ['--expose-gc', '--max-old-space-size=8192'] },
+    );
+    child.on('message', resolve);
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      if (code !== 0) reject(new Error(`memory child exited with ${code}`));
+    });
+  });
+}
+const fig5 = await memoryChild();
+
+const toEngine = ratioOf(fig4.engine, fig4.decide);
+const toParse = ratioOf(fig4.engine, fig4.parseDecide);
+log(`
+Results (medians of ${size.repeats} rounds; ratios are medians of per-round ratios)
+  decide alone (parsed, Map state)       ${count(fig4.decide.tps)} tx/s
+  parse + decide                         ${count(fig4.parseDecide.tps)} tx/s
+  engine.addTransactions (memory store)  ${count(fig4.engine.tps)} tx/s
+  engine ÷ decide alone                  ${ratio(toEngine)}   target ≥ 0.5: ${toEngine >= 0.5 ? 'met' : 'MISSED'}
+  engine ÷ parse + decide                ${ratio(toParse)}
+  peak RSS after storing ${count(fig5.stored)} transactions for ${count(size.customers)} customers: ${(fig5.peakRss / MiB).toFixed(0)} MiB
+  heap after storing: ${(fig5.heapAfter / MiB).toFixed(0)} MiB (before the transactions: ${(fig5.heapBefore / MiB).toFixed(0)} MiB)
+  bytes per stored transaction (heap growth ÷ transactions, payments included): ${count(fig5.bytesPerTransaction)}
+  (${count(fig5.paid)} of them paid; ${count(fig5.stored)} stored)
+The engine's figure includes parsing, the store's reads (customers, stored ids, purchases), the
+unit of work that stores transactions, payments and the outbox event, and building the result.`);
+if (disagreement !== undefined) {
+  console.error(`DISAGREEMENT: ${disagreement}`);
+  process.exitCode = 1;
+}

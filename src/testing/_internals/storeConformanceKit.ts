@@ -1,0 +1,283 @@
+/**
+ * What the store conformance suite's parts share: the registration of a test on a fresh store,
+ * record factories, and helpers that compare what a store returns with what it was given.
+ * @internal
+ */
+import type {
+  CustomerRecord,
+  OfferRecord,
+  OutboxEvent,
+  PaymentRecord,
+  Store,
+  StoreSession,
+  TransactionRecord,
+} from '../../store/index.js';
+
+/** How a part of the suite registers its groups and tests. @internal */
+export interface _Suite {
+  /** Groups tests under a name. */
+  readonly describe: (name: string, fn: () => void) => void;
+  /** Registers a test that gets a fresh store, closed after it however it ends. */
+  readonly test: (name: string, fn: (store: Store) => Promise<void>, timeout?: number) => void;
+  /** Size of the large-batch checks. */
+  readonly largeBatch: number;
+}
+
+/** Two partners; their names join with ids into distinct texts. @internal */
+export const _PARTNER_A = 'partner-a';
+/** @internal */
+export const _PARTNER_B = 'partner-b';
+
+/** A range that holds every payment day. @internal */
+export const _ALL_DAYS = { from: '0000-01-01', to: '9999-12-31' } as const;
+
+/** A limit above any listing the suite makes. @internal */
+export const _NO_LIMIT = 1_000_000;
+
+/** A customer; `overrides` replace fields. @internal */
+export function _customer(id: string, overrides: Partial<CustomerRecord> = {}): CustomerRecord {
+  return {
+    customer_id: id,
+    birthday: '1990-05-17',
+    gender: 'female',
+    location: { country: 'FR', city: 'Paris' },
+    ...overrides,
+  };
+}
+
+/** What a transaction the factory builds differs in. @internal */
+export interface _TransactionSpec {
+  readonly customer?: string;
+  /** Merchant key (the normalised name). */
+  readonly merchant?: string;
+  /** `YYYY-MM-DD`. */
+  readonly day?: string;
+  /** `HH:mm:ss.SSSSSSSSS`: nine fraction digits, so a store that keeps fewer is caught. */
+  readonly time?: string;
+  readonly source?: 'history' | 'transaction';
+  readonly amount?: string;
+  readonly description?: string;
+}
+
+/** A stored transaction; history ones have no location and empty merchant id and category. @internal */
+export function _transaction(id: string, spec: _TransactionSpec = {}): TransactionRecord {
+  const day = spec.day ?? '2025-03-10';
+  const key = spec.merchant ?? 'coffee house';
+  const source = spec.source ?? 'transaction';
+  const history = source === 'history';
+  const record: TransactionRecord = {
+    transaction_id: id,
+    customer_id: spec.customer ?? 'c1',
+    source,
+    date: `${day}T${spec.time ?? '12:30:45.123456789'}`,
+    day,
+    amount: spec.amount ?? '12.34',
+    merchant_key: key,
+    merchant: {
+      id: history ? '' : `m-${key}`,
+      name: key.toUpperCase(),
+      category_code: history ? '' : '5814',
+    },
+    description: spec.description ?? (history ? '' : `purchase ${id}`),
+  };
+  return history ? record : { ...record, location: { country: 'FR', city: 'Lyon' } };
+}
+
+/** What a payment the factory builds differs in. @internal */
+export interface _PaymentSpec {
+  readonly customer?: string;
+  /** `payment_date`, `YYYY-MM-DD`. */
+  readonly date?: string;
+  readonly offer?: number;
+  readonly cashback?: string;
+  readonly event?: string;
+}
+
+/** A payment for a transaction. @internal */
+export function _payment(transactionId: string, spec: _PaymentSpec = {}): PaymentRecord {
+  return {
+    transaction_id: transactionId,
+    customer_id: spec.customer ?? 'c1',
+    offer_id: spec.offer ?? 1,
+    cashback_amount: spec.cashback ?? '0.62',
+    payment_date: spec.date ?? '2025-03-24',
+    country: 'FR',
+    city: 'Lyon',
+    event_id: spec.event ?? 'event-1',
+  };
+}
+
+/** An outbox event with a small nested payload. @internal */
+export function _event(
+  id: string,
+  payload: Readonly<Record<string, unknown>> = { transaction_id: id },
+): OutboxEvent {
+  return {
+    id,
+    type: 'cashback.created',
+    payload: { ...payload, nested: { amounts: ['0.62', 1.5], flag: true, none: null } },
+    created_at: '2025-03-10T12:30:45.123Z',
+  };
+}
+
+/** An offer; `overrides` replace fields. @internal */
+export function _offer(id: number, overrides: Partial<OfferRecord> = {}): OfferRecord {
+  return {
+    offer_id: id,
+    name: `Offer ${id}`,
+    merchant_name: 'Coffee House',
+    warranty: 14,
+    discount: '5',
+    valid_from: '2025-01-01',
+    valid_to: '2025-12-31',
+    active: true,
+    ...overrides,
+  };
+}
+
+/** An offer with every optional field, so that a store must keep them all. @internal */
+export function _richOffer(id: number): OfferRecord {
+  return _offer(id, {
+    merchant_logo: 'https://example.com/logo.png',
+    age: ['18-25', '60+'],
+    gender: ['female', 'other'],
+    category_name: 'Food',
+    discount: 7.5,
+    min_amount: '10.00',
+    max_cashback: 3,
+    audience: 'returning',
+    lookback_days: 90,
+    conditions: {
+      all: [{ fact: 'transaction', path: '$.location.city', operator: 'equal', value: 'Lyon' }],
+    },
+  });
+}
+
+/** The day `n` days after `day` (`YYYY-MM-DD`, proleptic Gregorian, UTC). @internal */
+export function _addDays(day: string, n: number): string {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(y, m - 1, d + n)).toISOString().slice(0, 10);
+}
+
+/** Code-unit order, the listing order of the interface. @internal */
+export function _compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Payments in listing order: `payment_date`, then `transaction_id`. @internal */
+export function _listingOrder(payments: readonly PaymentRecord[]): PaymentRecord[] {
+  return [...payments].sort(
+    (a, b) =>
+      _compareText(a.payment_date, b.payment_date) ||
+      _compareText(a.transaction_id, b.transaction_id),
+  );
+}
+
+/**
+ * A value as JSON has it: what a store must give back, whatever it turns an absent optional
+ * field into on the way (`undefined` and absent compare equal after this, `null` does not).
+ * @internal
+ */
+export function _plain<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}
+
+/** Records sorted by a key and made plain, for comparing results returned in any order. @internal */
+export function _sortedBy<T>(records: readonly T[], key: (r: T) => string): T[] {
+  return _plain([...records].sort((a, b) => _compareText(key(a), key(b))));
+}
+
+/** Ids in code-unit order. @internal */
+export function _sortedIds(ids: readonly string[]): string[] {
+  return [...ids].sort(_compareText);
+}
+
+/** A promise and the function that resolves it. @internal */
+export interface _Deferred<T> {
+  readonly promise: Promise<T>;
+  readonly resolve: (value: T) => void;
+}
+
+/** A promise resolved from outside. @internal */
+export function _deferred<T = void>(): _Deferred<T> {
+  let resolve: (value: T) => void = () => undefined;
+  const promise = new Promise<T>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
+
+/** Whether `promise` settles (either way) within `ms` milliseconds. @internal */
+export async function _settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([
+      promise.then(
+        () => true,
+        () => true,
+      ),
+      late,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Which ids and pairs a snapshot reads. @internal */
+export interface _Probe {
+  readonly partner: string;
+  readonly customerIds: readonly string[];
+  readonly transactionIds: readonly string[];
+  readonly pairs: readonly { readonly customerId: string; readonly merchantKey: string }[];
+}
+
+/** Everything a probe can read, made plain and sorted where order is free. @internal */
+export interface _Snapshot {
+  readonly offers: readonly OfferRecord[];
+  readonly customers: readonly CustomerRecord[];
+  readonly existing: readonly string[];
+  readonly purchases: readonly TransactionRecord[];
+  readonly payments: { readonly total: number; readonly items: readonly PaymentRecord[] };
+  readonly outbox: readonly unknown[];
+}
+
+/**
+ * Reads every repository through `session` (one call after the other: a session need not take
+ * concurrent calls). Offer revisions are left out: a store may move them without a change.
+ * @internal
+ */
+export async function _snapshot(session: StoreSession, probe: _Probe): Promise<_Snapshot> {
+  const { partner } = probe;
+  const offers = await session.offers.list();
+  const customers = await session.customers.get(partner, probe.customerIds);
+  const existing = await session.transactions.existing(partner, probe.transactionIds);
+  const purchases = await session.transactions.purchases(partner, {
+    pairs: probe.pairs,
+    fromDay: '0000-01-01',
+  });
+  const payments = await session.payments.list(partner, {
+    ..._ALL_DAYS,
+    offset: 0,
+    limit: _NO_LIMIT,
+  });
+  const outbox = await session.outbox.list(partner, { limit: _NO_LIMIT });
+  return {
+    offers: _plain(offers),
+    customers: _sortedBy(customers, (c) => c.customer_id),
+    existing: _sortedIds(existing),
+    purchases: _sortedBy(purchases, (t) => t.transaction_id),
+    payments: _plain(payments),
+    outbox: _plain(outbox),
+  };
+}
+
+/** Whether the numbers are strictly increasing. @internal */
+export function _increasing(sequences: readonly number[]): boolean {
+  for (let i = 1; i < sequences.length; i++) {
+    if (!((sequences[i] as number) > (sequences[i - 1] as number))) return false;
+  }
+  return true;
+}

@@ -1,0 +1,227 @@
+import assert from 'node:assert/strict';
+import type { Store, TransactionRecord } from '../../store/index.js';
+import {
+  _PARTNER_A,
+  _PARTNER_B,
+  _plain,
+  type _Suite,
+  _sortedBy,
+  _sortedIds,
+  _transaction,
+} from './storeConformanceKit.js';
+
+const A = _PARTNER_A;
+const B = _PARTNER_B;
+
+/** Concurrent callers in the race tests, and how many ids each one inserts. */
+const CALLERS = 20;
+const IDS_PER_CALLER = 10;
+
+/** Caller `k` inserts ids `k … k + 9` (of 29 in all), each record marked with its caller. */
+function racingBatch(k: number): TransactionRecord[] {
+  return Array.from({ length: IDS_PER_CALLER }, (_, i) =>
+    _transaction(`race-${k + i}`, { description: `caller ${k}` }),
+  );
+}
+
+/** Every id reported new exactly once, and the stored record is the one of the caller that did. */
+async function assertOneWinnerPerId(store: Store, reports: readonly (readonly string[])[]) {
+  const winner = new Map<string, number>();
+  reports.forEach((ids, k) => {
+    for (const id of ids) {
+      assert.ok(!winner.has(id), `${id} was reported new by callers ${winner.get(id)} and ${k}`);
+      winner.set(id, k);
+    }
+  });
+  const all = Array.from({ length: CALLERS + IDS_PER_CALLER - 1 }, (_, i) => `race-${i}`);
+  assert.deepStrictEqual(_sortedIds([...winner.keys()]), _sortedIds(all));
+  const stored = await store.transactions.purchases(A, {
+    pairs: [{ customerId: 'c1', merchantKey: 'coffee house' }],
+    fromDay: '2025-01-01',
+  });
+  assert.deepStrictEqual(
+    _sortedBy(stored, (t) => t.transaction_id),
+    _sortedBy(
+      all.map((id) => _transaction(id, { description: `caller ${winner.get(id)}` })),
+      (t) => t.transaction_id,
+    ),
+    'each stored record must be the one of the caller that reported its id new',
+  );
+}
+
+/** Registers the tests of `transactions`. @internal */
+export function _transactionTests(suite: _Suite): void {
+  suite.describe('transactions', () => {
+    suite.test('insert reports only the ids that were new', async (store) => {
+      assert.deepStrictEqual(
+        _sortedIds(await store.transactions.insert(A, [_transaction('t1'), _transaction('t2')])),
+        ['t1', 't2'],
+      );
+      assert.deepStrictEqual(
+        await store.transactions.insert(A, [_transaction('t2'), _transaction('t3')]),
+        ['t3'],
+      );
+      assert.deepStrictEqual(
+        await store.transactions.insert(A, [_transaction('t1'), _transaction('t3')]),
+        [],
+      );
+      assert.deepStrictEqual(await store.transactions.insert(A, []), []);
+    });
+
+    suite.test('insert never overwrites a stored transaction', async (store) => {
+      const first = _transaction('t1', { amount: '10.00', description: 'first' });
+      await store.transactions.insert(A, [first]);
+      const second = _transaction('t1', { amount: '99.99', description: 'second' });
+      assert.deepStrictEqual(await store.transactions.insert(A, [second]), []);
+      await store.transaction(async (s) => {
+        assert.deepStrictEqual(await s.transactions.insert(A, [second]), []);
+      });
+      const stored = await store.transactions.purchases(A, {
+        pairs: [{ customerId: 'c1', merchantKey: 'coffee house' }],
+        fromDay: '2025-01-01',
+      });
+      assert.deepStrictEqual(_plain(stored), _plain([first]));
+    });
+
+    suite.test('history and submitted transactions share one id space', async (store) => {
+      assert.deepStrictEqual(
+        await store.transactions.insert(A, [_transaction('h1', { source: 'history' })]),
+        ['h1'],
+      );
+      assert.deepStrictEqual(
+        await store.transactions.insert(A, [_transaction('h1', { source: 'transaction' })]),
+        [],
+      );
+      assert.deepStrictEqual(await store.transactions.existing(A, ['h1']), ['h1']);
+    });
+
+    suite.test(
+      'existing returns the stored ids among those asked, and nothing for unknown ids or none',
+      async (store) => {
+        await store.transactions.insert(A, [
+          _transaction('t1'),
+          _transaction('h2', { source: 'history' }),
+          _transaction('t3'),
+        ]);
+        assert.deepStrictEqual(
+          _sortedIds(await store.transactions.existing(A, ['x', 't3', 'h2', 'T3', 't'])),
+          ['h2', 't3'],
+        );
+        assert.deepStrictEqual(await store.transactions.existing(A, ['unknown', 'T1']), []);
+        assert.deepStrictEqual(await store.transactions.existing(A, []), []);
+        assert.deepStrictEqual(await store.transactions.existing('partner-never-seen', ['t1']), []);
+      },
+    );
+
+    suite.test(
+      "inserts racing on the store report each id new exactly once and keep that caller's record",
+      async (store) => {
+        const reports = await Promise.all(
+          Array.from({ length: CALLERS }, (_, k) => store.transactions.insert(A, racingBatch(k))),
+        );
+        await assertOneWinnerPerId(store, reports);
+      },
+    );
+
+    suite.test(
+      "units of work racing to insert report each id new exactly once and keep that caller's record",
+      async (store) => {
+        const reports = await Promise.all(
+          Array.from({ length: CALLERS }, (_, k) =>
+            store.transaction(async (s) => {
+              await new Promise((resolve) => setTimeout(resolve, k % 3));
+              return s.transactions.insert(A, racingBatch(k));
+            }),
+          ),
+        );
+        await assertOneWinnerPerId(store, reports);
+      },
+    );
+  });
+
+  suite.describe('transactions.purchases', () => {
+    const wanted = [
+      // The asked pairs, on and after the first day, history and submitted alike.
+      _transaction('on-first-day', {
+        customer: 'c1',
+        day: '2025-03-10',
+        time: '00:00:00.000000000',
+      }),
+      _transaction('history-later', { customer: 'c1', day: '2025-03-11', source: 'history' }),
+      _transaction('much-later', { customer: 'c1', day: '2026-01-01' }),
+      _transaction('second-pair', { customer: 'c2', merchant: 'book nook', day: '2025-03-10' }),
+    ];
+    const unwanted = [
+      // A day early, however late in it.
+      _transaction('day-before', { customer: 'c1', day: '2025-03-09', time: '23:59:59.999999999' }),
+      _transaction('history-before', { customer: 'c1', day: '2025-02-01', source: 'history' }),
+      // A customer and a merchant that are asked, but in other pairs.
+      _transaction('c1-books', { customer: 'c1', merchant: 'book nook', day: '2025-03-12' }),
+      _transaction('c2-coffee', { customer: 'c2', merchant: 'coffee house', day: '2025-03-12' }),
+      // Another customer, another merchant, a merchant key that differs only in case.
+      _transaction('c3-coffee', { customer: 'c3', day: '2025-03-12' }),
+      _transaction('c1-fuel', { customer: 'c1', merchant: 'fuel stop', day: '2025-03-12' }),
+      _transaction('c1-Coffee', { customer: 'c1', merchant: 'Coffee House', day: '2025-03-12' }),
+    ];
+    const query = {
+      pairs: [
+        { customerId: 'c1', merchantKey: 'coffee house' },
+        { customerId: 'c2', merchantKey: 'book nook' },
+      ],
+      fromDay: '2025-03-10',
+    };
+
+    suite.test(
+      "purchases returns exactly the asked pairs' transactions from fromDay on, history and submitted alike",
+      async (store) => {
+        await store.transactions.insert(A, [...wanted.slice(0, 2), ...unwanted.slice(0, 4)]);
+        await store.transactions.insert(A, [...wanted.slice(2), ...unwanted.slice(4)]);
+        // The same pairs at another partner are not this partner's purchases.
+        await store.transactions.insert(
+          B,
+          wanted.map((t) => ({ ...t, transaction_id: `b-${t.transaction_id}` })),
+        );
+        assert.deepStrictEqual(
+          _sortedBy(await store.transactions.purchases(A, query), (t) => t.transaction_id),
+          _sortedBy(wanted, (t) => t.transaction_id),
+        );
+      },
+    );
+
+    suite.test('purchases includes the first day and leaves out the day before', async (store) => {
+      await store.transactions.insert(A, [
+        _transaction('d9', { day: '2025-03-09', time: '23:59:59.999999999' }),
+        _transaction('d10', { day: '2025-03-10', time: '00:00:00.000000000' }),
+        _transaction('d11', { day: '2025-03-11' }),
+      ]);
+      const pairs = [{ customerId: 'c1', merchantKey: 'coffee house' }];
+      const ids = async (fromDay: string) =>
+        _sortedIds(
+          (await store.transactions.purchases(A, { pairs, fromDay })).map((t) => t.transaction_id),
+        );
+      assert.deepStrictEqual(await ids('2025-03-09'), ['d10', 'd11', 'd9']);
+      assert.deepStrictEqual(await ids('2025-03-10'), ['d10', 'd11']);
+      assert.deepStrictEqual(await ids('2025-03-11'), ['d11']);
+      assert.deepStrictEqual(await ids('2025-03-12'), []);
+    });
+
+    suite.test(
+      'purchases returns nothing for no pairs or pairs without purchases',
+      async (store) => {
+        await store.transactions.insert(A, wanted);
+        assert.deepStrictEqual(
+          await store.transactions.purchases(A, { pairs: [], fromDay: '2000-01-01' }),
+          [],
+        );
+        assert.deepStrictEqual(
+          await store.transactions.purchases(A, {
+            pairs: [{ customerId: 'unknown', merchantKey: 'coffee house' }],
+            fromDay: '2000-01-01',
+          }),
+          [],
+        );
+        assert.deepStrictEqual(await store.transactions.purchases('partner-never-seen', query), []);
+      },
+    );
+  });
+}

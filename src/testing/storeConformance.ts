@@ -1,0 +1,103 @@
+import type { Store } from '../store/index.js';
+import { _customerTests } from './_internals/storeConformanceCustomers.js';
+import type { _Suite } from './_internals/storeConformanceKit.js';
+import { _largeBatchTests } from './_internals/storeConformanceLargeBatches.js';
+import { _offerTests } from './_internals/storeConformanceOffers.js';
+import { _outboxTests } from './_internals/storeConformanceOutbox.js';
+import { _paymentTests } from './_internals/storeConformancePayments.js';
+import { _tenantTests } from './_internals/storeConformanceTenants.js';
+import { _transactionTests } from './_internals/storeConformanceTransactions.js';
+import { _unitOfWorkTests } from './_internals/storeConformanceUnitsOfWork.js';
+
+/**
+ * Options of {@link storeConformance}: the store under test and the test runner's functions.
+ * @example
+ * ```ts
+ * import { describe, test } from 'vitest';
+ * const options: StoreConformanceOptions = {
+ *   name: 'memory',
+ *   createStore: createMemoryStore,
+ *   describe,
+ *   test,
+ * };
+ * ```
+ * @public
+ */
+export interface StoreConformanceOptions {
+  /** Name shown in the describe block, such as `'memory'` or `'postgres'`. */
+  readonly name: string;
+  /**
+   * Creates a fresh, empty store for one test. Each test calls it once and calls the store's
+   * `close` when it ends, however it ends.
+   */
+  readonly createStore: () => Store | Promise<Store>;
+  /**
+   * The runner's `describe` (vitest, jest, `node:test`): groups the tests. It must run `fn` at
+   * once, as those runners do.
+   */
+  readonly describe: (name: string, fn: () => void) => void;
+  /**
+   * The runner's `test` (or `it`). `timeout`, in milliseconds, is passed only to the large-batch
+   * tests; with `node:test`, which takes it in an options object, wrap `test` to pass it on.
+   */
+  readonly test: (name: string, fn: () => Promise<void>, timeout?: number) => void;
+  /**
+   * How many items the large-batch tests send in one call of each batch method.
+   * @defaultValue `10_000`
+   */
+  readonly largeBatch?: number;
+}
+
+/**
+ * Registers the store conformance suite (DESIGN.md §5): the tests every `Store` must pass,
+ * whatever it is backed by. They check the whole repository contract: units of work kept whole
+ * or not at all and invisible to others until they resolve, insert-if-absent and upsert counts
+ * that hold when callers race, payments unique per transaction and listed in order with paging,
+ * partners kept apart, lookback queries, offers and their revision, the outbox, and batches of
+ * `largeBatch` items in one call. Assertions use `node:assert/strict`, so any runner that fails a
+ * test on a thrown error can run it. A store whose reads wait for an open unit of work (one
+ * connection) passes too: reads that do not answer within a second while a unit is open are
+ * not checked for its writes.
+ * @param options - the store factory and the runner's `describe` and `test`
+ * @returns nothing: the tests are registered with `options.test`
+ * @example
+ * ```ts
+ * import { describe, test } from 'vitest';
+ * import { storeConformance } from 'cashback-engine/testing';
+ *
+ * storeConformance({ name: 'my store', createStore: () => createMyStore(), describe, test });
+ * ```
+ * @public
+ */
+export function storeConformance(options: StoreConformanceOptions): void {
+  const largeBatch = options.largeBatch ?? 10_000;
+  if (!Number.isSafeInteger(largeBatch) || largeBatch < 1) {
+    throw new RangeError(`largeBatch must be a whole number of at least 1, got ${largeBatch}`);
+  }
+  const suite: _Suite = {
+    describe: options.describe,
+    test: (name, fn, timeout) => {
+      const run = async (): Promise<void> => {
+        const store = await options.createStore();
+        try {
+          await fn(store);
+        } finally {
+          await store.close?.();
+        }
+      };
+      if (timeout === undefined) options.test(name, run);
+      else options.test(name, run, timeout);
+    },
+    largeBatch,
+  };
+  options.describe(`store conformance: ${options.name}`, () => {
+    _unitOfWorkTests(suite);
+    _transactionTests(suite);
+    _customerTests(suite);
+    _paymentTests(suite);
+    _tenantTests(suite);
+    _offerTests(suite);
+    _outboxTests(suite);
+    _largeBatchTests(suite);
+  });
+}

@@ -14,8 +14,9 @@ export interface OfferRepository {
   /** Every stored offer, active or not, by ascending `offer_id`. */
   list(): Promise<readonly OfferRecord[]>;
   /**
-   * A number that changes whenever `upsert` changes anything, so that an engine can tell cheaply
-   * whether the offers it compiled are still current (several engines may share one store).
+   * A number that changes with every `upsert` that writes (it may also change when nothing did),
+   * so that an engine can tell cheaply whether the offers it compiled are still current (several
+   * engines may share one store). A session sees its own upserts move it.
    */
   revision(): Promise<number>;
   /** Creates or replaces offers by `offer_id`; offers not named are kept. Ids are distinct. */
@@ -94,8 +95,8 @@ export interface PaymentQuery {
 export interface PaymentRepository {
   /**
    * Stores payments. A transaction id that already has a payment for the partner (stored, or
-   * twice in the call) is an error: the call throws and, inside a unit of work, nothing of the
-   * unit is kept.
+   * twice in the call) is an error: the call throws and stores none of its payments. The engine
+   * lets that error end its unit of work, so nothing of the unit is kept.
    */
   insert(partner: string, payments: readonly PaymentRecord[]): Promise<void>;
   /** Payments whose `payment_date` lies in `[from, to]`, paged in listing order. */
@@ -104,7 +105,11 @@ export interface PaymentRepository {
 
 /** An outbox event and where it sits in the partner's outbox. @public */
 export interface StoredOutboxEvent extends OutboxEvent {
-  /** Position in the partner's outbox: increasing in the order the events were committed. */
+  /**
+   * Position in the partner's outbox, from 1: increasing in the order the events were committed,
+   * so that a reader polling with `after` misses none (a number drawn when the row is inserted,
+   * such as a SQL sequence, does not guarantee that when units of work overlap).
+   */
   readonly sequence: number;
 }
 
@@ -113,7 +118,11 @@ export interface StoredOutboxEvent extends OutboxEvent {
  * @public
  */
 export interface OutboxRepository {
-  /** Appends events to the partner's outbox, in array order. Event ids are unique. */
+  /**
+   * Appends events to the partner's outbox, in array order. Event ids are unique across the
+   * store (all partners): an id that exists, or appears twice in the call, makes the call throw
+   * and add nothing.
+   */
   add(partner: string, events: readonly OutboxEvent[]): Promise<void>;
   /**
    * The partner's events with a `sequence` greater than `after` (default: from the start), in

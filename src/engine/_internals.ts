@@ -12,10 +12,19 @@ export function _errorMap(errors: readonly ItemError[]): ErrorMap {
   // Without a prototype, every key (`__proto__` included) is an own data property; it is also
   // the fastest to fill (a plain object then converted cost 15% of addTransactions: measured).
   const map: Record<string, string> = Object.create(null);
+  // Keys with more than one message, and their distinct messages (rare: kept out of the loop).
+  let shared: Map<string, string[]> | undefined;
   for (const e of errors) {
     const before = map[e.key];
-    if (before === undefined) map[e.key] = e.message;
-    else if (!before.split('; ').includes(e.message)) map[e.key] = `${before}; ${e.message}`;
+    if (before === undefined) {
+      map[e.key] = e.message;
+      continue;
+    }
+    shared ??= new Map();
+    const messages = shared.get(e.key) ?? [before];
+    if (!messages.includes(e.message)) messages.push(e.message);
+    shared.set(e.key, messages);
+    map[e.key] = messages.join('; ');
   }
   return map;
 }

@@ -130,7 +130,7 @@ const RETRY: unique symbol = Symbol('retry');
  * const engine = createEngine({ timeZone: 'Europe/Paris' });
  * await engine.upsertOffers(offers);
  * await engine.upsertCustomers('bank-a', customers);
- * const [result] = [await engine.addTransactions('bank-a', transactions)];
+ * const result = await engine.addTransactions('bank-a', transactions);
  * console.log(result.payments, result.errors);
  * ```
  * @public
@@ -231,7 +231,8 @@ export function createEngine(options: EngineOptions = {}): CashbackEngine {
   /**
    * Decides against the stored state and commits; when a racing call stored one of the batch's
    * ids in between, reads the state again and decides again. Each retry follows a commit that
-   * stored one more of the batch's ids, so there are at most as many retries as ids.
+   * stored one more of the batch's ids, so a store that keeps the insert-if-absent contract needs
+   * at most as many retries as items; past that the store is broken and the call throws.
    */
   async function decideAndCommit<R>(
     items: readonly ParseResult<ParsedTransaction>[],

@@ -66,7 +66,7 @@ export interface UpsertOffersResult {
   readonly created: readonly number[];
   /** Stored offers that changed (a field or the active status). */
   readonly updated: readonly number[];
-  /** Offers stored exactly as given. */
+  /** Offers whose validated form (unknown fields dropped, `active` filled in) equals the stored one. */
   readonly unchanged: readonly number[];
 }
 

@@ -10,7 +10,7 @@ export interface CustomerRecord {
   readonly customer_id: string;
   /** Birthday, `YYYY-MM-DD`, a real date. */
   readonly birthday: string;
-  /** Gender as sent (non-empty). */
+  /** Gender as sent, trimmed (non-empty). */
   readonly gender: string;
   /** Location. */
   readonly location: Location;

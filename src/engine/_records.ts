@@ -89,19 +89,6 @@ export function _transactionRecord(
   // formatDay shares the texts of recent days; dayText would make a new string per transaction.
   const day = formatDay(tx.when.day);
   const date = _storedDate(tx.when);
-  if (tx.location === undefined) {
-    return {
-      transaction_id: tx.transactionId,
-      customer_id: tx.customerId,
-      source,
-      date,
-      day,
-      amount: tx.amount.text,
-      merchant_key: tx.merchantKey,
-      merchant: tx.merchant,
-      description: tx.description,
-    };
-  }
   return {
     transaction_id: tx.transactionId,
     customer_id: tx.customerId,
@@ -112,6 +99,7 @@ export function _transactionRecord(
     merchant_key: tx.merchantKey,
     merchant: tx.merchant,
     description: tx.description,
+    // Absent for a history item sent without one (left `undefined`, one object shape for all).
     location: tx.location,
   };
 }

@@ -1,3 +1,4 @@
+import { TransactionIdSet } from '../../core/idSet.js';
 import type { CustomerRecord, PaymentRecord, TransactionRecord } from '../records.js';
 import type { PaymentPage, PaymentQuery, PurchaseQuery, StoredOutboxEvent } from '../Store.js';
 
@@ -28,7 +29,12 @@ function lowerBound(days: readonly string[], day: string): number {
  */
 export class _PartnerData {
   readonly customers = new Map<string, CustomerRecord>();
-  readonly transactions = new Map<string, TransactionRecord>();
+  /**
+   * Ids of the stored transactions. Records are reached through `purchasesIndex`; nothing looks
+   * one up by id, so a set of ids is enough, and `TransactionIdSet` answers the two lookups of
+   * every submitted transaction (`existing`, then `insert`) faster than a `Map` at a million ids.
+   */
+  readonly transactionIds = new TransactionIdSet();
   /**
    * Stored transactions by customer: what lookback queries read. One list per customer, filtered
    * by merchant key when read: a customer has few transactions, and a map per customer cost more
@@ -42,19 +48,29 @@ export class _PartnerData {
   private sortedDays: string[] | undefined = [];
   readonly outbox: StoredOutboxEvent[] = [];
 
-  addTransaction(t: TransactionRecord): void {
-    this.transactions.set(t.transaction_id, t);
-    const list = this.purchasesIndex.get(t.customer_id);
-    if (list === undefined) this.purchasesIndex.set(t.customer_id, [t]);
-    else list.push(t);
+  /** Stores each transaction whose id is not stored yet; pushes those it stored to `out`. */
+  addTransactions(transactions: readonly TransactionRecord[], out: TransactionRecord[]): void {
+    for (const t of transactions) {
+      if (!this.transactionIds.add(t.transaction_id)) continue;
+      const list = this.purchasesIndex.get(t.customer_id);
+      if (list === undefined) this.purchasesIndex.set(t.customer_id, [t]);
+      else list.push(t);
+      out.push(t);
+    }
   }
 
-  /** Takes back the latest `addTransaction` of `t` (undo runs newest first). */
-  removeTransaction(t: TransactionRecord): void {
-    this.transactions.delete(t.transaction_id);
-    const list = this.purchasesIndex.get(t.customer_id) as TransactionRecord[];
-    list.pop();
-    if (list.length === 0) this.purchasesIndex.delete(t.customer_id);
+  /**
+   * Takes back an `addTransactions` that stored `added`, leaving `idsBefore` ids. Undo runs
+   * newest first, so these are the latest additions to every list and to the id set.
+   */
+  removeTransactions(added: readonly TransactionRecord[], idsBefore: number): void {
+    for (let i = added.length - 1; i >= 0; i--) {
+      const t = added[i] as TransactionRecord;
+      const list = this.purchasesIndex.get(t.customer_id) as TransactionRecord[];
+      list.pop();
+      if (list.length === 0) this.purchasesIndex.delete(t.customer_id);
+    }
+    this.transactionIds.truncate(idsBefore);
   }
 
   purchases(query: PurchaseQuery, out: TransactionRecord[]): void {

@@ -139,22 +139,16 @@ class Session implements StoreSession {
       this.check();
       const data = this.db.partner(partner);
       if (data === undefined) return [];
-      return ids.filter((id) => data.transactions.has(id));
+      const stored = data.transactionIds;
+      return ids.filter((id) => stored.has(id));
     },
     insert: async (partner, transactions) => {
       this.check();
       const data = this.db.partnerForWrite(partner);
       const inserted: TransactionRecord[] = [];
-      for (const t of transactions) {
-        if (data.transactions.has(t.transaction_id)) continue;
-        data.addTransaction(t);
-        inserted.push(t);
-      }
-      this.undo.push(() => {
-        for (let i = inserted.length - 1; i >= 0; i--) {
-          data.removeTransaction(inserted[i] as TransactionRecord);
-        }
-      });
+      const idsBefore = data.transactionIds.size;
+      data.addTransactions(transactions, inserted);
+      this.undo.push(() => data.removeTransactions(inserted, idsBefore));
       return inserted.map((t) => t.transaction_id);
     },
     purchases: async (partner, query) => {

@@ -195,7 +195,8 @@ export function createEngine(options: EngineOptions = {}): CashbackEngine {
     ]);
     const customers = new Map<string, ParsedCustomer>();
     for (const r of customerRecords) customers.set(r.customer_id, customerCache.get(r));
-    const stored = new Set(existing);
+    // Usually none: a set only when a batch repeats stored ids.
+    const stored = existing.length === 0 ? undefined : new Set(existing);
     const purchases = new _PurchaseLists();
     if (withPurchases && offers.historyKeys.size > 0) {
       const pairs: { customerId: string; merchantKey: string }[] = [];
@@ -223,7 +224,7 @@ export function createEngine(options: EngineOptions = {}): CashbackEngine {
       offers,
       options: resolved,
       customer: (id) => customers.get(id),
-      hasTransaction: (id) => stored.has(id),
+      hasTransaction: stored === undefined ? () => false : (id) => stored.has(id),
       purchases: (c, k) => purchases.get(c, k),
     };
   };
@@ -353,33 +354,32 @@ export function createEngine(options: EngineOptions = {}): CashbackEngine {
         const state = await loadState(partner, items, offers, true);
         const decision = decide(items, state);
         const paid: Payment[] = [];
-        const amounts: string[] = [];
+        const payments: PaymentRecord[] = [];
         const errors: TransactionError[] = [];
-        for (const o of decision.outcomes) {
-          if (o.ok) {
-            paid.push(o.payment);
-            amounts.push(_cashbackText(o.cashback, resolved.scale));
-          } else errors.push(o.error);
-        }
+        decision.outcomes.forEach((o, i) => {
+          if (!o.ok) {
+            errors.push(o.error);
+            return;
+          }
+          const p = o.payment;
+          // A paid item is a parsed submitted transaction, so its location is there.
+          const location = (items[i] as { value: ParsedTransaction }).value.location;
+          paid.push(p);
+          payments.push({
+            transaction_id: p.transaction_id,
+            customer_id: p.customer_id,
+            offer_id: p.offer_id,
+            cashback_amount: _cashbackText(o.cashback, resolved.scale),
+            payment_date: p.payment_date,
+            country: location?.country ?? '',
+            city: location?.city ?? '',
+            event_id,
+          });
+        });
         const more =
-          paid.length === 0
+          payments.length === 0
             ? undefined
             : async (s: StoreSession) => {
-                const where = new Map<string, ParsedTransaction>();
-                for (const tx of decision.accepted) where.set(tx.transactionId, tx);
-                const payments: PaymentRecord[] = paid.map((p, i) => {
-                  const location = where.get(p.transaction_id)?.location;
-                  return {
-                    transaction_id: p.transaction_id,
-                    customer_id: p.customer_id,
-                    offer_id: p.offer_id,
-                    cashback_amount: amounts[i] as string,
-                    payment_date: p.payment_date,
-                    country: location?.country ?? '',
-                    city: location?.city ?? '',
-                    event_id,
-                  };
-                });
                 await s.payments.insert(partner, payments);
                 const timestamp = clock().toISOString();
                 await s.outbox.add(partner, [

@@ -1,8 +1,21 @@
 import assert from 'node:assert/strict';
 import type { StoredOutboxEvent } from '../../store/index.js';
-import { _event, _increasing, _PARTNER_A, _plain, type _Suite } from './storeConformanceKit.js';
+import {
+  _deferred,
+  _event,
+  _increasing,
+  _PARTNER_A,
+  _PARTNER_B,
+  _plain,
+  type _Suite,
+  _settlesWithin,
+} from './storeConformanceKit.js';
 
 const A = _PARTNER_A;
+const B = _PARTNER_B;
+
+/** How long a call that may wait for an open unit of work is given before the test goes on. */
+const MAY_WAIT_MS = 500;
 
 function ids(events: readonly StoredOutboxEvent[]): string[] {
   return events.map((e) => e.id);
@@ -65,6 +78,57 @@ export function _outboxTests(suite: _Suite): void {
         const later = await store.outbox.list(A, { after: seq[3], limit: 100 });
         assert.deepStrictEqual(ids(later), ['e5']);
         assert.ok((later[0] as StoredOutboxEvent).sequence > seq[3]);
+      },
+    );
+
+    suite.test(
+      'an event id is unique across the store: a used one, or one twice in a call, adds nothing',
+      async (store) => {
+        await store.outbox.add(A, [_event('e1')]);
+        await assert.rejects(store.outbox.add(B, [_event('b1'), _event('e1')]));
+        await assert.rejects(store.outbox.add(A, [_event('e2'), _event('e1')]));
+        await assert.rejects(store.outbox.add(B, [_event('b2'), _event('b2')]));
+        assert.deepStrictEqual(ids(await store.outbox.list(A, { limit: 100 })), ['e1']);
+        assert.deepStrictEqual(await store.outbox.list(B, { limit: 100 }), []);
+        // Nothing of the failed calls was kept, not even their new ids.
+        await store.outbox.add(B, [_event('b1'), _event('b2')]);
+        await store.outbox.add(A, [_event('e2')]);
+        assert.deepStrictEqual(ids(await store.outbox.list(B, { limit: 100 })), ['b1', 'b2']);
+        assert.deepStrictEqual(ids(await store.outbox.list(A, { limit: 100 })), ['e1', 'e2']);
+      },
+    );
+
+    suite.test(
+      'a reader polling with after misses no event when units of work overlap',
+      async (store) => {
+        // A unit that added its event first but commits last must not get a sequence below
+        // one a reader has already passed.
+        const written = _deferred();
+        const release = _deferred();
+        const slow = store.transaction(async (s) => {
+          await s.outbox.add(A, [_event('slow')]);
+          written.resolve();
+          await release.promise;
+        });
+        await Promise.race([written.promise, slow]);
+        const fast = store.transaction((s) => s.outbox.add(A, [_event('fast')]));
+        // A store that runs units one at a time makes `fast` and the poll wait for `slow`.
+        await _settlesWithin(fast, MAY_WAIT_MS);
+        const poll = store.outbox.list(A, { limit: 100 });
+        await _settlesWithin(poll, MAY_WAIT_MS);
+        release.resolve();
+        await Promise.all([slow, fast]);
+        const seen = await poll;
+        const last = seen.at(-1);
+        const next = await store.outbox.list(
+          A,
+          last === undefined ? { limit: 100 } : { after: last.sequence, limit: 100 },
+        );
+        assert.deepStrictEqual(
+          [...ids(seen), ...ids(next)].sort(),
+          ['fast', 'slow'],
+          `a reader saw ${JSON.stringify(ids(seen))}, then after its last sequence ${JSON.stringify(ids(next))}`,
+        );
       },
     );
 

@@ -11,6 +11,13 @@ function byTransactionId(a: PaymentRecord, b: PaymentRecord): number {
   return compareText(a.transaction_id, b.transaction_id);
 }
 
+/** Appends `t` to its customer's list. */
+function indexIn(customers: Map<string, TransactionRecord[]>, t: TransactionRecord): void {
+  const list = customers.get(t.customer_id);
+  if (list === undefined) customers.set(t.customer_id, [t]);
+  else list.push(t);
+}
+
 /** Index of the first element of the sorted `days` that is not before `day`. */
 function lowerBound(days: readonly string[], day: string): number {
   let lo = 0;
@@ -30,17 +37,21 @@ function lowerBound(days: readonly string[], day: string): number {
 export class _PartnerData {
   readonly customers = new Map<string, CustomerRecord>();
   /**
-   * Ids of the stored transactions. Records are reached through `purchasesIndex`; nothing looks
-   * one up by id, so a set of ids is enough, and `TransactionIdSet` answers the two lookups of
+   * Ids of the stored transactions. Records are reached through `stored` and `byMerchant`;
+   * nothing looks one up by id, so a set of ids is enough, and `TransactionIdSet` answers the two lookups of
    * every submitted transaction (`existing`, then `insert`) faster than a `Map` at a million ids.
    */
   readonly transactionIds = new TransactionIdSet();
+  /** Every stored transaction, in the order stored: what a merchant key's index is built from. */
+  private readonly stored: TransactionRecord[] = [];
   /**
-   * Stored transactions by customer: what lookback queries read. One list per customer, filtered
-   * by merchant key when read: a customer has few transactions, and a map per customer cost more
-   * to build for every stored transaction than the filter costs per query.
+   * What lookback queries read: for each merchant key asked for so far, its transactions by
+   * customer, each list in the order stored. A key is indexed the first time a query names it
+   * (one pass over `stored`), and from then on as transactions arrive. Only merchants whose
+   * offers read history are ever asked for, so most transactions are never indexed: indexing
+   * every one by customer cost a fifth of `addTransactions` at a million stored transactions.
    */
-  private readonly purchasesIndex = new Map<string, TransactionRecord[]>();
+  private readonly byMerchant = new Map<string, Map<string, TransactionRecord[]>>();
   readonly payments = new Map<string, PaymentRecord>();
   /** Payments by payment day; each bucket sorted by transaction id when `unsorted` lacks it. */
   private readonly paymentDays = new Map<string, PaymentRecord[]>();
@@ -50,36 +61,59 @@ export class _PartnerData {
 
   /** Stores each transaction whose id is not stored yet; pushes those it stored to `out`. */
   addTransactions(transactions: readonly TransactionRecord[], out: TransactionRecord[]): void {
+    const byMerchant = this.byMerchant;
     for (const t of transactions) {
       if (!this.transactionIds.add(t.transaction_id)) continue;
-      const list = this.purchasesIndex.get(t.customer_id);
-      if (list === undefined) this.purchasesIndex.set(t.customer_id, [t]);
-      else list.push(t);
+      this.stored.push(t);
+      if (byMerchant.size > 0) {
+        const customers = byMerchant.get(t.merchant_key);
+        if (customers !== undefined) indexIn(customers, t);
+      }
       out.push(t);
     }
   }
 
   /**
    * Takes back an `addTransactions` that stored `added`, leaving `idsBefore` ids. Undo runs
-   * newest first, so these are the latest additions to every list and to the id set.
+   * newest first, so these are the latest additions to `stored`, to the id set and to every
+   * index list (a key indexed since was built from `stored` in order, so they are last there too).
    */
   removeTransactions(added: readonly TransactionRecord[], idsBefore: number): void {
     for (let i = added.length - 1; i >= 0; i--) {
       const t = added[i] as TransactionRecord;
-      const list = this.purchasesIndex.get(t.customer_id) as TransactionRecord[];
+      this.stored.pop();
+      const customers = this.byMerchant.get(t.merchant_key);
+      if (customers === undefined) continue;
+      const list = customers.get(t.customer_id) as TransactionRecord[];
       list.pop();
-      if (list.length === 0) this.purchasesIndex.delete(t.customer_id);
+      if (list.length === 0) customers.delete(t.customer_id);
     }
     this.transactionIds.truncate(idsBefore);
   }
 
   purchases(query: PurchaseQuery, out: TransactionRecord[]): void {
+    this.index(query.pairs);
     for (const { customerId, merchantKey } of query.pairs) {
-      const list = this.purchasesIndex.get(customerId);
+      const list = this.byMerchant.get(merchantKey)?.get(customerId);
       if (list === undefined) continue;
-      for (const t of list) {
-        if (t.merchant_key === merchantKey && t.day >= query.fromDay) out.push(t);
-      }
+      for (const t of list) if (t.day >= query.fromDay) out.push(t);
+    }
+  }
+
+  /** Indexes the merchant keys of `pairs` not indexed yet, in one pass over `stored`. */
+  private index(pairs: PurchaseQuery['pairs']): void {
+    let fresh: Map<string, Map<string, TransactionRecord[]>> | undefined;
+    for (const { merchantKey } of pairs) {
+      if (this.byMerchant.has(merchantKey)) continue;
+      fresh ??= new Map();
+      const customers = new Map<string, TransactionRecord[]>();
+      fresh.set(merchantKey, customers);
+      this.byMerchant.set(merchantKey, customers);
+    }
+    if (fresh === undefined) return;
+    for (const t of this.stored) {
+      const customers = fresh.get(t.merchant_key);
+      if (customers !== undefined) indexIn(customers, t);
     }
   }
 

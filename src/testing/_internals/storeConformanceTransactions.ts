@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { Store, TransactionRecord } from '../../store/index.js';
+import type { Store, StoreSession, TransactionRecord } from '../../store/index.js';
 import {
   _PARTNER_A,
   _PARTNER_B,
@@ -204,6 +204,44 @@ export function _transactionTests(suite: _Suite): void {
       assert.deepStrictEqual(await ids('2025-03-11'), ['d11']);
       assert.deepStrictEqual(await ids('2025-03-12'), []);
     });
+
+    suite.test(
+      'purchases sees what arrives after an earlier query, and nothing of a unit that threw even when read inside it',
+      async (store) => {
+        const pairs = [
+          { customerId: 'c1', merchantKey: 'coffee house' },
+          { customerId: 'c1', merchantKey: 'book nook' },
+          { customerId: 'c1', merchantKey: 'fuel stop' },
+        ];
+        const ask = async (from: Store | StoreSession, asked = pairs.slice(0, 2)) =>
+          _sortedIds(
+            (await from.transactions.purchases(A, { pairs: asked, fromDay: '2025-01-01' })).map(
+              (t) => t.transaction_id,
+            ),
+          );
+        await store.transactions.insert(A, [_transaction('p1')]);
+        assert.deepStrictEqual(await ask(store), ['p1']);
+        await store.transactions.insert(A, [
+          _transaction('p2', { day: '2025-03-11' }),
+          _transaction('p3', { merchant: 'book nook' }),
+        ]);
+        assert.deepStrictEqual(await ask(store), ['p1', 'p2', 'p3']);
+        const unit = [_transaction('u1'), _transaction('u2', { merchant: 'fuel stop' })];
+        const failure = new Error('the unit fails after reading');
+        await assert.rejects(
+          store.transaction(async (s) => {
+            await s.transactions.insert(A, unit);
+            // A merchant key asked for the first time, inside the unit.
+            assert.deepStrictEqual(await ask(s, pairs), ['p1', 'p2', 'p3', 'u1', 'u2']);
+            throw failure;
+          }),
+          (e) => e === failure,
+        );
+        assert.deepStrictEqual(await ask(store, pairs), ['p1', 'p2', 'p3']);
+        assert.deepStrictEqual(_sortedIds(await store.transactions.insert(A, unit)), ['u1', 'u2']);
+        assert.deepStrictEqual(await ask(store, pairs), ['p1', 'p2', 'p3', 'u1', 'u2']);
+      },
+    );
 
     suite.test(
       'purchases returns nothing for no pairs or pairs without purchases',

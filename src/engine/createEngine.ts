@@ -17,7 +17,7 @@ import {
 } from '../model/parseTransaction.js';
 import { createMemoryStore } from '../store/memory/createMemoryStore.js';
 import type { OfferRecord, OutboxEvent, PaymentRecord } from '../store/records.js';
-import type { Store, StoreSession } from '../store/Store.js';
+import type { PurchaseQuery, Store, StoreSession } from '../store/Store.js';
 import { _cashbackText, _errorMap, _sameJson } from './_internals.js';
 import { _CustomerCache, _customerRecord, _PurchaseCache, _transactionRecord } from './_records.js';
 import { createMemoryPartners, type PartnerRegistry } from './partners.js';
@@ -113,11 +113,30 @@ interface CompiledOffers {
   readonly set: OfferSet;
 }
 
-/** Thrown inside a unit of work when a racing call stored one of the batch's ids first. */
-class Conflict extends Error {}
+/**
+ * Thrown inside a unit of work when a racing call got in first: it stored one of the batch's ids
+ * (`ids`), or a purchase the batch's lookback would now read (`lookback`).
+ */
+class Conflict extends Error {
+  constructor(readonly kind: 'ids' | 'lookback') {
+    super(`conflict: ${kind}`);
+  }
+}
 
-/** What an attempt returns when it lost a race and must decide again. */
-const RETRY: unique symbol = Symbol('retry');
+/**
+ * How many times in a row a batch is decided again because racing calls kept storing purchases
+ * its lookback reads, before the call gives up.
+ */
+const LOOKBACK_RETRIES = 32;
+
+/** The lookback a batch was decided on: what `checkLookback` reads again at commit. */
+interface Lookback {
+  readonly query: PurchaseQuery;
+  /** `customerId + '\u0000' + merchantKey` of every pair in `query`. */
+  readonly pairKeys: ReadonlySet<string>;
+  /** How many purchases the read returned. */
+  readonly read: number;
+}
 
 /**
  * Creates an engine. Every option is optional: with none it keeps state in memory, reads the
@@ -181,7 +200,7 @@ export function createEngine(options: EngineOptions = {}): CashbackEngine {
     items: readonly ParseResult<ParsedTransaction>[],
     offers: OfferSet,
     withPurchases: boolean,
-  ): Promise<DecideState> => {
+  ): Promise<{ state: DecideState; lookback: Lookback | undefined }> => {
     const customerIds = new Set<string>();
     const txIds: string[] = [];
     for (const item of items) {
@@ -198,6 +217,7 @@ export function createEngine(options: EngineOptions = {}): CashbackEngine {
     // Usually none: a set only when a batch repeats stored ids.
     const stored = existing.length === 0 ? undefined : new Set(existing);
     const purchases = new _PurchaseLists();
+    let lookback: Lookback | undefined;
     if (withPurchases && offers.historyKeys.size > 0) {
       const pairs: { customerId: string; merchantKey: string }[] = [];
       const seen = new Set<string>();
@@ -214,59 +234,97 @@ export function createEngine(options: EngineOptions = {}): CashbackEngine {
         if (tx.when.day < firstDay) firstDay = tx.when.day;
       }
       if (pairs.length > 0) {
-        const fromDay = formatDay(firstDay - offers.maxLookbackDays);
-        for (const r of await store.transactions.purchases(partner, { pairs, fromDay })) {
+        const query = { pairs, fromDay: formatDay(firstDay - offers.maxLookbackDays) };
+        const read = await store.transactions.purchases(partner, query);
+        for (const r of read) {
           purchases.listFor(r.customer_id, r.merchant_key).push(purchaseCache.get(r));
         }
+        lookback = { query, pairKeys: seen, read: read.length };
       }
     }
-    return {
+    const state: DecideState = {
       offers,
       options: resolved,
       customer: (id) => customers.get(id),
       hasTransaction: stored === undefined ? () => false : (id) => stored.has(id),
       purchases: (c, k) => purchases.get(c, k),
     };
+    return { state, lookback };
   };
 
   /**
-   * Decides against the stored state and commits; when a racing call stored one of the batch's
-   * ids in between, reads the state again and decides again. Each retry follows a commit that
-   * stored one more of the batch's ids, so a store that keeps the insert-if-absent contract needs
-   * at most as many retries as items; past that the store is broken and the call throws.
+   * Inside the unit that stores a batch, after its transactions are inserted: throws `Conflict`
+   * when the lookback the batch was decided on has changed, that is when a purchase another call
+   * stored since the read would now be history for it. Purchases are only ever added, so a count
+   * tells: what was read plus the batch's own accepted transactions at those pairs.
+   */
+  const checkLookback = async (
+    s: StoreSession,
+    partner: string,
+    lookback: Lookback | undefined,
+    accepted: readonly ParsedTransaction[],
+  ): Promise<void> => {
+    if (lookback === undefined) return;
+    let own = 0;
+    for (const tx of accepted) {
+      if (lookback.pairKeys.has(`${tx.customerId}\u0000${tx.merchantKey}`)) own++;
+    }
+    const now = await s.transactions.purchases(partner, lookback.query);
+    if (now.length !== lookback.read + own) throw new Conflict('lookback');
+  };
+
+  /**
+   * Decides against the stored state and commits; when a racing call got in between (stored one
+   * of the batch's ids, or a purchase its lookback reads), reads the state again and decides
+   * again. Each id retry follows a commit that stored one more of the batch's ids, so a store
+   * that keeps the insert-if-absent contract needs at most as many as items; past that the store
+   * is broken and the call throws. Lookback retries have no such bound: after `LOOKBACK_RETRIES`
+   * in a row the call throws, and nothing of it is stored.
    */
   async function decideAndCommit<R>(
     items: readonly ParseResult<ParsedTransaction>[],
-    attempt: () => Promise<R | typeof RETRY>,
+    attempt: () => Promise<R | Conflict>,
   ): Promise<R> {
-    for (let round = 0; round <= items.length + 1; round++) {
+    let idRetries = 0;
+    let lookbackRetries = 0;
+    for (;;) {
       const r = await attempt();
-      if (r !== RETRY) return r;
+      if (!(r instanceof Conflict)) return r;
+      if (r.kind === 'ids' && ++idRetries > items.length + 1) {
+        throw new Error(
+          'The store keeps reporting transaction ids as stored that it did not list as existing; ' +
+            'it breaks the insert-if-absent contract of TransactionRepository',
+        );
+      }
+      if (r.kind === 'lookback' && ++lookbackRetries > LOOKBACK_RETRIES) {
+        throw new Error(
+          `Racing calls stored purchases of this batch's customers ${LOOKBACK_RETRIES} times ` +
+            'between reading and storing it; nothing was stored, send it again',
+        );
+      }
     }
-    throw new Error(
-      'The store keeps reporting transaction ids as stored that it did not list as existing; ' +
-        'it breaks the insert-if-absent contract of TransactionRepository',
-    );
   }
 
   const commitTransactions = async (
     partner: string,
     accepted: readonly ParsedTransaction[],
     source: 'history' | 'transaction',
+    lookback?: Lookback,
     more?: (s: StoreSession) => Promise<void>,
-  ): Promise<boolean> => {
+  ): Promise<Conflict | undefined> => {
     const records = accepted.map((tx) => _transactionRecord(tx, source));
     try {
       await store.transaction(async (s) => {
         if (records.length > 0) {
           const inserted = await s.transactions.insert(partner, records);
-          if (inserted.length !== records.length) throw new Conflict();
+          if (inserted.length !== records.length) throw new Conflict('ids');
         }
+        await checkLookback(s, partner, lookback, accepted);
         if (more !== undefined) await more(s);
       });
-      return true;
+      return undefined;
     } catch (e) {
-      if (e instanceof Conflict) return false;
+      if (e instanceof Conflict) return e;
       throw e;
     }
   };
@@ -333,9 +391,10 @@ export function createEngine(options: EngineOptions = {}): CashbackEngine {
       const items = parseAll(transactions, true);
       const event_id = ids();
       return decideAndCommit(items, async () => {
-        const state = await loadState(partner, items, noOffers, false);
+        const { state } = await loadState(partner, items, noOffers, false);
         const screened = screenHistory(items, state);
-        if (!(await commitTransactions(partner, screened.accepted, 'history'))) return RETRY;
+        const conflict = await commitTransactions(partner, screened.accepted, 'history');
+        if (conflict !== undefined) return conflict;
         const result: AddHistoryResult = {
           event_id,
           errors: _errorMap(screened.errors),
@@ -351,7 +410,7 @@ export function createEngine(options: EngineOptions = {}): CashbackEngine {
       const event_id = ids();
       const offers = await currentOffers();
       return decideAndCommit(items, async () => {
-        const state = await loadState(partner, items, offers, true);
+        const { state, lookback } = await loadState(partner, items, offers, true);
         const decision = decide(items, state);
         const paid: Payment[] = [];
         const payments: PaymentRecord[] = [];
@@ -396,9 +455,14 @@ export function createEngine(options: EngineOptions = {}): CashbackEngine {
                   },
                 ]);
               };
-        if (!(await commitTransactions(partner, decision.accepted, 'transaction', more))) {
-          return RETRY;
-        }
+        const conflict = await commitTransactions(
+          partner,
+          decision.accepted,
+          'transaction',
+          lookback,
+          more,
+        );
+        if (conflict !== undefined) return conflict;
         const result: AddTransactionsResult = {
           event_id,
           payments: paid.map(
@@ -443,7 +507,7 @@ export function createEngine(options: EngineOptions = {}): CashbackEngine {
     async explain(partner, transaction) {
       requirePartner(partner);
       const items = [parseTransaction(transaction, 0, resolved.timeZone)];
-      const state = await loadState(partner, items, await currentOffers(), true);
+      const { state } = await loadState(partner, items, await currentOffers(), true);
       return _explainParsed(items[0] as ParseResult<ParsedTransaction>, state);
     },
   };

@@ -58,7 +58,9 @@ export interface TransactionRepository {
   /**
    * Inserts the transactions whose id the partner has not stored yet and returns those ids, in
    * any order. Atomic per id: when two calls race on one id, exactly one of them reports it.
-   * Ids are distinct within the call.
+   * Ids are distinct within the call. Inside a unit of work it holds the records' customers until
+   * the unit ends: another unit's insert for any of them waits, so that unit's reads after its
+   * insert see this unit's purchases (how the engine checks the lookback it decided on).
    */
   insert(partner: string, transactions: readonly TransactionRecord[]): Promise<readonly string[]>;
   /**

@@ -157,3 +157,71 @@ describe('concurrent addTransactions with overlapping ids', () => {
     expect(await store.transactions.existing('bank-a', ['x'])).toEqual(['x']);
   });
 });
+
+describe('concurrent calls and the history they decide on', () => {
+  const NEW_ONLY = { ...OFFER, offer_id: 2, audience: 'new' as const };
+  const RETURNING = { ...OFFER, offer_id: 3, audience: 'returning' as const, discount: 20 };
+  const at = (id: string, time: string) => ({ ...tx(id), date: `2025-03-01T${time}` });
+
+  it('pays a new-customers offer once when first purchases arrive at once, on one engine or several', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 2, max: 6 }),
+        fc.integer({ min: 1, max: 3 }),
+        async (calls, engineCount) => {
+          const store = createMemoryStore();
+          let n = 0;
+          const made = Array.from({ length: engineCount }, () =>
+            createEngine({ store, ids: () => `event-${++n}` }),
+          );
+          const first = made[0] as CashbackEngine;
+          await first.upsertOffers([NEW_ONLY]);
+          await first.upsertCustomers('bank-a', [CUSTOMER]);
+          const results = await Promise.all(
+            Array.from({ length: calls }, (_, k) =>
+              (made[k % engineCount] as CashbackEngine).addTransactions('bank-a', [
+                at(`t${k}`, `0${k}:00:00`),
+              ]),
+            ),
+          );
+          // Whatever the order they were stored in, only the first purchase is a new customer's.
+          const paid = results.flatMap((r) => r.payments);
+          expect(paid).toHaveLength(1);
+          for (const r of results) {
+            for (const e of r.details.errors) expect(e.code).toBe('no_offer');
+          }
+        },
+      ),
+      { numRuns: 30 },
+    );
+  });
+
+  it('decides again when history stored between its read and its commit makes the customer returning', async () => {
+    const inner = createMemoryStore();
+    const other = createEngine({ store: inner });
+    let interpose = true;
+    // The lookback read answers, then another engine stores a history purchase before the
+    // batch's unit of work begins: the batch was decided on a state that is no longer current.
+    const store: Store = {
+      ...inner,
+      transactions: {
+        ...inner.transactions,
+        purchases: async (partner, query) => {
+          const read = await inner.transactions.purchases(partner, query);
+          if (interpose) {
+            interpose = false;
+            await other.addHistory('bank-a', [at('h1', '08:00:00')]);
+          }
+          return read;
+        },
+      },
+    };
+    const engine = createEngine({ store });
+    await engine.upsertOffers([RETURNING]);
+    await engine.upsertCustomers('bank-a', [CUSTOMER]);
+    const r = await engine.addTransactions('bank-a', [at('t1', '09:00:00')]);
+    expect(interpose).toBe(false);
+    expect(r.errors).toEqual({});
+    expect(r.details.payments.map((p) => [p.transaction_id, p.offer_id])).toEqual([['t1', 3]]);
+  });
+});

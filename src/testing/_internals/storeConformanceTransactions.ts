@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import type { Store, StoreSession, TransactionRecord } from '../../store/index.js';
 import {
+  _deferred,
   _PARTNER_A,
   _PARTNER_B,
   _plain,
   type _Suite,
+  _settlesWithin,
   _sortedBy,
   _sortedIds,
   _transaction,
@@ -16,6 +18,9 @@ const B = _PARTNER_B;
 /** Concurrent callers in the race tests, and how many ids each one inserts. */
 const CALLERS = 20;
 const IDS_PER_CALLER = 10;
+
+/** How long the second of two units inserting for one customer is watched for finishing early. */
+const HOLD_WAIT_MS = 300;
 
 /** Caller `k` inserts ids `k … k + 9` (of 29 in all), each record marked with its caller. */
 function racingBatch(k: number): TransactionRecord[] {
@@ -138,6 +143,30 @@ export function _transactionTests(suite: _Suite): void {
       },
     );
   });
+
+  suite.test(
+    'an insert in a unit waits while another open unit has inserted for the same customer',
+    async (store) => {
+      // What keeps the engine's lookbacks current: a unit that stores a customer's purchase holds
+      // that customer until it ends, so a racing unit's re-read after its own insert sees it.
+      const written = _deferred();
+      const release = _deferred();
+      const first = store.transaction(async (s) => {
+        await s.transactions.insert(A, [_transaction('t1', { customer: 'c1' })]);
+        written.resolve();
+        await release.promise;
+      });
+      await Promise.race([written.promise, first]);
+      const second = store.transaction((s) =>
+        s.transactions.insert(A, [_transaction('t2', { customer: 'c1', merchant: 'book nook' })]),
+      );
+      const early = await _settlesWithin(second, HOLD_WAIT_MS);
+      release.resolve();
+      await first;
+      assert.deepStrictEqual(await second, ['t2']);
+      assert.equal(early, false, 'the second insert for c1 must wait until the first unit ends');
+    },
+  );
 
   suite.describe('transactions.purchases', () => {
     const wanted = [

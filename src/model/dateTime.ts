@@ -149,10 +149,15 @@ export function parseDateTime(text: string, timeZone: string): WallClock | strin
   // Not Date.UTC: it reads years 0–99 as 1900–1999.
   const instant =
     (_dayNumber(y, mo, d) * 86_400 + h * 3600 + mi * 60 + s) * 1000 - offsetMinutes * 60_000;
-  if (timeZone === 'UTC') {
-    const u = new Date(instant);
+  const z = timeZone === 'UTC' ? undefined : new TZDate(instant, timeZone);
+  const u = z ?? new Date(instant);
+  const year = z === undefined ? u.getUTCFullYear() : z.getFullYear();
+  // An offset can move a date at either end of the four-digit years out of them; every stored
+  // day and date is a four-digit year.
+  if (year < 0 || year > 9999) return OUT_OF_RANGE;
+  if (z === undefined) {
     return new Clock(
-      u.getUTCFullYear(),
+      year,
       u.getUTCMonth() + 1,
       u.getUTCDate(),
       u.getUTCHours(),
@@ -161,9 +166,8 @@ export function parseDateTime(text: string, timeZone: string): WallClock | strin
       nanos,
     );
   }
-  const z = new TZDate(instant, timeZone);
   return new Clock(
-    z.getFullYear(),
+    year,
     z.getMonth() + 1,
     z.getDate(),
     z.getHours(),
@@ -172,6 +176,8 @@ export function parseDateTime(text: string, timeZone: string): WallClock | strin
     nanos,
   );
 }
+
+const OUT_OF_RANGE = "is outside the years 0000–9999 in the engine's time zone";
 
 /**
  * The calendar day of an instant in a time zone, e.g. "today" from the engine clock.

@@ -82,7 +82,8 @@ const SCRATCH: FieldIssue[] = [];
  * Hand-written rather than `TransactionSchema.safeParse`: it runs once per transaction of a
  * replay, and zod cost about as much as `JSON.parse` of the line itself (measured 0.66 µs vs
  * 1.25 µs per item). A property test (test/model/parseTransaction.test.ts) proves it accepts
- * exactly what the zod schemas accept.
+ * exactly what the zod schemas accept, with one exception the schemas cannot know of: a date
+ * with an offset that lands outside the years 0000–9999 in `timeZone` is refused.
  *
  * @param input - the JSON item
  * @param index - its position in the array, for the `#<index>` key of an item without an id

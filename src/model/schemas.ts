@@ -5,7 +5,8 @@ import { parseDay } from './day.js';
  * zod schemas of the seed's JSON shapes. They are the schema of record: types are inferred from
  * them and the HTTP layer's OpenAPI document is generated from them. Submitted and history
  * transactions are validated on the hot path by a hand-written validator that a property test
- * proves equal to these schemas (see `parseTransaction.ts`).
+ * proves equal to these schemas (see `parseTransaction.ts`), apart from a date that an offset
+ * moves outside the years 0000–9999 in the engine's time zone, which only it can tell.
  */
 
 /** An identifier: a string, trimmed, 1–128 characters. @public */

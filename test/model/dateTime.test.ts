@@ -145,3 +145,23 @@ describe('parseDateTime with an offset in the first century', () => {
     expect(typeof z !== 'string' && z.text).toBe('0050-05-31T23:00:00.000');
   });
 });
+
+describe('parseDateTime at the ends of the four-digit years', () => {
+  const outside = "is outside the years 0000–9999 in the engine's time zone";
+
+  test('refuses a date an offset moves past 9999 or before 0000, in the engine zone', () => {
+    expect(parseDateTime('9999-12-31T23:30:00-01:00', 'UTC')).toBe(outside);
+    expect(parseDateTime('0000-01-01T00:30:00+01:00', 'UTC')).toBe(outside);
+    // 12:00 UTC is already the next day at +14.
+    expect(parseDateTime('9999-12-31T12:00:00Z', 'Pacific/Kiritimati')).toBe(outside);
+    expect(parseDateTime('0000-01-01T03:00:00Z', 'America/New_York')).toBe(outside);
+  });
+
+  test('keeps the last and first moments that stay inside', () => {
+    expect(wall('9999-12-31T22:30:00-01:00').dayText).toBe('9999-12-31');
+    expect(wall('0000-01-01T01:30:00+01:00').dayText).toBe('0000-01-01');
+    expect(wall('9999-12-31T09:00:00Z', 'Pacific/Kiritimati').dayText).toBe('9999-12-31');
+    expect(wall('9999-12-31T23:59:59').dayText).toBe('9999-12-31');
+    expect(wall('0000-01-01T00:00:00').dayText).toBe('0000-01-01');
+  });
+});

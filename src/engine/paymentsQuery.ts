@@ -53,7 +53,13 @@ export interface _PaymentsQuery {
 /** Validates a payments query; throws {@link InvalidRequestError} naming every bad field. @internal */
 export function _parsePaymentsQuery(query: PaymentsQuery): _PaymentsQuery {
   const r = PaymentsQuerySchema.safeParse(query ?? {}, { error: _zodMessage });
-  if (!r.success) throw new InvalidRequestError(_zodIssues(r.error.issues));
+  if (!r.success) {
+    // A query that is not an object at all has its issue at the root: name it `query`.
+    const issues = _zodIssues(r.error.issues).map((i) =>
+      i.path === '' ? { ...i, path: 'query' } : i,
+    );
+    throw new InvalidRequestError(issues);
+  }
   return {
     date_from: r.data.date_from,
     date_to: r.data.date_to,

@@ -498,6 +498,18 @@ describe('seed 4.5 get cashback payments: the paged listing', () => {
     ]);
   });
 
+  test('a query that is not an object is rejected with an issue on query', async () => {
+    const engine = await paid();
+    const err = await engine
+      .listPayments(A, 'x' as unknown as { date_from: string; date_to: string })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InvalidRequestError);
+    expect((err as InvalidRequestError).issues).toEqual([
+      { path: 'query', message: 'must be an object' },
+    ]);
+    expect((err as InvalidRequestError).message).toBe('Invalid request: query must be an object');
+  });
+
   test('one day as the whole range is allowed', async () => {
     const engine = await paid();
     const page = await engine.listPayments(A, { date_from: '2025-06-15', date_to: '2025-06-15' });

@@ -132,8 +132,12 @@ const LOOKBACK_RETRIES = 32;
 /** The lookback a batch was decided on: what `checkLookback` reads again at commit. */
 interface Lookback {
   readonly query: PurchaseQuery;
-  /** `customerId + '\u0000' + merchantKey` of every pair in `query`. */
-  readonly pairKeys: ReadonlySet<string>;
+  /**
+   * Merchant keys whose offers read history. The pairs are those of the batch's valid items of a
+   * known customer at such a merchant, so an accepted transaction is at one of the pairs exactly
+   * when its merchant key is here.
+   */
+  readonly historyKeys: ReadonlySet<string>;
   /** How many purchases the read returned. */
   readonly read: number;
 }
@@ -239,7 +243,7 @@ export function createEngine(options: EngineOptions = {}): CashbackEngine {
         for (const r of read) {
           purchases.listFor(r.customer_id, r.merchant_key).push(purchaseCache.get(r));
         }
-        lookback = { query, pairKeys: seen, read: read.length };
+        lookback = { query, historyKeys: offers.historyKeys, read: read.length };
       }
     }
     const state: DecideState = {
@@ -266,9 +270,7 @@ export function createEngine(options: EngineOptions = {}): CashbackEngine {
   ): Promise<void> => {
     if (lookback === undefined) return;
     let own = 0;
-    for (const tx of accepted) {
-      if (lookback.pairKeys.has(`${tx.customerId}\u0000${tx.merchantKey}`)) own++;
-    }
+    for (const tx of accepted) if (lookback.historyKeys.has(tx.merchantKey)) own++;
     const now = await s.transactions.purchases(partner, lookback.query);
     if (now.length !== lookback.read + own) throw new Conflict('lookback');
   };

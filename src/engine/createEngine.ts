@@ -6,7 +6,7 @@ import type { Payment, TransactionError } from '../core/outcome.js';
 import { _PurchaseLists } from '../core/purchases.js';
 import { compileOffers, type OfferSet } from '../matching/compileOffers.js';
 import type { Offer } from '../matching/offer.js';
-import { dayInZone } from '../model/dateTime.js';
+import { _isBefore, dayInZone, type WallClock } from '../model/dateTime.js';
 import { formatDay } from '../model/day.js';
 import { type CoreOptions, type ResolvedOptions, resolveOptions } from '../model/options.js';
 import type { ParsedCustomer } from '../model/parseCustomer.js';
@@ -16,7 +16,12 @@ import {
   parseTransaction,
 } from '../model/parseTransaction.js';
 import { createMemoryStore } from '../store/memory/createMemoryStore.js';
-import type { OfferRecord, OutboxEvent, PaymentRecord } from '../store/records.js';
+import type {
+  OfferRecord,
+  OutboxEvent,
+  PaymentRecord,
+  TransactionRecord,
+} from '../store/records.js';
 import type { PurchaseQuery, Store, StoreSession } from '../store/Store.js';
 import { _cashbackText, _errorMap, _sameJson } from './_internals.js';
 import { _CustomerCache, _customerRecord, _PurchaseCache, _transactionRecord } from './_records.js';
@@ -124,21 +129,27 @@ class Conflict extends Error {
 }
 
 /**
- * How many times in a row a batch is decided again because racing calls kept storing purchases
+ * How many times in one call a batch is decided again because racing calls kept storing purchases
  * its lookback reads, before the call gives up.
  */
 const LOOKBACK_RETRIES = 32;
 
+/** What of a customer's purchases at a merchant can be history for a batch's items there. */
+interface PairBound {
+  /** The earliest such item's day minus the longest lookback: older purchases never count. */
+  fromDay: number;
+  /** The latest such item's time: history is strictly before a transaction, so later ones never count. */
+  latest: WallClock;
+}
+
 /** The lookback a batch was decided on: what `checkLookback` reads again at commit. */
 interface Lookback {
   readonly query: PurchaseQuery;
-  /**
-   * Merchant keys whose offers read history. The pairs are those of the batch's valid items of a
-   * known customer at such a merchant, so an accepted transaction is at one of the pairs exactly
-   * when its merchant key is here.
-   */
+  /** By `customerId + '\u0000' + merchantKey`, the bounds of each pair in `query`. */
+  readonly bounds: ReadonlyMap<string, PairBound>;
+  /** Merchant keys whose offers read history: the batch's own purchases are at these. */
   readonly historyKeys: ReadonlySet<string>;
-  /** How many purchases the read returned. */
+  /** How many purchases the read returned that could be history for the batch. */
   readonly read: number;
 }
 
@@ -224,26 +235,36 @@ export function createEngine(options: EngineOptions = {}): CashbackEngine {
     let lookback: Lookback | undefined;
     if (withPurchases && offers.historyKeys.size > 0) {
       const pairs: { customerId: string; merchantKey: string }[] = [];
-      const seen = new Set<string>();
+      const bounds = new Map<string, PairBound>();
       let firstDay = Number.POSITIVE_INFINITY;
       for (const item of items) {
         if (!item.ok) continue;
         const tx = item.value;
         if (!offers.historyKeys.has(tx.merchantKey) || !customers.has(tx.customerId)) continue;
         const key = `${tx.customerId}\u0000${tx.merchantKey}`;
-        if (!seen.has(key)) {
-          seen.add(key);
+        const bound = bounds.get(key);
+        if (bound === undefined) {
+          bounds.set(key, { fromDay: tx.when.day, latest: tx.when });
           pairs.push({ customerId: tx.customerId, merchantKey: tx.merchantKey });
+        } else {
+          if (tx.when.day < bound.fromDay) bound.fromDay = tx.when.day;
+          if (_isBefore(bound.latest.seconds, bound.latest.nanos, tx.when)) bound.latest = tx.when;
         }
         if (tx.when.day < firstDay) firstDay = tx.when.day;
       }
       if (pairs.length > 0) {
+        for (const bound of bounds.values()) bound.fromDay -= offers.maxLookbackDays;
         const query = { pairs, fromDay: formatDay(firstDay - offers.maxLookbackDays) };
         const read = await store.transactions.purchases(partner, query);
         for (const r of read) {
           purchases.listFor(r.customer_id, r.merchant_key).push(purchaseCache.get(r));
         }
-        lookback = { query, historyKeys: offers.historyKeys, read: read.length };
+        lookback = {
+          query,
+          bounds,
+          historyKeys: offers.historyKeys,
+          read: countHistory(read, bounds, undefined),
+        };
       }
     }
     const state: DecideState = {
@@ -257,10 +278,31 @@ export function createEngine(options: EngineOptions = {}): CashbackEngine {
   };
 
   /**
+   * How many of `records` could be history for the batch: at one of its pairs, within the pair's
+   * bounds, and not one of `own` (the batch's own transactions).
+   */
+  const countHistory = (
+    records: readonly TransactionRecord[],
+    bounds: ReadonlyMap<string, PairBound>,
+    own: ReadonlySet<string> | undefined,
+  ): number => {
+    let n = 0;
+    for (const r of records) {
+      if (own?.has(r.transaction_id)) continue;
+      const bound = bounds.get(`${r.customer_id}\u0000${r.merchant_key}`);
+      if (bound === undefined) continue;
+      const p = purchaseCache.get(r);
+      if (p.day >= bound.fromDay && _isBefore(p.seconds, p.nanos, bound.latest)) n++;
+    }
+    return n;
+  };
+
+  /**
    * Inside the unit that stores a batch, after its transactions are inserted: throws `Conflict`
-   * when the lookback the batch was decided on has changed, that is when a purchase another call
-   * stored since the read would now be history for it. Purchases are only ever added, so a count
-   * tells: what was read plus the batch's own accepted transactions at those pairs.
+   * when the lookback the batch was decided on has changed, that is when a racing call stored a
+   * purchase that could be history for one of its items (at one of its pairs, before the pair's
+   * latest item and within the longest lookback of its earliest). Purchases are only ever added,
+   * so a count tells: the same query read again, less the batch's own transactions.
    */
   const checkLookback = async (
     s: StoreSession,
@@ -269,10 +311,12 @@ export function createEngine(options: EngineOptions = {}): CashbackEngine {
     accepted: readonly ParsedTransaction[],
   ): Promise<void> => {
     if (lookback === undefined) return;
-    let own = 0;
-    for (const tx of accepted) if (lookback.historyKeys.has(tx.merchantKey)) own++;
+    const own = new Set<string>();
+    for (const tx of accepted) {
+      if (lookback.historyKeys.has(tx.merchantKey)) own.add(tx.transactionId);
+    }
     const now = await s.transactions.purchases(partner, lookback.query);
-    if (now.length !== lookback.read + own) throw new Conflict('lookback');
+    if (countHistory(now, lookback.bounds, own) !== lookback.read) throw new Conflict('lookback');
   };
 
   /**
@@ -281,7 +325,7 @@ export function createEngine(options: EngineOptions = {}): CashbackEngine {
    * again. Each id retry follows a commit that stored one more of the batch's ids, so a store
    * that keeps the insert-if-absent contract needs at most as many as items; past that the store
    * is broken and the call throws. Lookback retries have no such bound: after `LOOKBACK_RETRIES`
-   * in a row the call throws, and nothing of it is stored.
+   * in one call it throws, and nothing of it is stored.
    */
   async function decideAndCommit<R>(
     items: readonly ParseResult<ParsedTransaction>[],

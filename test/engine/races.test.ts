@@ -196,6 +196,47 @@ describe('concurrent calls and the history they decide on', () => {
     );
   });
 
+  it('does not decide again for a racing purchase that cannot be history for the batch', async () => {
+    const inner = createMemoryStore();
+    const other = createEngine({ store: inner });
+    const LOOKBACK = { ...RETURNING, lookback_days: 30 };
+    // Stored between the read and the commit: one after the batch's latest item at that pair,
+    // one more than the lookback before its earliest item.
+    const racing = [
+      { ...at('late', '12:00:00'), date: '2025-03-01T12:00:00' },
+      { ...at('old', '08:00:00'), date: '2025-01-15T08:00:00' },
+    ];
+    let interpose = true;
+    let units = 0;
+    const store: Store = {
+      ...inner,
+      transaction: (fn) => {
+        units++;
+        return inner.transaction(fn);
+      },
+      transactions: {
+        ...inner.transactions,
+        purchases: async (partner, query) => {
+          const read = await inner.transactions.purchases(partner, query);
+          if (interpose) {
+            interpose = false;
+            await other.addHistory('bank-a', racing);
+          }
+          return read;
+        },
+      },
+    };
+    const engine = createEngine({ store });
+    await engine.upsertOffers([LOOKBACK]);
+    await engine.upsertCustomers('bank-a', [CUSTOMER]);
+    units = 0;
+    const r = await engine.addTransactions('bank-a', [at('t1', '09:00:00'), at('t2', '10:00:00')]);
+    expect(interpose).toBe(false);
+    expect(units).toBe(1);
+    // t2 has t1 as history; neither racing purchase counts for either.
+    expect(r.details.payments.map((p) => p.transaction_id)).toEqual(['t2']);
+  });
+
   it('decides again when history stored between its read and its commit makes the customer returning', async () => {
     const inner = createMemoryStore();
     const other = createEngine({ store: inner });

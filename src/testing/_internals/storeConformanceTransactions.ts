@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Store, StoreSession, TransactionRecord } from '../../store/index.js';
 import {
+  _customer,
   _deferred,
   _PARTNER_A,
   _PARTNER_B,
@@ -145,10 +146,12 @@ export function _transactionTests(suite: _Suite): void {
   });
 
   suite.test(
-    'an insert in a unit waits while another open unit has inserted for the same customer',
+    'an insert in a unit waits while another open unit has inserted for the same customer, then reads what it stored',
     async (store) => {
       // What keeps the engine's lookbacks current: a unit that stores a customer's purchase holds
-      // that customer until it ends, so a racing unit's re-read after its own insert sees it.
+      // that customer until it ends, and a racing unit's read after its own insert sees it. The
+      // engine inserts only for registered customers, so c1 is one.
+      await store.customers.upsert(A, [_customer('c1')]);
       const written = _deferred();
       const release = _deferred();
       const first = store.transaction(async (s) => {
@@ -157,13 +160,20 @@ export function _transactionTests(suite: _Suite): void {
         await release.promise;
       });
       await Promise.race([written.promise, first]);
-      const second = store.transaction((s) =>
-        s.transactions.insert(A, [_transaction('t2', { customer: 'c1', merchant: 'book nook' })]),
-      );
+      const second = store.transaction(async (s) => {
+        const inserted = await s.transactions.insert(A, [
+          _transaction('t2', { customer: 'c1', merchant: 'book nook' }),
+        ]);
+        const read = await s.transactions.purchases(A, {
+          pairs: [{ customerId: 'c1', merchantKey: 'coffee house' }],
+          fromDay: '2025-01-01',
+        });
+        return { inserted, read: read.map((t) => t.transaction_id) };
+      });
       const early = await _settlesWithin(second, HOLD_WAIT_MS);
       release.resolve();
       await first;
-      assert.deepStrictEqual(await second, ['t2']);
+      assert.deepStrictEqual(await second, { inserted: ['t2'], read: ['t1'] });
       assert.equal(early, false, 'the second insert for c1 must wait until the first unit ends');
     },
   );

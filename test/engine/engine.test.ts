@@ -427,6 +427,45 @@ describe('the unit of work of addTransactions', () => {
   });
 });
 
+describe('stored transaction records', () => {
+  test('keep the date with nine fraction digits in the engine zone, the day, the amount as text and the merchant key', async () => {
+    const engine = await ready([offer()], { timeZone: 'Europe/Paris' });
+    await engine.addTransactions(A, [
+      tx({ transaction_id: 'whole', date: '2025-06-02T09:05:07', amount: 12.5 }),
+      tx({ transaction_id: 'fraction', date: '2025-06-02T09:05:07.5', amount: '7.25' }),
+      tx({ transaction_id: 'nanos', date: '2025-06-02T23:59:59.000000001' }),
+      tx({ transaction_id: 'offset', date: '2025-06-02T22:30:00Z' }),
+      tx({ transaction_id: 'midnight', date: '2025-06-04T00:00:00', merchant: elsewhere }),
+    ]);
+    await engine.addHistory(A, [history({ transaction_id: 'h1', date: '2025-06-01T00:00:01' })]);
+    const records = await engine.store.transactions.purchases(A, {
+      pairs: [
+        { customerId: 'c1', merchantKey: 'coffee house' },
+        { customerId: 'c1', merchantKey: 'elsewhere' },
+      ],
+      fromDay: '2025-01-01',
+    });
+    const byId = Object.fromEntries(
+      records.map((r) => [r.transaction_id, [r.date, r.day, r.amount, r.merchant_key, r.source]]),
+    );
+    expect(byId).toEqual({
+      whole: ['2025-06-02T09:05:07.000000000', '2025-06-02', '12.5', 'coffee house', 'transaction'],
+      fraction: [
+        '2025-06-02T09:05:07.500000000',
+        '2025-06-02',
+        '7.25',
+        'coffee house',
+        'transaction',
+      ],
+      nanos: ['2025-06-02T23:59:59.000000001', '2025-06-02', '10', 'coffee house', 'transaction'],
+      // 22:30 UTC is 00:30 the next day in Paris (summer time).
+      offset: ['2025-06-03T00:30:00.000000000', '2025-06-03', '10', 'coffee house', 'transaction'],
+      midnight: ['2025-06-04T00:00:00.000000000', '2025-06-04', '10', 'elsewhere', 'transaction'],
+      h1: ['2025-06-01T00:00:01.000000000', '2025-06-01', '20', 'coffee house', 'history'],
+    });
+  });
+});
+
 describe('activeOffers', () => {
   test('lists active offers not expired today, by offer_id; a future offer is listed too', async () => {
     const engine = engineOf();

@@ -7,26 +7,49 @@ import type { ParsedCustomer } from '../model/parseCustomer.js';
 import type { ParsedTransaction } from '../model/parseTransaction.js';
 import type { CustomerRecord, TransactionRecord } from '../store/records.js';
 
+/**
+ * A customer record the engine made from a parsed customer, carrying that parsed form in a
+ * private field: JSON, spreading and `Object.keys` see only the record's four fields, so a store
+ * that copies or serialises it keeps the plain record. A store that hands back the object it was
+ * given (the memory store) hands back the parsed form with it.
+ */
+class StoredCustomer implements CustomerRecord {
+  readonly customer_id: string;
+  readonly birthday: string;
+  readonly gender: string;
+  readonly location: CustomerRecord['location'];
+  readonly #parsed: ParsedCustomer;
+
+  constructor(c: ParsedCustomer) {
+    this.customer_id = c.customerId;
+    this.birthday = c.birthday;
+    this.gender = c.gender;
+    this.location = c.location;
+    this.#parsed = c;
+  }
+
+  /** The parsed form of `r` when the engine made it, else `undefined`. */
+  static parsedOf(r: CustomerRecord): ParsedCustomer | undefined {
+    return #parsed in r ? (r as StoredCustomer).#parsed : undefined;
+  }
+}
+
 /** The record a store keeps of a parsed customer. @internal */
 export function _customerRecord(c: ParsedCustomer): CustomerRecord {
-  return {
-    customer_id: c.customerId,
-    birthday: c.birthday,
-    gender: c.gender,
-    location: c.location,
-  };
+  return new StoredCustomer(c);
 }
 
 /**
- * A stored customer as matching reads it. Parsed customers are kept per record object: a store
- * that hands out the objects it holds (the memory store) converts each customer once.
+ * A stored customer as matching reads it. A record the engine made carries its parsed form; any
+ * other is converted once per record object (a store that returns new objects costs a parse per
+ * read, nothing more).
  * @internal
  */
 export class _CustomerCache {
   private readonly parsed = new WeakMap<CustomerRecord, ParsedCustomer>();
 
   get(r: CustomerRecord): ParsedCustomer {
-    let c = this.parsed.get(r);
+    let c = StoredCustomer.parsedOf(r) ?? this.parsed.get(r);
     if (c === undefined) {
       const day = parseDay(r.birthday);
       if (day === undefined) {
@@ -62,10 +85,14 @@ function putDigits(at: number, value: number, width: number): void {
   }
 }
 
-/** `THH:mm:ss.000000000` by second of the day, each made on first use. */
-const WHOLE_SECONDS: (string | undefined)[] = [];
+/**
+ * `THH:mm:ss.000000000` by second of the day, each made on first use. The table is allocated
+ * whole on first use: filled out of order from empty, an array turns into a slow dictionary.
+ */
+let WHOLE_SECONDS: (string | undefined)[] | undefined;
 
 function wholeSecond(inDay: number): string {
+  WHOLE_SECONDS ??= new Array<string | undefined>(86_400).fill(undefined);
   let text = WHOLE_SECONDS[inDay];
   if (text === undefined) {
     const hh = Math.floor(inDay / 3600);

@@ -11,6 +11,7 @@ import {
   createMemoryStore,
   type EngineOptions,
   OfferValidationError,
+  type PaymentsPage,
   type Store,
   type StoreSession,
 } from '../../src/index.js';
@@ -463,6 +464,70 @@ describe('stored transaction records', () => {
       midnight: ['2025-06-04T00:00:00.000000000', '2025-06-04', '10', 'elsewhere', 'transaction'],
       h1: ['2025-06-01T00:00:01.000000000', '2025-06-01', '20', 'coffee house', 'history'],
     });
+  });
+});
+
+describe('a store that returns copies of its records', () => {
+  test('gives the same results as one that returns the objects it was given', async () => {
+    /** A memory store whose reads hand out plain copies, as a store over a database does. */
+    function copying(): Store {
+      const inner = createMemoryStore();
+      const copies = <T extends object>(records: readonly T[]): T[] =>
+        records.map((r) => JSON.parse(JSON.stringify(r)) as T);
+      return {
+        ...inner,
+        customers: {
+          ...inner.customers,
+          get: async (partner, ids) => copies(await inner.customers.get(partner, ids)),
+        },
+        transactions: {
+          ...inner.transactions,
+          purchases: async (partner, query) =>
+            copies(await inner.transactions.purchases(partner, query)),
+        },
+      };
+    }
+    const offers = [
+      offer(),
+      offer({ offer_id: 2, merchant_name: 'Book Nook', audience: 'returning', discount: 10 }),
+      offer({ offer_id: 3, merchant_name: 'Fuel Stop', age: ['18-25'], gender: ['M'] }),
+    ];
+    const customers = [
+      customer(),
+      customer({ customer_id: 'c2', birthday: '2004-02-29', gender: ' m ' }),
+    ];
+    const books = { id: 'm2', name: 'BOOK  nook', category_code: '5942' };
+    const fuel = { id: 'm3', name: 'Fuel Stop', category_code: '5541' };
+    const run = async (store: Store) => {
+      const engine = createEngine({ store, clock: () => new Date(NOON), ids: counter() });
+      await engine.upsertOffers(offers);
+      await engine.upsertCustomers(A, customers);
+      await engine.addHistory(A, [history({ merchant: { name: 'Book Nook' } })]);
+      return [
+        await engine.addTransactions(A, [
+          tx(),
+          tx({ transaction_id: 't2', merchant: books }),
+          tx({ transaction_id: 't3', customer_id: 'c2', merchant: books }),
+          tx({ transaction_id: 't4', customer_id: 'c2', merchant: fuel }),
+          tx({ transaction_id: 't5', customer_id: 'c1', merchant: fuel }),
+        ]),
+        await engine.addTransactions(A, [
+          tx({
+            transaction_id: 't6',
+            customer_id: 'c2',
+            merchant: books,
+            date: '2025-06-03T10:00:00',
+          }),
+        ]),
+        await engine.listPayments(A, EVERYTHING),
+      ];
+    };
+    const expected = await run(createMemoryStore());
+    expect(await run(copying())).toEqual(expected);
+    // Book Nook pays returning customers: c1 (the history item) at t2, c2 at t6 (after t3).
+    // Fuel Stop pays men of 18–25: c2 (' m ', 21) at t4, not c1 at t5.
+    const page = expected[2] as PaymentsPage;
+    expect(page.transactions.map((p) => p.transaction_id).sort()).toEqual(['t1', 't2', 't4', 't6']);
   });
 });
 

@@ -126,6 +126,26 @@ export function _storedDate(when: WallClock): string {
   return String.fromCharCode.apply(null, DATE_CODES as unknown as number[]);
 }
 
+/**
+ * Texts of amounts in cents (two decimals, below 2^31 units), shared between records: card
+ * amounts repeat, and a text per transaction was a twentieth of storing one and 24 of its bytes.
+ * Bounded, and emptied when full.
+ */
+const CENT_TEXTS = new Map<number, string>();
+const CENT_TEXTS_MAX = 65_536;
+
+function amountText(amount: ParsedTransaction['amount']): string {
+  const units = amount.units;
+  if (amount.scale !== 2 || !(units >= 0 && units < 2_147_483_648)) return amount.text;
+  let text = CENT_TEXTS.get(units);
+  if (text === undefined) {
+    text = amount.text;
+    if (CENT_TEXTS.size >= CENT_TEXTS_MAX) CENT_TEXTS.clear();
+    CENT_TEXTS.set(units, text);
+  }
+  return text;
+}
+
 /** The record a store keeps of an accepted transaction. @internal */
 export function _transactionRecord(
   tx: ParsedTransaction,
@@ -140,7 +160,7 @@ export function _transactionRecord(
     source,
     date,
     day,
-    amount: tx.amount.text,
+    amount: amountText(tx.amount),
     merchant_key: tx.merchantKey,
     merchant: tx.merchant,
     description: tx.description,

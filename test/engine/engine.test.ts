@@ -437,6 +437,8 @@ describe('stored transaction records', () => {
       tx({ transaction_id: 'nanos', date: '2025-06-02T23:59:59.000000001' }),
       tx({ transaction_id: 'offset', date: '2025-06-02T22:30:00Z' }),
       tx({ transaction_id: 'midnight', date: '2025-06-04T00:00:00', merchant: elsewhere }),
+      tx({ transaction_id: 'cents', amount: 12.34 }),
+      tx({ transaction_id: 'cents-text', amount: '0012.340' }),
     ]);
     await engine.addHistory(A, [history({ transaction_id: 'h1', date: '2025-06-01T00:00:01' })]);
     const records = await engine.store.transactions.purchases(A, {
@@ -463,6 +465,20 @@ describe('stored transaction records', () => {
       offset: ['2025-06-03T00:30:00.000000000', '2025-06-03', '10', 'coffee house', 'transaction'],
       midnight: ['2025-06-04T00:00:00.000000000', '2025-06-04', '10', 'elsewhere', 'transaction'],
       h1: ['2025-06-01T00:00:01.000000000', '2025-06-01', '20', 'coffee house', 'history'],
+      cents: [
+        '2025-06-02T09:15:00.000000000',
+        '2025-06-02',
+        '12.34',
+        'coffee house',
+        'transaction',
+      ],
+      'cents-text': [
+        '2025-06-02T09:15:00.000000000',
+        '2025-06-02',
+        '12.34',
+        'coffee house',
+        'transaction',
+      ],
     });
   });
 });

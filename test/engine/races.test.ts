@@ -163,6 +163,36 @@ describe('concurrent calls and the history they decide on', () => {
   const RETURNING = { ...OFFER, offer_id: 3, audience: 'returning' as const, discount: 20 };
   const at = (id: string, time: string) => ({ ...tx(id), date: `2025-03-01T${time}` });
 
+  /**
+   * A memory store whose first lookback read answers, then lets another engine upload `racing`
+   * as history before the reader goes on: the batch is decided on a state that is no longer
+   * current. Counts units of work.
+   */
+  function interposing(racing: Record<string, unknown>[]) {
+    const inner = createMemoryStore();
+    const other = createEngine({ store: inner });
+    const seen = { interposed: false, units: 0 };
+    const store: Store = {
+      ...inner,
+      transaction: (fn) => {
+        seen.units++;
+        return inner.transaction(fn);
+      },
+      transactions: {
+        ...inner.transactions,
+        purchases: async (partner, query) => {
+          const read = await inner.transactions.purchases(partner, query);
+          if (!seen.interposed) {
+            seen.interposed = true;
+            await other.addHistory('bank-a', racing);
+          }
+          return read;
+        },
+      },
+    };
+    return { store, seen };
+  }
+
   it('pays a new-customers offer once when first purchases arrive at once, on one engine or several', async () => {
     await fc.assert(
       fc.asyncProperty(
@@ -197,71 +227,31 @@ describe('concurrent calls and the history they decide on', () => {
   });
 
   it('does not decide again for a racing purchase that cannot be history for the batch', async () => {
-    const inner = createMemoryStore();
-    const other = createEngine({ store: inner });
     const LOOKBACK = { ...RETURNING, lookback_days: 30 };
     // Stored between the read and the commit: one after the batch's latest item at that pair,
     // one more than the lookback before its earliest item.
-    const racing = [
+    const { store, seen } = interposing([
       { ...at('late', '12:00:00'), date: '2025-03-01T12:00:00' },
       { ...at('old', '08:00:00'), date: '2025-01-15T08:00:00' },
-    ];
-    let interpose = true;
-    let units = 0;
-    const store: Store = {
-      ...inner,
-      transaction: (fn) => {
-        units++;
-        return inner.transaction(fn);
-      },
-      transactions: {
-        ...inner.transactions,
-        purchases: async (partner, query) => {
-          const read = await inner.transactions.purchases(partner, query);
-          if (interpose) {
-            interpose = false;
-            await other.addHistory('bank-a', racing);
-          }
-          return read;
-        },
-      },
-    };
+    ]);
     const engine = createEngine({ store });
     await engine.upsertOffers([LOOKBACK]);
     await engine.upsertCustomers('bank-a', [CUSTOMER]);
-    units = 0;
+    seen.units = 0;
     const r = await engine.addTransactions('bank-a', [at('t1', '09:00:00'), at('t2', '10:00:00')]);
-    expect(interpose).toBe(false);
-    expect(units).toBe(1);
+    expect(seen.interposed).toBe(true);
+    expect(seen.units).toBe(1);
     // t2 has t1 as history; neither racing purchase counts for either.
     expect(r.details.payments.map((p) => p.transaction_id)).toEqual(['t2']);
   });
 
   it('decides again when history stored between its read and its commit makes the customer returning', async () => {
-    const inner = createMemoryStore();
-    const other = createEngine({ store: inner });
-    let interpose = true;
-    // The lookback read answers, then another engine stores a history purchase before the
-    // batch's unit of work begins: the batch was decided on a state that is no longer current.
-    const store: Store = {
-      ...inner,
-      transactions: {
-        ...inner.transactions,
-        purchases: async (partner, query) => {
-          const read = await inner.transactions.purchases(partner, query);
-          if (interpose) {
-            interpose = false;
-            await other.addHistory('bank-a', [at('h1', '08:00:00')]);
-          }
-          return read;
-        },
-      },
-    };
+    const { store, seen } = interposing([at('h1', '08:00:00')]);
     const engine = createEngine({ store });
     await engine.upsertOffers([RETURNING]);
     await engine.upsertCustomers('bank-a', [CUSTOMER]);
     const r = await engine.addTransactions('bank-a', [at('t1', '09:00:00')]);
-    expect(interpose).toBe(false);
+    expect(seen.interposed).toBe(true);
     expect(r.errors).toEqual({});
     expect(r.details.payments.map((p) => [p.transaction_id, p.offer_id])).toEqual([['t1', 3]]);
   });

@@ -5,6 +5,7 @@ export default defineConfig({
   entry: {
     index: 'src/index.ts',
     testing: 'src/testing/index.ts',
+    http: 'src/http/index.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,

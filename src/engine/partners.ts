@@ -6,6 +6,11 @@
 export interface PartnerSettings {
   /** Application id: the partner's tenant key and the `sub` of its tokens. */
   readonly application_id: string;
+  /**
+   * The application key's hash (`hashApplicationKey` in `cashback-engine/http`); a partner
+   * without one cannot obtain tokens from the HTTP API.
+   */
+  readonly application_key_hash?: string;
   /** Where webhook events are delivered; without it the partner gets no `offer.updated` events. */
   readonly webhook_url?: string;
   /** Secret that signs the partner's webhook deliveries. */

@@ -1,0 +1,319 @@
+import { z } from 'zod';
+import {
+  CustomerSchema,
+  DateTimeSchema,
+  DaySchema,
+  HistoryTransactionSchema,
+  OfferSchema,
+  TransactionSchema,
+} from '../model/schemas.js';
+import { STATUS } from './errors.js';
+
+// The OpenAPI document is generated from zod schemas: the request schemas are the model's own
+// (the schema of record for validation), the response schemas below describe exactly what the
+// routes send (strict objects: a field the seed does not name would fail the response tests).
+
+/** `info.version` of the document: the package version (a test keeps them equal). */
+export const OPENAPI_VERSION = '0.1.0';
+
+const ErrorMapSchema = z.record(z.string(), z.string());
+
+const SeedPaymentSchema = z.strictObject({
+  cashback: z.number(),
+  payment_date: DaySchema,
+  transaction_id: z.string(),
+});
+
+const TransactionsResponseSchema = z
+  .array(
+    z.strictObject({
+      event_id: z.string(),
+      payments: z.array(SeedPaymentSchema),
+      errors: ErrorMapSchema,
+    }),
+  )
+  .length(1);
+
+const HistoryResponseSchema = z
+  .array(z.strictObject({ event_id: z.string(), errors: ErrorMapSchema }))
+  .length(1);
+
+const CustomersResponseSchema = z.strictObject({
+  Added: z.int().min(0),
+  Updated: z.int().min(0),
+  Errors: ErrorMapSchema,
+});
+
+const CashbackPaymentRecordSchema = z.strictObject({
+  transaction_id: z.string(),
+  country: z.string(),
+  city: z.string(),
+  date: z.string().regex(/^\d{4}-\d{2}-\d{2}T00:00:00\.000$/),
+  cashback_amount: z.number(),
+  offer_id: z.int().min(1),
+  customer_id: z.string(),
+});
+
+const PaymentsPageSchema = z.strictObject({
+  total_count: z.int().min(0),
+  current_page: z.int().min(1),
+  page_size: z.int().min(1),
+  date_from: DaySchema,
+  date_to: DaySchema,
+  transactions: z.array(CashbackPaymentRecordSchema),
+});
+
+const TokenResponseSchema = z.strictObject({ Token: z.string() });
+
+const HealthSchema = z.strictObject({ status: z.literal('ok') });
+
+const ErrorBodySchema = z.strictObject({
+  error: z.strictObject({
+    code: z.enum(Object.keys(STATUS) as [keyof typeof STATUS, ...(keyof typeof STATUS)[]]),
+    message: z.string(),
+    details: z.array(z.strictObject({ path: z.string(), message: z.string() })),
+  }),
+});
+
+/** A page input on the wire: a whole number in decimal digits. */
+const PageInputSchema = z.string().regex(/^[0-9]+$/);
+
+type JsonSchema = Record<string, unknown>;
+
+/** JSON Schema 2020-12 (OpenAPI 3.1's dialect) of a zod schema, formats of days and times added. */
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const out = z.toJSONSchema(schema, {
+    io,
+    unrepresentable: 'any',
+    override: (ctx) => {
+      if (ctx.zodSchema === DaySchema) {
+        ctx.jsonSchema.format = 'date';
+        ctx.jsonSchema.pattern = '^\\d{4}-\\d{2}-\\d{2}$';
+      } else if (ctx.zodSchema === DateTimeSchema) {
+        ctx.jsonSchema.pattern =
+          '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}(:?\\d{2})?)?$';
+      }
+    },
+  }) as JsonSchema;
+  delete out.$schema;
+  return out;
+}
+
+/** An offer as listed: the model's offer with `active` always present. */
+function offerResponseSchema(): JsonSchema {
+  const s = jsonSchema(OfferSchema, 'input');
+  return { ...s, required: [...((s.required as string[]) ?? []), 'active'] };
+}
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const json = (schema: object) => ({ 'application/json': { schema } });
+
+const ERROR_TEXT: Readonly<Record<number, string>> = {
+  400: 'Malformed JSON, a body that is not an array, or a bad query',
+  401: 'No valid token (or, at /get-token, bad credentials)',
+  404: 'No such route',
+  405: 'The path exists with another method',
+  413: 'The body is over the byte limit, or the array over the item limit',
+  415: 'The body is not declared as application/json',
+  429: 'Too many token requests; see Retry-After',
+  500: 'The server failed; no internals are disclosed',
+};
+
+function errors(...statuses: number[]): Record<string, object> {
+  const out: Record<string, object> = {};
+  for (const s of statuses) {
+    const response: Record<string, unknown> = {
+      description: ERROR_TEXT[s],
+      content: json(ref('Error')),
+    };
+    if (s === 429) {
+      response.headers = {
+        'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } },
+      };
+    }
+    if (s === 405) {
+      response.headers = {
+        Allow: { description: 'The allowed methods', schema: { type: 'string' } },
+      };
+    }
+    out[String(s)] = response;
+  }
+  return out;
+}
+
+const GET_ERRORS = [401, 404, 405, 500];
+const POST_ERRORS = [400, 401, 404, 405, 413, 415, 500];
+
+function batch(item: string, description: string, result: string, resultText: string) {
+  return {
+    requestBody: {
+      required: true,
+      description,
+      content: json({ type: 'array', items: ref(item) }),
+    },
+    responses: {
+      '200': { description: resultText, content: json(ref(result)) },
+      ...errors(...POST_ERRORS),
+    },
+  };
+}
+
+function pageParameters(): object[] {
+  const inputs: [string, JsonSchema, string][] = [
+    ['date_from', jsonSchema(DaySchema, 'input'), 'First payment day, inclusive (required)'],
+    ['date_to', jsonSchema(DaySchema, 'input'), 'Last payment day, inclusive (required)'],
+    ['current_page', jsonSchema(PageInputSchema, 'input'), 'Page number from 1 (default 1)'],
+    ['page_size', jsonSchema(PageInputSchema, 'input'), 'Payments per page, 1–1000 (default 100)'],
+  ];
+  return inputs.flatMap(([name, schema, description]) => [
+    { name, in: 'query', required: false, schema, description },
+    {
+      name,
+      in: 'header',
+      required: false,
+      schema,
+      description: `${description}; read when the query string lacks it`,
+    },
+  ]);
+}
+
+/**
+ * The OpenAPI 3.1 document of the partner API, generated from the zod schemas; the app serves it
+ * at `GET /openapi.json` and `docs/openapi.json` holds a copy.
+ * @returns the document, a plain JSON object
+ * @public
+ */
+export function openApiDocument(): Record<string, unknown> {
+  const transactionsOps = batch(
+    'Transaction',
+    'Transactions to decide, all seven fields each (seed 2.4)',
+    'TransactionsResult',
+    'One result: payments, and an error per transaction that earns nothing',
+  );
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'cashback-engine partner API',
+      version: OPENAPI_VERSION,
+      description:
+        'The cashback service interface: tokens, customers, history, transactions, payments and offers.',
+    },
+    components: {
+      securitySchemes: { Token: { type: 'apiKey', in: 'header', name: 'Token' } },
+      schemas: {
+        Customer: jsonSchema(CustomerSchema, 'input'),
+        Transaction: jsonSchema(TransactionSchema, 'input'),
+        HistoryTransaction: jsonSchema(HistoryTransactionSchema, 'input'),
+        Offer: offerResponseSchema(),
+        Payment: jsonSchema(SeedPaymentSchema, 'output'),
+        CashbackPaymentRecord: jsonSchema(CashbackPaymentRecordSchema, 'output'),
+        TransactionsResult: jsonSchema(TransactionsResponseSchema, 'output'),
+        HistoryResult: jsonSchema(HistoryResponseSchema, 'output'),
+        CustomersResult: jsonSchema(CustomersResponseSchema, 'output'),
+        PaymentsPage: jsonSchema(PaymentsPageSchema, 'output'),
+        Token: jsonSchema(TokenResponseSchema, 'output'),
+        Health: jsonSchema(HealthSchema, 'output'),
+        Error: jsonSchema(ErrorBodySchema, 'output'),
+      },
+    },
+    security: [{ Token: [] }],
+    paths: {
+      '/get-token': {
+        get: {
+          operationId: 'getToken',
+          summary: 'Get token (seed 4.1)',
+          security: [],
+          parameters: [
+            { name: 'applicationId', in: 'header', required: true, schema: { type: 'string' } },
+            { name: 'applicationKey', in: 'header', required: true, schema: { type: 'string' } },
+          ],
+          responses: {
+            '200': { description: 'A token for the Token header', content: json(ref('Token')) },
+            ...errors(401, 404, 405, 429, 500),
+          },
+        },
+      },
+      '/transactions-history': {
+        post: {
+          operationId: 'addTransactionsHistory',
+          summary: 'Add transactions history (seed 4.2)',
+          ...batch(
+            'HistoryTransaction',
+            'History transactions (seed 4.2)',
+            'HistoryResult',
+            'One result: an error per item not stored',
+          ),
+        },
+      },
+      '/customers/': {
+        post: {
+          operationId: 'addCustomers',
+          summary: 'Add customers (seed 4.3)',
+          ...batch('Customer', 'Customers', 'CustomersResult', 'Counts and per-item errors'),
+        },
+      },
+      '/customers': {
+        post: {
+          operationId: 'addCustomersNoSlash',
+          summary: 'Add customers (seed 4.3), path without the slash',
+          ...batch('Customer', 'Customers', 'CustomersResult', 'Counts and per-item errors'),
+        },
+      },
+      '/transactions': {
+        post: {
+          operationId: 'addTransactions',
+          summary: 'Add transactions (seed 4.4)',
+          ...transactionsOps,
+        },
+      },
+      '/cashback-payments': {
+        get: {
+          operationId: 'getCashbackPayments',
+          summary: 'Get cashback payments (seed 4.5)',
+          description:
+            'Each input is read from the query string, or else from a header of the same name.',
+          parameters: pageParameters(),
+          responses: {
+            '200': { description: 'A page of payments', content: json(ref('PaymentsPage')) },
+            ...errors(400, ...GET_ERRORS),
+          },
+        },
+      },
+      '/active-offers': {
+        get: {
+          operationId: 'getActiveOffers',
+          summary: 'Get all active offers (seed 4.6)',
+          responses: {
+            '200': {
+              description: 'Active offers not yet expired, by offer_id',
+              content: json({ type: 'array', items: ref('Offer') }),
+            },
+            ...errors(...GET_ERRORS),
+          },
+        },
+      },
+      '/openapi.json': {
+        get: {
+          operationId: 'getOpenApi',
+          summary: 'This document',
+          security: [],
+          responses: {
+            '200': { description: 'The OpenAPI 3.1 document', content: json({ type: 'object' }) },
+            ...errors(404, 405, 500),
+          },
+        },
+      },
+      '/healthz': {
+        get: {
+          operationId: 'getHealth',
+          summary: 'Liveness',
+          security: [],
+          responses: {
+            '200': { description: 'The server is up', content: json(ref('Health')) },
+            ...errors(404, 405, 500),
+          },
+        },
+      },
+    },
+  };
+}

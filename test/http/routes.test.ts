@@ -448,3 +448,20 @@ describe('request-level errors: one body, DESIGN.md §6', () => {
     });
   });
 });
+
+describe('edges the docs promise', () => {
+  test('a page past the end is an empty page; /transactions/ is 404; GET routes answer HEAD', async () => {
+    const s = await ready();
+    const r = await s.get(
+      A,
+      '/cashback-payments?date_from=2025-01-01&date_to=2025-12-31&current_page=9',
+    );
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ total_count: 0, current_page: 9, transactions: [] });
+    const slash = await s.post(A, '/transactions/', [tx()]);
+    expect(slash.status).toBe(404);
+    const head = await fetch(`${s.url}/healthz`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe('');
+  });
+});

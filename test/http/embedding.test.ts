@@ -1,0 +1,80 @@
+/**
+ * The app embedded three ways: mounted under a path in a user's own Hono app served on
+ * 127.0.0.1, inside a plain Node `http.Server` through @hono/node-server's request listener, and
+ * called as a bare fetch handler with no server at all.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { getRequestListener } from '@hono/node-server';
+import { Hono } from 'hono';
+import { describe, expect, test } from 'vitest';
+import { createHttpApp, hashApplicationKey, serveHttp } from '../../src/http/index.js';
+import { createEngine, createMemoryPartners } from '../../src/index.js';
+import { customer } from '../fixtures.js';
+import { TOKEN_SECRET } from './_harness.js';
+
+async function app() {
+  const partners = createMemoryPartners([
+    { application_id: 'bank-a', application_key_hash: await hashApplicationKey('key-a') },
+  ]);
+  return createHttpApp({ engine: createEngine({ partners }), partners, tokenSecret: TOKEN_SECRET });
+}
+
+const credentials = { applicationId: 'bank-a', applicationKey: 'key-a' };
+
+describe('embedding', () => {
+  test('mounted under /cashback in a user Hono app: routes, auth and error bodies work there', async () => {
+    const parent = new Hono();
+    parent.get('/', (c) => c.text('the bank'));
+    parent.route('/cashback', await app());
+    const server = await serveHttp(parent, { port: 0 });
+    try {
+      expect(await (await fetch(`${server.url}/`)).text()).toBe('the bank');
+      const { Token } = await (
+        await fetch(`${server.url}/cashback/get-token`, { headers: credentials })
+      ).json();
+      const ok = await fetch(`${server.url}/cashback/customers/`, {
+        method: 'POST',
+        headers: { Token, 'content-type': 'application/json' },
+        body: JSON.stringify([customer()]),
+      });
+      expect(await ok.json()).toEqual({ Added: 1, Updated: 0, Errors: {} });
+      const bad = await fetch(`${server.url}/cashback/transactions`, {
+        method: 'POST',
+        headers: { Token, 'content-type': 'application/json' },
+        body: '[',
+      });
+      expect(bad.status).toBe(400);
+      expect((await bad.json()).error.code).toBe('invalid_json');
+      const wrong = await fetch(`${server.url}/cashback/transactions`, { headers: { Token } });
+      expect(wrong.status).toBe(405);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('in a plain Node http.Server through getRequestListener', async () => {
+    const a = await app();
+    const server = createServer(getRequestListener(a.fetch));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const r = await fetch(`${url}/get-token`, { headers: credentials });
+      expect(Object.keys(await r.json())).toEqual(['Token']);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  test('as a bare fetch handler (any runtime): app.fetch(new Request(...))', async () => {
+    const a = await app();
+    const token = await a.fetch(
+      new Request('http://cashback.local/get-token', { headers: credentials }),
+    );
+    const { Token } = await token.json();
+    const offers = await a.fetch(
+      new Request('http://cashback.local/active-offers', { headers: { Token } }),
+    );
+    expect([offers.status, await offers.json()]).toEqual([200, []]);
+  });
+});

@@ -1,9 +1,10 @@
 /**
- * The package as users get it: package.json `exports` and the tsup entries agree, and the built
- * entries load in Node under both `import` and `require` without dragging in what they must not.
+ * The package as users get it: package.json `exports` and `bin` and the tsup entries agree, the
+ * built entries load in Node under both `import` and `require` without dragging in what they must
+ * not, and the built commands start with a shebang.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -12,6 +13,8 @@ import tsupConfig from '../tsup.config';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  name: string;
+  version: string;
   type?: string;
   sideEffects?: unknown;
   engines?: { node?: string };
@@ -19,6 +22,7 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
   module?: string;
   types?: string;
   exports: Record<string, unknown>;
+  bin?: string | Record<string, string>;
 };
 
 /** The core must not load test or adapter dependencies (DESIGN.md §2). */
@@ -29,6 +33,18 @@ const entryOfSubpath = (subpath: string): string =>
   subpath === '.' ? 'index' : subpath.replace(/^\.\//, '');
 const subpaths = Object.keys(pkg.exports).filter((s) => s !== './package.json');
 const entries = subpaths.map(entryOfSubpath);
+
+/** Only the command line may load these (src/cli); no export entry may reach them. */
+const CLI_ONLY = ['commander', 'pino'];
+
+/** The commands of package.json `bin` (a string names one command after the package). */
+const commands: [string, string][] = Object.entries(
+  typeof pkg.bin === 'string' ? { [pkg.name]: pkg.bin } : (pkg.bin ?? {}),
+);
+/** `./dist/cli.js` → `cli`; undefined for a path that is not a dist ESM file. */
+const entryOfBin = (path: string): string | undefined => /^\.\/dist\/([^/]+)\.js$/.exec(path)?.[1];
+/** The tsup entries the commands run: built files, but not exports. */
+const binEntries = commands.map(([, path]) => entryOfBin(path) ?? path);
 
 /** The tsup options; these checks need the plain-object form of tsup.config.ts. */
 function tsupOptions(): Exclude<typeof tsupConfig, unknown[] | ((...args: never[]) => unknown)> {
@@ -45,14 +61,18 @@ describe('package.json', () => {
     expect(pkg.engines?.node).toBe('>=20');
   });
 
-  it('has one tsup entry per exports subpath, and no other', () => {
+  it('has one tsup entry per exports subpath and per bin command, and no other', () => {
     const { entry } = tsupOptions();
     if (entry === undefined || Array.isArray(entry)) {
       throw new Error(
         'tsup.config.ts `entry` must be an object naming each output: { index: ... }',
       );
     }
-    expect(Object.keys(entry).sort()).toEqual([...entries].sort());
+    expect(Object.keys(entry).sort()).toEqual([...new Set([...entries, ...binEntries])].sort());
+  });
+
+  it.each(commands)('runs the %s command from a built ESM entry, ./dist/<entry>.js', (_, path) => {
+    expect(entryOfBin(path), path).toBeDefined();
   });
 
   it.each(subpaths)('maps %s to the files tsup writes for it', (subpath) => {
@@ -140,6 +160,26 @@ describe.skipIf(!existsSync(dist))('built package (skipped without dist/: `npm r
       .filter(([spec]) => CORE_FORBIDDEN.includes(packageOf(spec)))
       .map(([spec, chain]) => `${spec} via ${chain.join(' -> ')}`);
     expect(offending).toEqual([]);
+  });
+
+  it.each(entries)(
+    '%s.js and the chunks it imports do not import the CLI-only packages',
+    (name) => {
+      const offending = [...bareImportsOf(join(dist, `${name}.js`))]
+        .filter(([spec]) => CLI_ONLY.includes(packageOf(spec)))
+        .map(([spec, chain]) => `${spec} via ${chain.join(' -> ')}`);
+      expect(offending).toEqual([]);
+    },
+  );
+
+  it.each(commands)('the %s command is an executable file with a node shebang', (_, path) => {
+    const file = join(root, path);
+    expect(readFileSync(file, 'utf8').split('\n', 1)[0]).toBe('#!/usr/bin/env node');
+    expect(statSync(file).mode & 0o111, `${path} is executable`).not.toBe(0);
+  });
+
+  it.each(commands)('the %s command runs: --version prints the package version', (_, path) => {
+    expect(node([join(root, path), '--version']).trim()).toBe(pkg.version);
   });
 
   it('requiring index.cjs loads no fast-check or adapter dependency', () => {

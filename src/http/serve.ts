@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 
@@ -30,8 +30,9 @@ export interface RunningServer {
   /** The address listened on. */
   readonly host: string;
   /**
-   * Stops accepting connections, lets requests in flight finish (each is answered in full),
-   * closes idle keep-alive connections, and resolves when the server is closed. Calling it again
+   * Stops accepting connections, lets requests in flight finish (each is answered in full, with
+   * `Connection: close`), closes idle keep-alive connections, cuts what remains after
+   * `shutdownTimeoutMs`, and resolves when the server is closed. Calling it again
    * returns the same promise.
    */
   close(): Promise<void>;
@@ -64,6 +65,19 @@ export async function serveHttp(
   });
   const port = (server.address() as AddressInfo).port;
   let closing: Promise<void> | undefined;
+  // Answers sent once closing has begun carry `Connection: close`, so a client opens a new
+  // connection (refused) for its next request instead of reusing a kept-alive one. Without it a
+  // client that sends without pause keeps its connection busy: it never goes idle, the server
+  // keeps answering on it, and the timeout finally cuts it, request and all.
+  const open = new Set<ServerResponse>();
+  const noKeepAlive = (res: ServerResponse) => {
+    if (!res.headersSent) res.setHeader('Connection', 'close');
+  };
+  server.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => {
+    if (closing !== undefined) noKeepAlive(res);
+    open.add(res);
+    res.once('close', () => open.delete(res));
+  });
   const urlHost = host.includes(':') ? `[${host}]` : host;
   return {
     url: `http://${urlHost}:${port}`,
@@ -71,6 +85,7 @@ export async function serveHttp(
     host,
     close() {
       closing ??= new Promise<void>((resolve, reject) => {
+        for (const res of open) noKeepAlive(res);
         server.close((err) => (err ? reject(err) : resolve()));
         // A keep-alive connection goes idle once its response is sent: close it then.
         const sweep = setInterval(() => server.closeIdleConnections(), 50);

@@ -13,6 +13,10 @@ import { createEngine, createMemoryPartners } from '../../src/index.js';
 import { customer } from '../fixtures.js';
 import { TOKEN_SECRET } from './_harness.js';
 
+/** A response's JSON body, for reading fields in assertions. */
+// biome-ignore lint/suspicious/noExplicitAny: tests index into arbitrary JSON answers
+const body = async (r: Response): Promise<any> => r.json();
+
 async function app() {
   const partners = createMemoryPartners([
     { application_id: 'bank-a', application_key_hash: await hashApplicationKey('key-a') },
@@ -30,22 +34,22 @@ describe('embedding', () => {
     const server = await serveHttp(parent, { port: 0 });
     try {
       expect(await (await fetch(`${server.url}/`)).text()).toBe('the bank');
-      const { Token } = await (
-        await fetch(`${server.url}/cashback/get-token`, { headers: credentials })
-      ).json();
+      const { Token } = await body(
+        await fetch(`${server.url}/cashback/get-token`, { headers: credentials }),
+      );
       const ok = await fetch(`${server.url}/cashback/customers/`, {
         method: 'POST',
         headers: { Token, 'content-type': 'application/json' },
         body: JSON.stringify([customer()]),
       });
-      expect(await ok.json()).toEqual({ Added: 1, Updated: 0, Errors: {} });
+      expect(await body(ok)).toEqual({ Added: 1, Updated: 0, Errors: {} });
       const bad = await fetch(`${server.url}/cashback/transactions`, {
         method: 'POST',
         headers: { Token, 'content-type': 'application/json' },
         body: '[',
       });
       expect(bad.status).toBe(400);
-      expect((await bad.json()).error.code).toBe('invalid_json');
+      expect((await body(bad)).error.code).toBe('invalid_json');
       const wrong = await fetch(`${server.url}/cashback/transactions`, { headers: { Token } });
       expect(wrong.status).toBe(405);
     } finally {
@@ -60,7 +64,7 @@ describe('embedding', () => {
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
       const r = await fetch(`${url}/get-token`, { headers: credentials });
-      expect(Object.keys(await r.json())).toEqual(['Token']);
+      expect(Object.keys(await body(r))).toEqual(['Token']);
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }
@@ -71,10 +75,10 @@ describe('embedding', () => {
     const token = await a.fetch(
       new Request('http://cashback.local/get-token', { headers: credentials }),
     );
-    const { Token } = await token.json();
+    const { Token } = await body(token);
     const offers = await a.fetch(
       new Request('http://cashback.local/active-offers', { headers: { Token } }),
     );
-    expect([offers.status, await offers.json()]).toEqual([200, []]);
+    expect([offers.status, await body(offers)]).toEqual([200, []]);
   });
 });

@@ -374,7 +374,7 @@ describe('request-level errors: one body, DESIGN.md §6', () => {
       duplex: 'half',
     } as RequestInit);
     expect(res.status).toBe(413);
-    expect((await res.json()).error.code).toBe('body_too_large');
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('body_too_large');
 
     const four = [1, 2, 3, 4].map((i) => tx({ transaction_id: `t${i}` }));
     const batch = await s.call('POST', '/transactions', {

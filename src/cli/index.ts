@@ -1,0 +1,6 @@
+#!/usr/bin/env node
+// The `cashback` command (package.json `bin`): `cashback serve` runs the partner HTTP API.
+// Options, signals and exit codes: docs/cli.md.
+import { run } from './program.js';
+
+void run(process.argv);

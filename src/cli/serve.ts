@@ -1,0 +1,285 @@
+import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
+import pino, { type Logger } from 'pino';
+import { createHttpApp, hashApplicationKey, type RunningServer, serveHttp } from '../http/index.js';
+import {
+  type CashbackEngine,
+  createEngine,
+  createMemoryPartners,
+  createMemoryStore,
+  OfferValidationError,
+  type PartnerRegistry,
+  type PartnerSettings,
+  type Store,
+} from '../index.js';
+import { parsePartnersFile, readJsonFile, UsageError } from './inputs.js';
+import { resolveTokenSecret, TOKEN_SECRET_ENV, type TokenSecret } from './tokenSecret.js';
+import { walkthrough } from './walkthrough.js';
+
+/** Application id of the partner made when no partners file is given. */
+export const DEMO_PARTNER = 'demo-bank';
+
+/** Log levels of `--log-level` (pino's). */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** One of {@link LOG_LEVELS}. */
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** The options of `cashback serve`, parsed. */
+export interface ServeCommandOptions {
+  /** TCP port; 0 picks a free one. */
+  readonly port: number;
+  /** Address to listen on. */
+  readonly host: string;
+  /** Offers file loaded at start and on SIGHUP. */
+  readonly offers?: string;
+  /** Partners file; without one a demo partner is made. */
+  readonly partners?: string;
+  /** `--memory` given: the memory store, named explicitly (it is also the default). */
+  readonly memory: boolean;
+  /** Where the generated token secret is kept. */
+  readonly dataDir: string;
+  /** IANA time zone of transaction dates and payment days. */
+  readonly timeZone: string;
+  /** Token lifetime in seconds. */
+  readonly tokenTtl: number;
+  /** Level of the JSON logs on stderr. */
+  readonly logLevel: LogLevel;
+}
+
+/** A failure once the inputs were accepted, such as a port in use: the command exits with 1. */
+export class StartError extends Error {
+  /** @param message - what failed */
+  constructor(message: string) {
+    super(message);
+    this.name = 'StartError';
+  }
+}
+
+/** Partners to serve and, for the demo partner, its key (nothing else's key is kept). */
+interface Partners {
+  readonly registry: PartnerRegistry;
+  readonly ids: readonly string[];
+  readonly demoKey?: string;
+}
+
+/** The partners of the partners file with their keys hashed, or the demo partner. */
+async function loadPartners(path: string | undefined): Promise<Partners> {
+  if (path === undefined) {
+    const demoKey = randomBytes(24).toString('base64url');
+    const demo = {
+      application_id: DEMO_PARTNER,
+      application_key_hash: await hashApplicationKey(demoKey),
+    };
+    return { registry: createMemoryPartners([demo]), ids: [DEMO_PARTNER], demoKey };
+  }
+  const entries = parsePartnersFile(readJsonFile(path, 'partners'), path);
+  const settings = await Promise.all(
+    entries.map(
+      async ({ application_key, ...rest }): Promise<PartnerSettings> => ({
+        ...rest,
+        application_key_hash: await hashApplicationKey(application_key),
+      }),
+    ),
+  );
+  return { registry: createMemoryPartners(settings), ids: entries.map((e) => e.application_id) };
+}
+
+/** What loading an offers file did. */
+interface OffersLoaded {
+  readonly offers: number;
+  readonly created: number;
+  readonly updated: number;
+  readonly unchanged: number;
+}
+
+/**
+ * Upserts the offers of a file: all or nothing, and offers no longer in the file are kept.
+ * @throws UsageError when the file is unreadable, not a JSON array, or holds an invalid offer
+ */
+async function loadOffers(engine: CashbackEngine, path: string): Promise<OffersLoaded> {
+  const offers = readJsonFile(path, 'offers');
+  if (!Array.isArray(offers)) {
+    throw new UsageError(`the offers file ${path} must hold a JSON array of offers`);
+  }
+  try {
+    const r = await engine.upsertOffers(offers);
+    return {
+      offers: offers.length,
+      created: r.created.length,
+      updated: r.updated.length,
+      unchanged: r.unchanged.length,
+    };
+  } catch (err) {
+    if (err instanceof OfferValidationError) {
+      throw new UsageError(`offers file ${path}: ${err.message}`);
+    }
+    throw err;
+  }
+}
+
+/**
+ * The store: the embedded default. That is the memory store until a durable embedded store
+ * exists, so `--memory` (which names the memory store) changes nothing yet.
+ */
+function openStore(): { store: Store; description: string } {
+  return {
+    store: createMemoryStore(),
+    description: 'memory (the only store for now): everything is lost when the process exits',
+  };
+}
+
+function secretLine(secret: TokenSecret): string {
+  if (secret.source === 'env') return `from ${TOKEN_SECRET_ENV}`;
+  return `${secret.path} (${secret.source === 'created' ? 'made now' : 'kept from an earlier start'})`;
+}
+
+/** Every partner's number of stored payments, as `id=n` words. */
+async function paymentCounts(engine: CashbackEngine, ids: readonly string[]): Promise<string[]> {
+  return Promise.all(
+    ids.map(async (id) => {
+      const page = await engine.listPayments(id, {
+        date_from: '0000-01-01',
+        date_to: '9999-12-31',
+        page_size: 1,
+      });
+      return `${id}=${page.total_count}`;
+    }),
+  );
+}
+
+/** Writes to stdout; resolves once the text is handed to the system. */
+function print(text: string): Promise<void> {
+  return new Promise((done) => process.stdout.write(text, () => done()));
+}
+
+/**
+ * Runs `cashback serve`: checks every input, loads the offers and partners, starts the partner
+ * API, prints where it listens (and, for the demo partner, its credentials and a curl
+ * walk-through), then serves until SIGINT or SIGTERM. SIGHUP reloads the offers file. On the
+ * first SIGINT or SIGTERM the server stops accepting connections, lets requests in flight finish,
+ * prints the number of payments stored per partner and exits 0; a second signal exits at once
+ * (130 for SIGINT, 143 for SIGTERM).
+ * @param options - the parsed command-line options
+ * @param env - the environment (for {@link TOKEN_SECRET_ENV})
+ * @returns once the server listens
+ * @throws UsageError for a bad input (exit 2), StartError when the server cannot listen (exit 1)
+ */
+export async function serve(
+  options: ServeCommandOptions,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<void> {
+  const dataDir = resolve(options.dataDir);
+  const tokenSecret = resolveTokenSecret(env[TOKEN_SECRET_ENV], dataDir);
+  const partners = await loadPartners(options.partners);
+  const { store, description } = openStore();
+  const engine = createEngine({ store, partners: partners.registry, timeZone: options.timeZone });
+  const loaded =
+    options.offers === undefined ? undefined : await loadOffers(engine, options.offers);
+
+  const logger: Logger = pino(
+    { name: 'cashback', level: options.logLevel },
+    pino.destination({ dest: 2, sync: true }),
+  );
+  if (tokenSecret.warning !== undefined) logger.warn(tokenSecret.warning);
+  const app = createHttpApp({
+    engine,
+    partners: partners.registry,
+    tokenSecret: tokenSecret.secret,
+    tokenTtl: options.tokenTtl,
+    logger,
+  });
+
+  let stopping = false;
+  let server: RunningServer;
+  try {
+    server = await serveHttp(app, { port: options.port, host: options.host });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === 'EADDRINUSE' ? 'the port is in use' : (err as Error).message;
+    throw new StartError(`cannot listen on ${options.host}:${options.port}: ${why}`);
+  }
+  logger.info(
+    { url: server.url, partners: partners.ids, offers: loaded?.offers ?? 0 },
+    'listening',
+  );
+
+  // Reloads run one after another; shutdown waits for the last one.
+  let reloading: Promise<void> = Promise.resolve();
+  const reload = async (): Promise<void> => {
+    if (options.offers === undefined) {
+      logger.warn('SIGHUP: there is no --offers file to load again');
+      return;
+    }
+    try {
+      const r = await loadOffers(engine, options.offers);
+      logger.info({ file: options.offers, ...r }, 'offers loaded again');
+    } catch (err) {
+      logger.error(
+        { file: options.offers, err: (err as Error).message },
+        'offers not loaded again; the offers loaded before stay',
+      );
+    }
+  };
+  const shutdown = async (signal: NodeJS.Signals): Promise<void> => {
+    const closed = server.close(); // the listening socket is closed at once
+    logger.info({ signal }, 'stopping: requests in flight finish first');
+    await closed;
+    await reloading;
+    const counts = await paymentCounts(engine, partners.ids);
+    logger.info({ signal }, 'stopped');
+    await print(
+      `cashback serve: stopped; payments stored: ${counts.join(', ')} (memory store: this data is gone now that the process exits)\n`,
+    );
+    process.exit(0);
+  };
+
+  process.on('SIGHUP', () => {
+    if (!stopping) reloading = reloading.then(reload);
+  });
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const) {
+    process.on(signal, () => {
+      if (stopping) {
+        logger.warn({ signal }, 'second signal: exiting now');
+        process.exit(code);
+      }
+      stopping = true;
+      shutdown(signal).catch((err: unknown) => {
+        logger.fatal({ err: (err as Error).message }, 'shutdown failed');
+        process.exit(1);
+      });
+    });
+  }
+
+  const pid = process.pid;
+  const lines = [
+    `cashback serve: the partner API listens on ${server.url} (pid ${pid})`,
+    `  store         ${description}`,
+    loaded === undefined
+      ? '  offers        none (start with --offers <file> to load some)'
+      : `  offers        ${loaded.offers} from ${options.offers}; kill -HUP ${pid} loads the file again`,
+    partners.demoKey === undefined
+      ? `  partners      ${partners.ids.join(', ')} (keys from ${options.partners})`
+      : `  partners      ${DEMO_PARTNER}, a demo partner with a new key at every start`,
+    `  token secret  ${secretLine(tokenSecret)}`,
+    `  logs          JSON lines on stderr (--log-level ${options.logLevel})`,
+    `  stop          Ctrl-C or kill -TERM ${pid}: requests in flight finish first`,
+  ];
+  if (partners.demoKey !== undefined) {
+    lines.push(
+      '',
+      `Demo partner: application id ${DEMO_PARTNER}, application key ${partners.demoKey}`,
+      '',
+      walkthrough({
+        url: server.url,
+        applicationId: DEMO_PARTNER,
+        applicationKey: partners.demoKey,
+        tokenTtl: options.tokenTtl,
+      }),
+    );
+  }
+  await print(`${lines.join('\n')}\n`);
+}

@@ -1,0 +1,96 @@
+/** First line of the printed walk-through. */
+export const WALKTHROUGH_START = '# ---- walk-through: paste into bash (needs curl and node) ----';
+
+/** Last line of the printed walk-through. */
+export const WALKTHROUGH_END = '# ---- end of walk-through ----';
+
+/** What the walk-through is written for. */
+export interface WalkthroughOptions {
+  /** The server's base address, e.g. `http://127.0.0.1:8080`. */
+  readonly url: string;
+  /** The partner's application id. */
+  readonly applicationId: string;
+  /** The partner's application key (the demo partner's: it is made for this run). */
+  readonly applicationKey: string;
+  /** Token lifetime in seconds, for the comment on step 1. */
+  readonly tokenTtl: number;
+}
+
+/** A word of bash in single quotes. */
+const quote = (s: string): string => `'${s.replaceAll("'", `'\\''`)}'`;
+
+/** Merchant ids of the walk-through's merchants (any id works: offers match the name). */
+const MERCHANT_IDS: Readonly<Record<string, string>> = {
+  'Coffee House': 'm-94',
+  FastFuel: 'm-31',
+  'Green Grocer': 'm-52',
+};
+
+const place = (city: string) => `"location":{"country":"FR","city":"${city}"}`;
+
+/** A transaction of the walk-through, as one line of JSON. */
+function transaction(
+  id: string,
+  customer: string,
+  date: string,
+  amount: string,
+  merchant: string,
+  city: string,
+): string {
+  return `{"transaction_id":"${id}","description":"card purchase","customer_id":"${customer}","date":"${date}","amount":${amount},"merchant":{"id":"${MERCHANT_IDS[merchant] ?? 'm-1'}","name":"${merchant}","category_code":"5999"},${place(city)}}`;
+}
+
+/**
+ * A copy-paste bash walk-through of every endpoint for one partner: get a token into `$TOKEN`,
+ * register customers, upload history, submit transactions (two earn cashback under the sample
+ * offers of docs/examples/offers.json, one earns nothing), list payments (query string and
+ * headers), list active offers. Each `curl` prints the JSON answer on its own line.
+ * @param options - base address, credentials, token lifetime
+ * @returns the walk-through, from {@link WALKTHROUGH_START} to {@link WALKTHROUGH_END}, ending in a newline
+ */
+export function walkthrough(options: WalkthroughOptions): string {
+  const json = "-H 'content-type: application/json'";
+  const post = (path: string) =>
+    `curl -sS -w '\\n' -X POST "$BASE${path}" -H "Token: $TOKEN" ${json}`;
+  const readToken =
+    'const b=JSON.parse(require("fs").readFileSync(0,"utf8"));if(!b.Token){console.error(JSON.stringify(b));process.exit(1)}console.log(b.Token)';
+  return `${[
+    WALKTHROUGH_START,
+    `BASE=${quote(options.url)}`,
+    `APP_ID=${quote(options.applicationId)}`,
+    `APP_KEY=${quote(options.applicationKey)}`,
+    '',
+    `# 1. Get a token (valid ${options.tokenTtl} s) into $TOKEN; node picks "Token" out of the answer.`,
+    'TOKEN=$(curl -sS "$BASE/get-token" -H "applicationId: $APP_ID" -H "applicationKey: $APP_KEY" \\',
+    `  | node -e '${readToken}')`,
+    'echo "TOKEN=$TOKEN"',
+    '',
+    '# 2. Register two customers (again later: they are updated, not added twice).',
+    `${post('/customers/')} -d '[`,
+    `  {"customer_id":"c-001","birthday":"1995-04-12","gender":"F",${place('Paris')}},`,
+    `  {"customer_id":"c-002","birthday":"1980-11-30","gender":"M",${place('Lyon')}}]'`,
+    '',
+    "# 3. Upload purchase history: c-002 bought fuel in May, so FastFuel's offer for returning",
+    '#    customers pays c-002 in step 4.',
+    `${post('/transactions-history')} -d '[`,
+    `  ${transaction('h-001', 'c-002', '2025-05-20T18:00:00.000', '45.10', 'FastFuel', 'Lyon')}]'`,
+    '',
+    '# 4. Submit transactions. Under the sample offers (docs/examples/offers.json) t-001 and t-002',
+    '#    earn cashback ("payments"); t-003 earns nothing, and "errors" says why.',
+    `${post('/transactions')} -d '[`,
+    `  ${transaction('t-001', 'c-001', '2025-06-02T09:15:00.000', '4.20', 'Coffee House', 'Paris')},`,
+    `  ${transaction('t-002', 'c-002', '2025-06-10T18:30:00.000', '52.80', 'FastFuel', 'Lyon')},`,
+    `  ${transaction('t-003', 'c-001', '2025-06-11T10:00:00.000', '30.00', 'Green Grocer', 'Paris')}]'`,
+    '',
+    '# 5. List the payments whose payment day is in a range, inputs in the query string ...',
+    `curl -sS -w '\\n' "$BASE/cashback-payments?date_from=2025-06-01&date_to=2025-12-31&current_page=1&page_size=10" -H "Token: $TOKEN"`,
+    '#    ... or the same inputs as headers.',
+    `curl -sS -w '\\n' "$BASE/cashback-payments" -H "Token: $TOKEN" -H 'date_from: 2025-06-01' -H 'date_to: 2025-12-31' -H 'current_page: 1' -H 'page_size: 10'`,
+    '',
+    '# 6. Offers active today. The sample offers ran in 2025: on a later day this list is [].',
+    `curl -sS -w '\\n' "$BASE/active-offers" -H "Token: $TOKEN"`,
+    '',
+    '# The whole API, as OpenAPI 3.1: curl -sS "$BASE/openapi.json"',
+    WALKTHROUGH_END,
+  ].join('\n')}\n`;
+}

@@ -1,0 +1,752 @@
+/**
+ * `cashback serve` as users run it: started as a child process with the command `npm start`
+ * runs, driven through the curl walk-through it prints, stopped with SIGTERM under load (every
+ * request answered 200 was stored), plus bad inputs, the token secret, SIGHUP and a partners file.
+ *
+ * How the server is started. The README says `npm install && npm start`. The main test runs
+ * exactly that command, `npm start -- --port 0`, in a temporary package root (a copy of
+ * package.json, the sample offers and a link to node_modules): npm runs the start script, whose
+ * `exec node …` lets the SIGTERM that npm forwards reach the server (without `exec`, `sh` would
+ * take the signal and die, leaving the server running). There, the script's tsup step reads a
+ * tsup config of the root that builds only the `cli` entry, ESM, without declarations: building
+ * the repository's dist/ here would race the other test files that read it (tsup empties dist/
+ * first), and the full build with declarations takes tens of seconds. The other tests spawn the
+ * start script's `node …` command directly, read from package.json, on a build made once with
+ * the same options. Nothing is written inside the repository: data directories and files are
+ * temporary too.
+ */
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { connect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'tsup';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import tsupConfig from '../../tsup.config';
+import { checkAgainstOpenApi } from '../http/_harness.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  scripts: Record<string, string>;
+};
+
+/** Markers and key lines of the printed output (src/cli/serve.ts, src/cli/walkthrough.ts). */
+const LISTENING = /listens on (http:\/\/\S+)/;
+const WALKTHROUGH = /^# ---- walk-through[^\n]*\n[\s\S]*?^# ---- end of walk-through ----$/m;
+const STOPPED = /stopped; payments stored: (.*) \(/;
+
+/** Bounds of the load run under SIGTERM. */
+const LOOPS = 6;
+const BATCH = 20;
+const MAX_BATCHES_PER_LOOP = 100;
+const SIGTERM_AFTER_ANSWERS = 24;
+
+// biome-ignore lint/suspicious/noExplicitAny: tests index into arbitrary JSON answers
+type Json = any;
+
+let work: string;
+/** The private package root: package.json, dist/ (the cli entry), docs/examples, node_modules. */
+let pkgRoot: string;
+/** The start script's command, without `node`: `dist/cli.js serve --offers …`. */
+let startArgs: string[];
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'cashback-cli-'));
+  pkgRoot = join(work, 'pkg');
+  mkdirSync(join(pkgRoot, 'docs', 'examples'), { recursive: true });
+  copyFileSync(join(root, 'package.json'), join(pkgRoot, 'package.json'));
+  copyFileSync(
+    join(root, 'docs', 'examples', 'offers.json'),
+    join(pkgRoot, 'docs', 'examples', 'offers.json'),
+  );
+  symlinkSync(join(root, 'node_modules'), join(pkgRoot, 'node_modules'), 'dir');
+
+  const steps = (pkg.scripts.start ?? '').split('&&').map((s) => s.trim());
+  const command = (steps.at(-1) ?? '').split(/\s+/);
+  expect(steps[0], 'the start script builds first').toMatch(/^tsup\b/);
+  expect(command.slice(0, 2), 'the start script execs node').toEqual(['exec', 'node']);
+  startArgs = command.slice(2);
+  expect(startArgs[0]).toBe('dist/cli.js');
+
+  if (typeof tsupConfig === 'function' || Array.isArray(tsupConfig)) {
+    throw new Error('tsup.config.ts must export one options object');
+  }
+  const entry = tsupConfig.entry as Record<string, string>;
+  const cliOnly = {
+    ...tsupConfig,
+    entry: { cli: join(root, entry.cli as string) },
+    outDir: join(pkgRoot, 'dist'),
+    format: ['esm' as const],
+    dts: false,
+    sourcemap: false,
+  };
+  // The tsup config `npm start` finds in the package root, and the build for direct starts.
+  writeFileSync(join(pkgRoot, 'tsup.config.json'), JSON.stringify(cliOnly));
+  await build({ ...cliOnly, silent: true, config: false });
+}, 60_000);
+
+afterAll(() => {
+  if (work !== undefined) rmSync(work, { recursive: true, force: true });
+});
+
+/** A started `cashback serve`. */
+interface Served {
+  readonly child: ChildProcess;
+  /** Everything it printed so far. */
+  stdout(): string;
+  stderr(): string;
+  /** Its pino log lines so far, parsed. */
+  logs(): Json[];
+  /** Resolves when it has exited. */
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Resolves once `test(stdout, stderr)` holds; rejects if it exits first or after `ms`. */
+  until(
+    test: (stdout: string, stderr: string) => boolean,
+    what: string,
+    ms?: number,
+  ): Promise<void>;
+}
+
+const children = new Set<ChildProcess>();
+afterEach(() => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  children.clear();
+});
+
+/** The environment of a child: this one's, without the variables the command reads. */
+function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
+  for (const name of ['CASHBACK_TOKEN_SECRET', 'CASHBACK_DATA_DIR']) {
+    if (!(name in extra)) delete env[name];
+  }
+  env.PATH = `${dirname(process.execPath)}:${env.PATH ?? ''}`;
+  return env;
+}
+
+/** Starts `node <args>` (or, with `npm`, `npm start -- <args>`) in the private package root. */
+function start(args: readonly string[], env: Record<string, string> = {}, npm = false): Served {
+  const [file, argv] = npm ? ['npm', ['start', '--', ...args]] : [process.execPath, args];
+  const child = spawn(file, argv, {
+    cwd: pkgRoot,
+    env: childEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.add(child);
+  let out = '';
+  let err = '';
+  const waiters = new Set<() => void>();
+  const poke = () => {
+    for (const w of waiters) w();
+  };
+  child.stdout?.setEncoding('utf8').on('data', (d: string) => {
+    out += d;
+    poke();
+  });
+  child.stderr?.setEncoding('utf8').on('data', (d: string) => {
+    err += d;
+    poke();
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
+    child.on('close', (code, signal) => {
+      done({ code, signal });
+      poke();
+    }),
+  );
+  const logs = () =>
+    err
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as Json);
+  return {
+    child,
+    stdout: () => out,
+    stderr: () => err,
+    logs,
+    exited,
+    until: (test, what, ms = 15_000) =>
+      new Promise<void>((done, fail) => {
+        const timer = setTimeout(() => finish(new Error(`timed out waiting for ${what}`)), ms);
+        const finish = (error?: Error) => {
+          clearTimeout(timer);
+          waiters.delete(check);
+          if (error === undefined) done();
+          else fail(new Error(`${error.message}\n--- stdout\n${out}\n--- stderr\n${err}`));
+        };
+        const check = () => {
+          if (test(out, err)) finish();
+          else if (child.exitCode !== null || child.signalCode !== null) {
+            finish(
+              new Error(`the server exited (${child.exitCode ?? child.signalCode}) before ${what}`),
+            );
+          }
+        };
+        waiters.add(check);
+        check();
+      }),
+  };
+}
+
+/** Starts the server and waits for its address. */
+async function startServing(
+  args: readonly string[],
+  env: Record<string, string> = {},
+  npm = false,
+) {
+  const served = start(args, env, npm);
+  await served.until((out) => LISTENING.test(out), 'the listening line');
+  const url = LISTENING.exec(served.stdout())?.[1] as string;
+  return { served, url };
+}
+
+/** Runs `node <args>` to its end; for commands that are expected to fail at once. */
+function runToEnd(
+  args: readonly string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    execFile(
+      process.execPath,
+      args,
+      { cwd: pkgRoot, env: childEnv(env), timeout: 15_000 },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
+        done({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+/** A fresh temporary directory. */
+const tempDir = (name: string) => mkdtempSync(join(work, `${name}-`));
+
+/** A curl call the walk-through made, as the wrapping `curl` function recorded it. */
+interface CurlCall {
+  readonly method: string;
+  readonly path: string;
+  readonly status: number;
+  readonly body: Json;
+}
+
+/**
+ * Runs a printed walk-through in bash, with `curl` wrapped so that every call's arguments,
+ * status and body are kept (the wrapper's `-w` comes last, so it wins over the walk-through's).
+ */
+async function runWalkthrough(script: string): Promise<CurlCall[]> {
+  const calls = tempDir('calls');
+  const wrapper = `set -euo pipefail
+curl() {
+  echo >> "$CALLS/count"
+  local n
+  n=$(($(wc -l < "$CALLS/count")))
+  printf '%s\\n' "$@" > "$CALLS/$n.args"
+  command curl "$@" -o "$CALLS/$n.body" -w '%{http_code}' > "$CALLS/$n.status"
+  cat "$CALLS/$n.body"
+}
+`;
+  const file = join(calls, 'walkthrough.sh');
+  writeFileSync(file, `${wrapper}${script}\n`);
+  const result = await new Promise<{ code: number | null; out: string; err: string }>((done) =>
+    execFile(
+      'bash',
+      [file],
+      { env: childEnv({ CALLS: calls }), timeout: 20_000 },
+      (error, out, err) =>
+        done({ code: error === null ? 0 : (error.code as number | null), out, err }),
+    ),
+  );
+  expect(result.code, `the walk-through failed:\n${result.out}\n${result.err}`).toBe(0);
+  const count = readdirSync(calls).filter((f) => f.endsWith('.status')).length;
+  return Array.from({ length: count }, (_, i) => {
+    const args = readFileSync(join(calls, `${i + 1}.args`), 'utf8').split('\n');
+    const url = args.find((a) => a.startsWith('http')) as string;
+    const x = args.indexOf('-X');
+    return {
+      method: x === -1 ? 'GET' : (args[x + 1] as string),
+      path: new URL(url).pathname,
+      status: Number(readFileSync(join(calls, `${i + 1}.status`), 'utf8')),
+      body: JSON.parse(readFileSync(join(calls, `${i + 1}.body`), 'utf8')),
+    };
+  });
+}
+
+/** What became of one request of the load. */
+type Outcome =
+  | { readonly kind: 'answered'; readonly status: number; readonly body: Json }
+  /** No response at all: the connection was refused or closed before any answer. */
+  | { readonly kind: 'unanswered'; readonly code: string }
+  /** Response headers came, then the body failed: a cut mid-response. */
+  | { readonly kind: 'cut'; readonly message: string };
+
+/** Connection failures that mean "no answer, and nothing was processed". */
+const NO_ANSWER = ['ECONNREFUSED', 'ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE'];
+
+async function postOnce(url: string, token: string, body: unknown): Promise<Outcome> {
+  let res: Response;
+  try {
+    res = await fetch(`${url}/transactions`, {
+      method: 'POST',
+      headers: { Token: token, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  } catch (err) {
+    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+    return { kind: 'unanswered', code: cause?.code ?? cause?.message ?? String(err) };
+  }
+  try {
+    return { kind: 'answered', status: res.status, body: JSON.parse(await res.text()) };
+  } catch (err) {
+    return { kind: 'cut', message: (err as Error).message };
+  }
+}
+
+/** `YYYY-MM-DD` of today plus `days`, in UTC (the server's default zone). */
+const utcDay = (days: number) =>
+  new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+
+const sampleOffer = (over: Record<string, unknown>) => ({
+  name: 'Offer',
+  merchant_name: 'Shop',
+  merchant_logo: 'https://example.com/logo.png',
+  warranty: 0,
+  age: [],
+  gender: [],
+  category_name: 'Misc',
+  discount: 5,
+  valid_from: '2025-01-01',
+  valid_to: '2025-12-31',
+  ...over,
+});
+
+/** The demo partner's token, from the credentials a started server printed. */
+async function demoToken(url: string, stdout: string): Promise<string> {
+  const key = /^APP_KEY='([^']+)'$/m.exec(stdout)?.[1] as string;
+  const r = await fetch(`${url}/get-token`, {
+    headers: { applicationId: 'demo-bank', applicationKey: key },
+  });
+  expect(r.status).toBe(200);
+  return ((await r.json()) as Json).Token as string;
+}
+
+/**
+ * A `POST /transactions` sent by hand whose body is held back after its first half: the request
+ * stays in flight, on the server too, until {@link HeldRequest.finish} sends the rest.
+ */
+interface HeldRequest {
+  /** Sends the rest of the body; resolves with the status and the JSON body of the answer. */
+  finish(): Promise<{ status: number; connection: string | undefined; body: Json }>;
+  readonly socket: Socket;
+}
+
+async function holdRequest(
+  url: string,
+  token: string,
+  transactions: unknown,
+): Promise<HeldRequest> {
+  const { hostname, port } = new URL(url);
+  const body = Buffer.from(JSON.stringify(transactions));
+  const socket = connect(Number(port), hostname);
+  await new Promise<void>((done, fail) => socket.once('connect', done).once('error', fail));
+  let received = '';
+  socket.setEncoding('utf8').on('data', (d: string) => {
+    received += d;
+  });
+  const ended = new Promise<void>((done) => socket.once('close', () => done()));
+  const half = Math.floor(body.length / 2);
+  socket.write(
+    `POST /transactions HTTP/1.1\r\nHost: ${hostname}\r\nToken: ${token}\r\n` +
+      `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
+  );
+  socket.write(body.subarray(0, half));
+  return {
+    socket,
+    async finish() {
+      socket.write(body.subarray(half));
+      // The answer ends the connection: while stopping, answers carry `Connection: close`.
+      await ended;
+      const [head = '', rest = ''] = received.split('\r\n\r\n', 2);
+      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]);
+      const connection = /^connection: *(.*)$/im.exec(head)?.[1]?.trim();
+      // The JSON, whether sent with a length or as one chunk.
+      const json = rest.slice(rest.indexOf('['), rest.lastIndexOf(']') + 1);
+      return { status, connection, body: JSON.parse(json) };
+    },
+  };
+}
+
+/** A transaction of the demo's sample offers that earns cashback for `customer`. */
+const coffee = (id: string, customer: string) => ({
+  transaction_id: id,
+  description: 'coffee',
+  customer_id: customer,
+  date: '2025-07-01T08:30:00.000',
+  amount: 10,
+  merchant: { id: 'm-94', name: 'Coffee House', category_code: '5999' },
+  location: { country: 'FR', city: 'Paris' },
+});
+
+/** Registers a customer of the demo partner. */
+async function addCustomer(url: string, token: string, id: string): Promise<void> {
+  const r = await fetch(`${url}/customers/`, {
+    method: 'POST',
+    headers: { Token: token, 'content-type': 'application/json' },
+    body: JSON.stringify([
+      {
+        customer_id: id,
+        birthday: '1995-04-12',
+        gender: 'F',
+        location: { country: 'FR', city: 'Paris' },
+      },
+    ]),
+  });
+  expect(r.status).toBe(200);
+}
+
+describe('cashback serve', () => {
+  it('serves the printed walk-through, and a SIGTERM under load stores every request answered 200', async () => {
+    // Exactly as the README says: `npm start`, here with `-- --port 0`.
+    const { served, url } = await startServing(['--port', '0'], {}, true);
+    await served.until((out) => WALKTHROUGH.test(out), 'the walk-through');
+    const script = WALKTHROUGH.exec(served.stdout())?.[0] as string;
+    expect(script).toContain(`BASE='${url}'`);
+
+    // The walk-through, pasted into bash: every endpoint answers 200 in the documented shape.
+    const calls = await runWalkthrough(script);
+    expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual([
+      'GET /get-token',
+      'POST /customers/',
+      'POST /transactions-history',
+      'POST /transactions',
+      'GET /cashback-payments',
+      'GET /cashback-payments',
+      'GET /active-offers',
+    ]);
+    for (const c of calls) {
+      expect(c.status, `${c.method} ${c.path}`).toBe(200);
+      checkAgainstOpenApi(c.method, c.path, c.status, c.body);
+    }
+    const [token, customers, history, transactions, byQuery, byHeaders, offers] = calls.map(
+      (c) => c.body,
+    );
+    expect(token.Token).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+    expect(customers).toEqual({ Added: 2, Updated: 0, Errors: {} });
+    expect(history).toEqual([{ event_id: expect.any(String), errors: {} }]);
+    const paid: string[] = transactions[0].payments.map((p: Json) => p.transaction_id);
+    expect(paid.sort()).toEqual(['t-001', 't-002']);
+    expect(Object.keys(transactions[0].errors)).toEqual(['t-003']);
+    expect(byQuery.total_count).toBe(2);
+    expect(byQuery.transactions).toHaveLength(2);
+    expect(byHeaders).toEqual(byQuery);
+    expect(Array.isArray(offers)).toBe(true); // [] once the 2025 sample offers have ended
+
+    // Load: concurrent batches that each earn cashback, and SIGTERM while requests are in flight.
+    const auth = token.Token as string;
+    await addCustomer(url, auth, 'c-load');
+    const outcomes: Outcome[] = [];
+    let answered = 0;
+    let inFlight = 0;
+    let inFlightAtSignal = -1;
+    const loop = async (n: number) => {
+      for (let i = 0; i < MAX_BATCHES_PER_LOOP; i++) {
+        const batch = Array.from({ length: BATCH }, (_, j) =>
+          coffee(`load-${n}-${i}-${j}`, 'c-load'),
+        );
+        inFlight++;
+        const outcome = await postOnce(url, auth, batch);
+        inFlight--;
+        outcomes.push(outcome);
+        if (outcome.kind !== 'answered') return; // the server has gone away
+        answered++;
+        if (answered === SIGTERM_AFTER_ANSWERS) {
+          inFlightAtSignal = inFlight;
+          served.child.kill('SIGTERM');
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: LOOPS }, (_, n) => loop(n)));
+    const exit = await served.exited;
+
+    // The other loops were waiting for answers when the signal went.
+    expect(inFlightAtSignal).toBe(LOOPS - 1);
+    expect(exit).toEqual({ code: 0, signal: null });
+    // Every request was answered 200 in full, or got no answer at all because the server had
+    // stopped accepting connections (refused, or an idle keep-alive connection closed). None
+    // was answered 5xx or cut after its response began.
+    const answers = outcomes.filter((o) => o.kind === 'answered');
+    expect(outcomes.filter((o) => o.kind === 'cut')).toEqual([]);
+    expect(answers.filter((o) => o.status !== 200)).toEqual([]);
+    for (const o of outcomes) if (o.kind === 'unanswered') expect(NO_ANSWER).toContain(o.code);
+    expect(answers.length).toBeGreaterThanOrEqual(SIGTERM_AFTER_ANSWERS);
+    for (const o of answers) {
+      expect(o.body[0].errors).toEqual({});
+      expect(o.body[0].payments).toHaveLength(BATCH);
+    }
+    // Every request answered 200 was stored: the payments the server counts after it stopped
+    // are exactly the walk-through's and those of the 200 answers. A request that failed
+    // without an answer stored nothing (or the count would be higher).
+    const loadPayments = answers.reduce((n, o) => n + o.body[0].payments.length, 0);
+    const summary = STOPPED.exec(served.stdout())?.[1];
+    expect(summary, served.stdout()).toBe(`demo-bank=${paid.length + loadPayments}`);
+  }, 45_000);
+
+  it('answers and stores a request in flight at SIGTERM, and refuses new connections', async () => {
+    const { served, url } = await startServing([
+      ...startArgs,
+      '--port',
+      '0',
+      '--data-dir',
+      tempDir('data'),
+    ]);
+    const token = await demoToken(url, served.stdout());
+    await addCustomer(url, token, 'c-held');
+    const held = await holdRequest(url, token, [coffee('held-1', 'c-held')]);
+
+    served.child.kill('SIGTERM');
+    await served.until(
+      () => served.logs().some((l) => l.msg === 'stopping: requests in flight finish first'),
+      'the shutdown to begin',
+    );
+    // The server logs `stopping` just after closing its listening socket: a new connection (not
+    // one of fetch's kept-alive ones) is refused from then on, while the held request goes on.
+    const { hostname, port } = new URL(url);
+    const refused = await new Promise<string | undefined>((done) => {
+      const probe = connect(Number(port), hostname);
+      probe.once('connect', () => {
+        probe.destroy();
+        done('connected');
+      });
+      probe.once('error', (err: NodeJS.ErrnoException) => done(err.code));
+    });
+    expect(refused).toBe('ECONNREFUSED');
+    expect(served.child.exitCode).toBeNull();
+
+    const answer = await held.finish();
+    expect(answer.status).toBe(200);
+    expect(answer.connection).toBe('close');
+    expect(answer.body[0].payments.map((p: Json) => p.transaction_id)).toEqual(['held-1']);
+    expect(await served.exited).toEqual({ code: 0, signal: null });
+    expect(STOPPED.exec(served.stdout())?.[1]).toBe('demo-bank=1');
+  });
+
+  it('exits at once with 143 on a second SIGTERM during the shutdown', async () => {
+    const { served, url } = await startServing([
+      ...startArgs,
+      '--port',
+      '0',
+      '--data-dir',
+      tempDir('data'),
+    ]);
+    const token = await demoToken(url, served.stdout());
+    const held = await holdRequest(url, token, [coffee('held-1', 'c-none')]);
+    served.child.kill('SIGTERM');
+    await served.until(
+      () => served.logs().some((l) => l.msg === 'stopping: requests in flight finish first'),
+      'the shutdown to begin',
+    );
+    served.child.kill('SIGTERM');
+    expect(await served.exited).toEqual({ code: 143, signal: null });
+    expect(served.stdout()).not.toMatch(STOPPED);
+    held.socket.destroy();
+  });
+
+  it('exits 2 with a one-line message for a bad partners file, naming no key', async () => {
+    const dir = tempDir('partners');
+    const cases: [unknown, RegExp][] = [
+      [{ application_id: 'bank-a' }, /must hold a JSON array of partners, got an object/],
+      [
+        [
+          { application_id: 'bank-a', application_key: 'key-one-0123456789' },
+          { application_id: 'bank-a', application_key: 'key-two-0123456789' },
+        ],
+        /application_id 'bank-a' is given twice/,
+      ],
+      [[{ application_id: 'bank-a', application_key: '' }], /needs an application_key/],
+      [[{ application_key: 'key-one-0123456789' }], /partner #1 needs an application_id/],
+    ];
+    for (const [i, [content, message]] of cases.entries()) {
+      const file = join(dir, `partners-${i}.json`);
+      writeFileSync(file, JSON.stringify(content));
+      const r = await runToEnd(['dist/cli.js', 'serve', '--port', '0', '--partners', file]);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+      expect(r.stderr).toMatch(message);
+      expect(r.stderr).not.toContain('key-one');
+    }
+    writeFileSync(
+      join(dir, 'broken.json'),
+      '[{"application_id": "a", "application_key": "key-one" x}]',
+    );
+    const broken = await runToEnd(['dist/cli.js', 'serve', '--partners', join(dir, 'broken.json')]);
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).toMatch(/is not valid JSON \(line 1, column \d+\)/);
+    expect(broken.stderr).not.toContain('key-one');
+  });
+
+  it('exits 2 when CASHBACK_TOKEN_SECRET is shorter than 32 bytes', async () => {
+    const r = await runToEnd(['dist/cli.js', 'serve', '--port', '0'], {
+      CASHBACK_TOKEN_SECRET: 'too-short-0123456789',
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^cashback: CASHBACK_TOKEN_SECRET has 20 bytes, at least 32/);
+  });
+
+  it('exits 2 for a bad port and for invalid offers', async () => {
+    const port = await runToEnd(['dist/cli.js', 'serve', '--port', '70000']);
+    expect(port.code).toBe(2);
+    expect(port.stderr).toMatch(/--port.*70000.*from 0 to 65535/);
+    const file = join(tempDir('offers'), 'offers.json');
+    writeFileSync(file, JSON.stringify([{ offer_id: 1, name: 'No merchant' }]));
+    const offers = await runToEnd(['dist/cli.js', 'serve', '--port', '0', '--offers', file]);
+    expect(offers.code).toBe(2);
+    expect(offers.stderr).toMatch(/^cashback: offers file .*: Invalid offers: offer 1: /);
+  });
+
+  it('makes the token secret once, mode 0600, and a token of one run works on the next', async () => {
+    const dataDir = join(tempDir('data'), 'nested');
+    const args = ['dist/cli.js', 'serve', '--port', '0', '--data-dir', dataDir];
+    const offersWith = (url: string, token: string) =>
+      fetch(`${url}/active-offers`, { headers: { Token: token } }).then((r) => r.status);
+
+    const first = await startServing(args);
+    const secretFile = join(dataDir, 'token-secret');
+    expect(first.served.stdout()).toContain(`${secretFile} (made now)`);
+    expect(statSync(secretFile).mode & 0o777).toBe(0o600);
+    const secret = readFileSync(secretFile, 'utf8');
+    expect(secret).toMatch(/^[0-9a-f]{64}\n$/);
+    const token = await demoToken(first.url, first.served.stdout());
+    expect(await offersWith(first.url, token)).toBe(200);
+    first.served.child.kill('SIGTERM');
+    expect((await first.served.exited).code).toBe(0);
+
+    const second = await startServing(args);
+    expect(second.served.stdout()).toContain(`${secretFile} (kept from an earlier start)`);
+    expect(readFileSync(secretFile, 'utf8')).toBe(secret);
+    expect(await offersWith(second.url, token)).toBe(200);
+    second.served.child.kill('SIGTERM');
+    expect((await second.served.exited).code).toBe(0);
+
+    // Another data directory, another secret: the token is refused there.
+    const other = await startServing([
+      'dist/cli.js',
+      'serve',
+      '--port',
+      '0',
+      '--data-dir',
+      tempDir('data'),
+    ]);
+    expect(await offersWith(other.url, token)).toBe(401);
+    other.served.child.kill('SIGTERM');
+    expect((await other.served.exited).code).toBe(0);
+  });
+
+  it('loads the offers file again on SIGHUP, and keeps the offers when the new file is bad', async () => {
+    const file = join(tempDir('offers'), 'offers.json');
+    const old = sampleOffer({ offer_id: 1, name: 'Ended', merchant_name: 'Old Shop' });
+    const current = sampleOffer({
+      offer_id: 900,
+      name: 'Running',
+      merchant_name: 'New Shop',
+      valid_from: utcDay(-2),
+      valid_to: utcDay(30),
+    });
+    writeFileSync(file, JSON.stringify([old]));
+    const { served, url } = await startServing([
+      'dist/cli.js',
+      'serve',
+      '--port',
+      '0',
+      '--data-dir',
+      tempDir('data'),
+      '--offers',
+      file,
+    ]);
+    const token = await demoToken(url, served.stdout());
+    const activeIds = async () => {
+      const r = await fetch(`${url}/active-offers`, { headers: { Token: token } });
+      expect(r.status).toBe(200);
+      return ((await r.json()) as Json[]).map((o) => o.offer_id);
+    };
+    const logged = (msg: string) => () => served.logs().filter((l) => l.msg === msg).length;
+    expect(await activeIds()).toEqual([]);
+
+    writeFileSync(file, JSON.stringify([old, current]));
+    served.child.kill('SIGHUP');
+    const reloaded = logged('offers loaded again');
+    await served.until(() => reloaded() === 1, 'the reload');
+    expect(served.logs().find((l) => l.msg === 'offers loaded again')).toMatchObject({
+      offers: 2,
+      created: 1,
+      unchanged: 1,
+    });
+    expect(await activeIds()).toEqual([900]);
+
+    writeFileSync(file, JSON.stringify([{ offer_id: 901 }]));
+    served.child.kill('SIGHUP');
+    const refused = logged('offers not loaded again; the offers loaded before stay');
+    await served.until(() => refused() === 1, 'the refused reload');
+    expect(await activeIds()).toEqual([900]);
+
+    served.child.kill('SIGTERM');
+    expect((await served.exited).code).toBe(0);
+  });
+
+  it('gives a partners-file partner tokens for its key, and never prints the key', async () => {
+    const dir = tempDir('partners');
+    const keys = {
+      'bank-a': 'bank-a-key-7f3c9e1d2b4a6f80',
+      'bank-b': 'bank-b-key-0a9b8c7d6e5f4321',
+    };
+    const file = join(dir, 'partners.json');
+    writeFileSync(
+      file,
+      JSON.stringify([
+        { application_id: 'bank-a', application_key: keys['bank-a'] },
+        {
+          application_id: 'bank-b',
+          application_key: keys['bank-b'],
+          webhook_url: 'https://bank-b.example/hooks',
+          webhook_secret: 'whsec-0123456789',
+        },
+      ]),
+    );
+    const { served, url } = await startServing([
+      'dist/cli.js',
+      'serve',
+      '--port',
+      '0',
+      '--data-dir',
+      tempDir('data'),
+      '--partners',
+      file,
+    ]);
+    expect(served.stdout()).toContain('bank-a, bank-b');
+    expect(served.stdout()).not.toMatch(WALKTHROUGH);
+    const tokenFor = (id: string, key: string) =>
+      fetch(`${url}/get-token`, { headers: { applicationId: id, applicationKey: key } });
+    const good = await tokenFor('bank-a', keys['bank-a']);
+    expect(good.status).toBe(200);
+    const token = ((await good.json()) as Json).Token as string;
+    const offers = await fetch(`${url}/active-offers`, { headers: { Token: token } });
+    expect(offers.status).toBe(200);
+    expect((await tokenFor('bank-a', keys['bank-b'])).status).toBe(401);
+    expect((await tokenFor('demo-bank', keys['bank-a'])).status).toBe(401);
+
+    served.child.kill('SIGTERM');
+    expect(await served.exited).toEqual({ code: 0, signal: null });
+    expect(STOPPED.exec(served.stdout())?.[1]).toBe('bank-a=0, bank-b=0');
+    const printed = served.stdout() + served.stderr();
+    for (const key of Object.values(keys)) expect(printed).not.toContain(key);
+    expect(printed).not.toContain('whsec-0123456789');
+  });
+});

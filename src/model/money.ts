@@ -139,6 +139,24 @@ export function parseAmount(value: unknown): ExactAmount | string {
   return 'must be a number or a plain decimal string';
 }
 
+/** Largest transaction amount: one trillion (10^12). @internal */
+export const _MAX_TRANSACTION_AMOUNT = 1e12;
+
+/** Why a transaction amount is too large. @internal */
+export const _AMOUNT_TOO_LARGE = 'must be at most 1000000000000';
+
+/**
+ * Whether an amount is over {@link _MAX_TRANSACTION_AMOUNT}. Below it every cashback, at the
+ * default scale of 2, is a JSON number that reads back exactly; far above it a cashback would not
+ * even be finite. Uses the units when they are known (exact: both sides are safe integers or the
+ * bound is out of their reach), the decimal otherwise.
+ * @internal
+ */
+export function _overMaxAmount(a: ExactAmount): boolean {
+  if (Number.isNaN(a.units)) return a.decimal.gt(_MAX_TRANSACTION_AMOUNT);
+  return a.scale <= 3 && a.units > _MAX_TRANSACTION_AMOUNT * (POW10[a.scale] as number);
+}
+
 /**
  * Builds an {@link ExactAmount} from a decimal text, or `undefined` when the value is not greater than 0.
  * @internal

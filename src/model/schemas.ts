@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseDay } from './day.js';
+import { _AMOUNT_TOO_LARGE, _overMaxAmount, parseAmount } from './money.js';
 
 /**
  * zod schemas of the seed's JSON shapes. They are the schema of record: types are inferred from
@@ -29,6 +30,12 @@ export const AmountSchema = z.union([
     .regex(/^[0-9]+(\.[0-9]+)?$/, 'must be a plain decimal string')
     .refine((s) => /[1-9]/.test(s), 'must be greater than 0'),
 ]);
+
+/** The amount of a transaction: an {@link AmountSchema} of at most 10^12. */
+const TransactionAmountSchema = AmountSchema.refine((v) => {
+  const a = parseAmount(v);
+  return typeof a === 'string' || !_overMaxAmount(a);
+}, _AMOUNT_TOO_LARGE);
 
 const DATE_TIME_RE =
   /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(Z|[+-](\d{2})(:?(\d{2}))?)?$/;
@@ -73,7 +80,7 @@ export const TransactionSchema = z.object({
   description: z.string(),
   customer_id: IdSchema,
   date: DateTimeSchema,
-  amount: AmountSchema,
+  amount: TransactionAmountSchema,
   merchant: MerchantSchema,
   location: LocationSchema,
 });
@@ -84,7 +91,7 @@ export const HistoryTransactionSchema = z.object({
   description: z.string().optional(),
   customer_id: IdSchema,
   date: DateTimeSchema,
-  amount: AmountSchema,
+  amount: TransactionAmountSchema,
   merchant: z.object({
     id: z.string().optional(),
     name: z.string().trim().min(1, 'must not be empty'),

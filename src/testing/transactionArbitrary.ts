@@ -47,7 +47,7 @@ export interface TransactionArbitraryOptions {
   readonly offsets?: boolean;
   /**
    * Besides cents (as numbers or decimal strings), draw amounts with many decimals, huge amounts
-   * and arbitrary positive doubles.
+   * (up to the bound of 10^12) and arbitrary positive doubles.
    * @defaultValue `true`
    */
   readonly wideAmounts?: boolean;

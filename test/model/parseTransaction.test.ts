@@ -150,3 +150,19 @@ describe('the hand-written validator', () => {
     );
   });
 });
+
+describe('amount bound', () => {
+  test('a transaction amount is at most 10^12, as a number or a string, history too', () => {
+    const over = { path: 'amount', message: 'must be at most 1000000000000' };
+    for (const amount of [1e12, '1000000000000', '1000000000000.000', '999999999999.99']) {
+      expect(issuesOf(tx({ amount }))).toEqual([]);
+      expect(TransactionSchema.safeParse(tx({ amount })).success).toBe(true);
+    }
+    for (const amount of [1e12 + 0.01, '1000000000000.01', '9'.repeat(400), 1e300, 1e21]) {
+      expect(issuesOf(tx({ amount }))).toEqual([over]);
+      expect(issuesOf(history({ amount }), true)).toEqual([over]);
+      expect(TransactionSchema.safeParse(tx({ amount })).success).toBe(false);
+      expect(HistoryTransactionSchema.safeParse(history({ amount })).success).toBe(false);
+    }
+  });
+});

@@ -109,7 +109,7 @@ const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: object) => ({ 'application/json': { schema } });
 
 const ERROR_TEXT: Readonly<Record<number, string>> = {
-  400: 'Malformed JSON, a body that is not an array, or a bad query',
+  400: 'Malformed JSON, a body that is not an array or that broke off, or a bad query',
   401: 'No valid token (or, at /get-token, bad credentials)',
   404: 'No such route',
   405: 'The path exists with another method',
@@ -119,24 +119,40 @@ const ERROR_TEXT: Readonly<Record<number, string>> = {
   500: 'The server failed; no internals are disclosed',
 };
 
+/** The header every response carries (hono's request-id middleware). */
+const REQUEST_ID_HEADER = {
+  'X-Request-Id': {
+    description:
+      "The request's id, also in the server's log: the request's own X-Request-Id when it is at " +
+      'most 255 characters of letters, digits, `_`, `-` and `=`, else a new UUID',
+    schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[A-Za-z0-9_=-]+$' },
+  },
+};
+
+/** A 200 response with a JSON body. */
+function ok(description: string, schema: object): object {
+  return { description, headers: REQUEST_ID_HEADER, content: json(schema) };
+}
+
 function errors(...statuses: number[]): Record<string, object> {
   const out: Record<string, object> = {};
   for (const s of statuses) {
-    const response: Record<string, unknown> = {
-      description: ERROR_TEXT[s],
-      content: json(ref('Error')),
-    };
+    const headers: Record<string, object> = { ...REQUEST_ID_HEADER };
     if (s === 429) {
-      response.headers = {
-        'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } },
+      headers['Retry-After'] = {
+        description: 'Seconds to wait',
+        required: true,
+        schema: { type: 'integer', minimum: 1 },
       };
     }
     if (s === 405) {
-      response.headers = {
-        Allow: { description: 'The allowed methods', schema: { type: 'string' } },
+      headers.Allow = {
+        description: 'The allowed methods',
+        required: true,
+        schema: { type: 'string' },
       };
     }
-    out[String(s)] = response;
+    out[String(s)] = { description: ERROR_TEXT[s], headers, content: json(ref('Error')) };
   }
   return out;
 }
@@ -152,7 +168,7 @@ function batch(item: string, description: string, result: string, resultText: st
       content: json({ type: 'array', items: ref(item) }),
     },
     responses: {
-      '200': { description: resultText, content: json(ref(result)) },
+      '200': ok(resultText, ref(result)),
       ...errors(...POST_ERRORS),
     },
   };
@@ -228,7 +244,7 @@ export function openApiDocument(): Record<string, unknown> {
             { name: 'applicationKey', in: 'header', required: true, schema: { type: 'string' } },
           ],
           responses: {
-            '200': { description: 'A token for the Token header', content: json(ref('Token')) },
+            '200': ok('A token for the Token header', ref('Token')),
             ...errors(401, 404, 405, 429, 500),
           },
         },
@@ -274,7 +290,7 @@ export function openApiDocument(): Record<string, unknown> {
             'Each input is read from the query string, or else from a header of the same name.',
           parameters: pageParameters(),
           responses: {
-            '200': { description: 'A page of payments', content: json(ref('PaymentsPage')) },
+            '200': ok('A page of payments', ref('PaymentsPage')),
             ...errors(400, ...GET_ERRORS),
           },
         },
@@ -284,10 +300,10 @@ export function openApiDocument(): Record<string, unknown> {
           operationId: 'getActiveOffers',
           summary: 'Get all active offers (seed 4.6)',
           responses: {
-            '200': {
-              description: 'Active offers not yet expired, by offer_id',
-              content: json({ type: 'array', items: ref('Offer') }),
-            },
+            '200': ok('Active offers not yet expired, by offer_id', {
+              type: 'array',
+              items: ref('Offer'),
+            }),
             ...errors(...GET_ERRORS),
           },
         },
@@ -298,7 +314,7 @@ export function openApiDocument(): Record<string, unknown> {
           summary: 'This document',
           security: [],
           responses: {
-            '200': { description: 'The OpenAPI 3.1 document', content: json({ type: 'object' }) },
+            '200': ok('The OpenAPI 3.1 document', { type: 'object' }),
             ...errors(404, 405, 500),
           },
         },
@@ -309,7 +325,7 @@ export function openApiDocument(): Record<string, unknown> {
           summary: 'Liveness',
           security: [],
           responses: {
-            '200': { description: 'The server is up', content: json(ref('Health')) },
+            '200': ok('The server is up', ref('Health')),
             ...errors(404, 405, 500),
           },
         },

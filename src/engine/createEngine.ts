@@ -33,6 +33,7 @@ import type {
   CashbackPaymentRecord,
   PaymentsPage,
   PaymentsQuery,
+  SeedOffer,
   SeedPayment,
   UpsertCustomersResult,
   UpsertOffersResult,
@@ -97,8 +98,11 @@ export interface CashbackEngine {
    * @throws InvalidRequestError for a bad query
    */
   listPayments(partner: string, query: PaymentsQuery): Promise<PaymentsPage>;
-  /** Offers that are active and not yet expired today (engine clock and zone), by `offer_id`. */
-  activeOffers(): Promise<readonly Offer[]>;
+  /**
+   * Offers that are active and not yet expired today (engine clock and zone), by `offer_id`, in
+   * the seed's shape ({@link SeedOffer}).
+   */
+  activeOffers(): Promise<readonly SeedOffer[]>;
   /** Why a transaction would get what it gets now, against the partner's stored state. */
   explain(partner: string, transaction: unknown): Promise<Explanation>;
 }
@@ -405,7 +409,7 @@ export function createEngine(options: EngineOptions = {}): CashbackEngine {
             const events: OutboxEvent[] = changed.map((offer) => ({
               id: ids(),
               type: 'offer.updated',
-              payload: { type: 'offer.updated', timestamp, data: offer },
+              payload: { type: 'offer.updated', timestamp, data: _seedOffer(offer) },
               created_at: timestamp,
             }));
             await s.outbox.add(p.application_id, events);
@@ -547,7 +551,9 @@ export function createEngine(options: EngineOptions = {}): CashbackEngine {
     async activeOffers() {
       const set = await currentOffers();
       const today = dayInZone(clock(), resolved.timeZone);
-      return set.offers.filter((o) => o.active && o.validTo >= today).map((o) => o.offer);
+      return set.offers
+        .filter((o) => o.active && o.validTo >= today)
+        .map((o) => _seedOffer(o.offer));
     },
 
     async explain(partner, transaction) {
@@ -556,6 +562,20 @@ export function createEngine(options: EngineOptions = {}): CashbackEngine {
       const { state } = await loadState(partner, items, await currentOffers(), true);
       return _explainParsed(items[0] as ParseResult<ParsedTransaction>, state);
     },
+  };
+}
+
+/** An offer in the seed's shape (2.7): see {@link SeedOffer}. */
+function _seedOffer(o: Offer): SeedOffer {
+  const { min_amount, max_cashback, ...rest } = o;
+  return {
+    ...rest,
+    age: o.age ?? [],
+    gender: o.gender ?? [],
+    // Amounts go out as JSON numbers, as cashback does (DESIGN.md §3, Money).
+    discount: Number(o.discount),
+    ...(min_amount === undefined ? {} : { min_amount: Number(min_amount) }),
+    ...(max_cashback === undefined ? {} : { max_cashback: Number(max_cashback) }),
   };
 }
 

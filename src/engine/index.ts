@@ -9,6 +9,7 @@ export {
   InvalidRequestError,
   type PaymentsPage,
   type PaymentsQuery,
+  type SeedOffer,
   type SeedPayment,
   type UpsertCustomersResult,
   type UpsertOffersResult,

@@ -1,4 +1,5 @@
 import type { Payment, TransactionError } from '../core/outcome.js';
+import type { Offer } from '../matching/offer.js';
 import type { CustomerErrorCode, FieldIssue, ItemError } from '../model/errors.js';
 
 /** A payment in the seed's shape (2.5), as `addTransactions` returns it. @public */
@@ -87,6 +88,30 @@ export interface CashbackPaymentRecord {
   /** The customer. */
   readonly customer_id: string;
 }
+
+/**
+ * An offer as partners see it (seed 2.7), in `activeOffers` and in `offer.updated` events: the
+ * offer as loaded, with `active` filled in, `age` and `gender` always present (empty: any age,
+ * any gender) and the amounts as JSON numbers, whether they were loaded as numbers or as decimal
+ * strings. The extensions of DESIGN.md §3 are included as loaded; `merchant_logo` and
+ * `category_name` only when the offer has them.
+ * @public
+ */
+export type SeedOffer = Omit<
+  Offer,
+  'age' | 'gender' | 'discount' | 'min_amount' | 'max_cashback'
+> & {
+  /** Eligible age bands; empty means any age. */
+  readonly age: readonly string[];
+  /** Eligible genders; empty means any gender. */
+  readonly gender: readonly string[];
+  /** Discount percentage. */
+  readonly discount: number;
+  /** Smallest transaction amount that earns the offer (extension). */
+  readonly min_amount?: number;
+  /** Cap of cashback per transaction (extension). */
+  readonly max_cashback?: number;
+};
 
 /** Inputs of `listPayments` (seed 4.5). Pages may be numbers or digit strings. @public */
 export interface PaymentsQuery {

@@ -99,10 +99,19 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   return out;
 }
 
-/** An offer as listed: the model's offer with `active` always present. */
+/**
+ * An offer as listed (the engine's `SeedOffer`): the model's offer with `active`, `age` and
+ * `gender` always present and the amounts as JSON numbers only.
+ */
 function offerResponseSchema(): JsonSchema {
   const s = jsonSchema(OfferSchema, 'input');
-  return { ...s, required: [...((s.required as string[]) ?? []), 'active'] };
+  const amount = jsonSchema(z.number().positive(), 'output');
+  const properties = s.properties as Record<string, JsonSchema>;
+  return {
+    ...s,
+    properties: { ...properties, discount: amount, min_amount: amount, max_cashback: amount },
+    required: [...((s.required as string[]) ?? []), 'age', 'gender', 'active'],
+  };
 }
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });

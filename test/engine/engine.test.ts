@@ -596,6 +596,34 @@ describe('activeOffers', () => {
     expect(await engine.activeOffers()).toEqual([]);
   });
 
+  test('lists offers in the seed shape: amounts as numbers, age and gender always present', async () => {
+    const engine = engineOf({
+      partners: createMemoryPartners([{ application_id: A, webhook_url: 'https://a.example/h' }]),
+    });
+    const { age: _a, gender: _g, merchant_logo: _l, category_name: _c, ...bare } = offer();
+    await engine.upsertOffers([
+      { ...bare, discount: '5.50', min_amount: '10', max_cashback: '2.5', audience: 'new' },
+    ]);
+    const seedShape = {
+      offer_id: 1,
+      name: 'Coffee 5%',
+      merchant_name: 'Coffee House',
+      warranty: 14,
+      discount: 5.5,
+      valid_from: '2025-01-01',
+      valid_to: '2025-12-31',
+      active: true,
+      audience: 'new',
+      age: [],
+      gender: [],
+      min_amount: 10,
+      max_cashback: 2.5,
+    };
+    expect(await engine.activeOffers()).toEqual([seedShape]);
+    const [event] = await outboxOf(engine, A);
+    expect(event?.payload).toEqual({ type: 'offer.updated', timestamp: NOON, data: seedShape });
+  });
+
   test('follows offer changes: a deactivated offer leaves the list', async () => {
     const engine = engineOf();
     await engine.upsertOffers([offer(), offer({ offer_id: 2 })]);

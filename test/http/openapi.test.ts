@@ -14,7 +14,7 @@ import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { openApiDocument } from '../../src/http/index.js';
 import { createMemoryStore, type Store } from '../../src/index.js';
-import { customer, history, tx } from '../fixtures.js';
+import { customer, history, offer, tx } from '../fixtures.js';
 import { checkAgainstOpenApi, type Harness, keyOf, type Reply, startHarness } from './_harness.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -391,6 +391,22 @@ describe('the response check of the HTTP tests', () => {
     expect(() => checkAgainstOpenApi('GET', '/get-token', 200, { Token: 1 })).toThrow(
       /does not match/,
     );
+  });
+
+  test('rejects an offer with a string amount or without age, gender or active', () => {
+    const listed = { ...offer(), active: true };
+    expect(() => checkAgainstOpenApi('GET', '/active-offers', 200, [listed])).not.toThrow();
+    for (const broken of [
+      { ...listed, discount: '5' },
+      { ...listed, max_cashback: '2.50' },
+      { ...listed, age: undefined },
+      { ...listed, gender: undefined },
+      { ...listed, active: undefined },
+    ]) {
+      expect(() =>
+        checkAgainstOpenApi('GET', '/active-offers', 200, [JSON.parse(JSON.stringify(broken))]),
+      ).toThrow(/does not match/);
+    }
   });
 
   test('rejects an error body off the one shape, or an unknown error code', () => {

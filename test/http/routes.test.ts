@@ -297,6 +297,16 @@ describe('GET /active-offers (seed 4.6)', () => {
     expect(r.body.map((o: { offer_id: number }) => o.offer_id)).toEqual([1, 3]);
     expect(r.body[0]).toEqual({ ...offer(), active: true });
   });
+
+  test('amounts loaded as decimal strings are listed as JSON numbers; absent age and gender as []', async () => {
+    const s = await ready();
+    const { age: _a, gender: _g, ...bare } = offer({ offer_id: 5, merchant_name: 'Tea' });
+    await s.engine.upsertOffers([{ ...bare, discount: '7.50', max_cashback: '3' }]);
+    const r = await s.get(A, '/active-offers');
+    const listed = r.body.find((o: { offer_id: number }) => o.offer_id === 5);
+    expect(listed).toMatchObject({ discount: 7.5, max_cashback: 3, age: [], gender: [] });
+    expect(r.text).toContain('"discount":7.5,');
+  });
 });
 
 describe('GET /healthz and GET /openapi.json', () => {

@@ -36,12 +36,15 @@ export interface HttpLimits {
    */
   readonly batchItems?: number;
   /**
-   * Token requests allowed per application id per window; more are answered 429.
+   * Token requests with a wrong key allowed per application id per window; past them, every
+   * token request for that id is answered 429 until the window ends, the right key included.
+   * Requests with the right key do not count, so a partner's own token requests never use it up.
    * @defaultValue `10`
    */
-  readonly tokenRequestsPerApplication?: number;
+  readonly tokenFailuresPerApplication?: number;
   /**
-   * Token requests allowed per client address per window; more are answered 429.
+   * Token requests allowed per client address per window, whatever their outcome; more are
+   * answered 429.
    * @defaultValue `30`
    */
   readonly tokenRequestsPerAddress?: number;
@@ -148,7 +151,8 @@ function socketAddress(c: Context): string | undefined {
  * `POST /transactions-history`, `POST /customers/` (and `/customers`), `POST /transactions`,
  * `GET /cashback-payments`, `GET /active-offers`, plus `GET /openapi.json` and `GET /healthz`.
  * Use it as a fetch handler in any runtime (`app.fetch`), mount it in your own Hono app
- * (`parent.route('/cashback', app)`), or start it on Node with `serveHttp`.
+ * (`parent.all('/cashback/*', mount(app.fetch))` with `mount` from `hono/mount`), or start it
+ * on Node with `serveHttp`.
  *
  * The partner of every request is its token's subject; nothing in a body can name another.
  * Request-level failures answer `{"error": {"code", "message", "details"}}` with 400, 401, 404,
@@ -186,8 +190,8 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   const window = positiveInteger(limits.tokenWindowSeconds, 'limits.tokenWindowSeconds', 60);
   const perApplication = new RateLimiterMemory({
     points: positiveInteger(
-      limits.tokenRequestsPerApplication,
-      'limits.tokenRequestsPerApplication',
+      limits.tokenFailuresPerApplication,
+      'limits.tokenFailuresPerApplication',
       10,
     ),
     duration: window,
@@ -342,6 +346,8 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     const address = clientAddress(c) ?? 'unknown';
     const applicationId = c.req.header('applicationId');
     const applicationKey = c.req.header('applicationKey');
+    // A point of the application id's budget is taken before the key is checked, so concurrent
+    // guesses cannot all slip past it, and given back when the key is right: only failures count.
     try {
       await perAddress.consume(`address:${address}`);
       if (applicationId !== undefined) await perApplication.consume(`app:${applicationId}`);
@@ -362,6 +368,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     const partner = await partners.get(applicationId);
     const ok = await verifyApplicationKey(applicationKey, partner?.application_key_hash);
     if (!ok) return errorResponse(c, 'invalid_credentials', BAD_CREDENTIALS);
+    await perApplication.reward(`app:${applicationId}`, 1);
     const now = Math.floor(clock().getTime() / 1000);
     const token = await new SignJWT({})
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })

@@ -167,19 +167,24 @@ describe('GET /get-token credentials', () => {
 });
 
 describe('token rate limits', () => {
-  test('per application id: 429 with Retry-After, whatever the key; other ids unaffected', async () => {
+  test('per application id: past its wrong keys, 429 with Retry-After even for the right key; other ids unaffected', async () => {
     const s = await start({
       limits: {
-        tokenRequestsPerApplication: 3,
+        tokenFailuresPerApplication: 3,
         tokenRequestsPerAddress: 100,
         tokenWindowSeconds: 60,
       },
     });
+    const right = { applicationId: A, applicationKey: keyOf(A) };
     const wrong = { applicationId: A, applicationKey: 'guess' };
+    // Requests with the right key do not count: a partner's own token requests never use it up.
+    for (let i = 0; i < 5; i++) {
+      expect((await s.call('GET', '/get-token', { headers: right })).status).toBe(200);
+    }
     for (let i = 0; i < 3; i++) {
       expect((await s.call('GET', '/get-token', { headers: wrong })).status).toBe(401);
     }
-    for (const headers of [wrong, { applicationId: A, applicationKey: keyOf(A) }]) {
+    for (const headers of [wrong, right]) {
       const r = await s.call('GET', '/get-token', { headers });
       expect(r.status).toBe(429);
       expect(r.body.error.code).toBe('rate_limited');
@@ -193,10 +198,22 @@ describe('token rate limits', () => {
     expect(b.status).toBe(200);
   });
 
+  test('per application id: concurrent guesses cannot slip past the limit', async () => {
+    const s = await start({
+      limits: { tokenFailuresPerApplication: 3, tokenRequestsPerAddress: 100 },
+    });
+    const replies = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        s.call('GET', '/get-token', { headers: { applicationId: A, applicationKey: 'guess' } }),
+      ),
+    );
+    expect(replies.map((r) => r.status).sort()).toEqual([401, 401, 401, 429, 429, 429, 429, 429]);
+  });
+
   test('per client address: rotating application ids does not get around it', async () => {
     const s = await start({
       limits: {
-        tokenRequestsPerApplication: 100,
+        tokenFailuresPerApplication: 100,
         tokenRequestsPerAddress: 4,
         tokenWindowSeconds: 60,
       },
@@ -214,7 +231,7 @@ describe('token rate limits', () => {
   test('clientAddress picks the address to limit by', async () => {
     let address = '10.0.0.1';
     const s = await start({
-      limits: { tokenRequestsPerApplication: 100, tokenRequestsPerAddress: 1 },
+      limits: { tokenFailuresPerApplication: 100, tokenRequestsPerAddress: 1 },
       clientAddress: () => address,
     });
     const get = () =>

@@ -243,7 +243,7 @@ beforeAll(async () => {
       bodyBytes: BODY_BYTES,
       batchItems: BATCH_ITEMS,
       tokenRequestsPerAddress: 1_000_000_000,
-      tokenRequestsPerApplication: 1_000_000_000,
+      tokenFailuresPerApplication: 1_000_000_000,
     },
   });
   await h.engine.upsertOffers([offer()]);

@@ -1,11 +1,12 @@
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { requestId } from 'hono/request-id';
-import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { SignJWT } from 'jose';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { CashbackEngine } from '../engine/createEngine.js';
 import type { PartnerRegistry } from '../engine/partners.js';
 import { InvalidRequestError, type PaymentsQuery } from '../engine/results.js';
+import { _TokenVerifier } from './_tokens.js';
 import { verifyApplicationKey } from './credentials.js';
 import { errorResponse, type HttpErrorDetail, HttpProblem } from './errors.js';
 import { openApiDocument } from './openapi.js';
@@ -202,6 +203,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   });
   const clock = options.clock ?? (() => new Date());
   const clientAddress = options.clientAddress ?? socketAddress;
+  const tokens = new _TokenVerifier(key, clock);
 
   const app: HttpApp = new Hono<{ Variables: HttpAppVariables }>();
 
@@ -247,21 +249,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     if (token === undefined || token.length === 0 || token.length > 4096) {
       return errorResponse(c, 'unauthorized', UNAUTHORIZED);
     }
-    let subject: string | undefined;
-    try {
-      const { payload } = await jwtVerify(token, await key, {
-        algorithms: ['HS256'],
-        requiredClaims: ['exp', 'sub'],
-        clockTolerance: 5,
-        currentDate: clock(),
-      });
-      subject = payload.sub;
-    } catch (err) {
-      if (err instanceof joseErrors.JOSEError || err instanceof TypeError) {
-        return errorResponse(c, 'unauthorized', UNAUTHORIZED);
-      }
-      throw err;
-    }
+    const subject = await tokens.subject(token);
     if (subject === undefined || (await partners.get(subject)) === undefined) {
       return errorResponse(c, 'unauthorized', UNAUTHORIZED);
     }

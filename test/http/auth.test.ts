@@ -121,6 +121,23 @@ describe('tokens on the data routes', () => {
     expect((await s.call('GET', '/active-offers', { headers: { Token: token } })).status).toBe(401);
   });
 
+  test('a token checked before expires at the same second as one checked for the first time', async () => {
+    const exp = 1767225660; // 2026-01-01T00:01:00Z
+    let t = new Date('2026-01-01T00:00:00Z');
+    const s = await start({ clock: () => t });
+    const token = (n: number) => signed({ sub: A, exp, n });
+    const status = async (tok: string) =>
+      (await s.call('GET', '/active-offers', { headers: { Token: tok } })).status;
+    const [remembered, first, late] = await Promise.all([token(1), token(2), token(3)]);
+    expect(await status(remembered)).toBe(200);
+    t = new Date((exp + 4) * 1000 + 999); // within the 5 s tolerance
+    expect([await status(remembered), await status(first)]).toEqual([200, 200]);
+    t = new Date((exp + 5) * 1000);
+    expect([await status(remembered), await status(first), await status(late)]).toEqual([
+      401, 401, 401,
+    ]);
+  });
+
   test('a partner removed from the registry loses access at once, with its valid token', async () => {
     const s = await start();
     const token = await s.token(A);

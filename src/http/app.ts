@@ -6,6 +6,7 @@ import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { CashbackEngine } from '../engine/createEngine.js';
 import type { PartnerRegistry } from '../engine/partners.js';
 import { InvalidRequestError, type PaymentsQuery } from '../engine/results.js';
+import { _parseJsonBody } from './_jsonBody.js';
 import { _TokenVerifier } from './_tokens.js';
 import { verifyApplicationKey } from './credentials.js';
 import { errorResponse, type HttpErrorDetail, HttpProblem } from './errors.js';
@@ -103,8 +104,6 @@ export interface HttpAppVariables {
 
 /** The Hono app {@link createHttpApp} returns. @public */
 export type HttpApp = Hono<{ Variables: HttpAppVariables }>;
-
-const UTF8 = new TextDecoder();
 
 /** Every route and its methods; a known path with another method is answered 405. */
 const ROUTES: Readonly<Record<string, 'GET' | 'POST'>> = {
@@ -302,17 +301,17 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
 
   /** The body as a JSON array of at most `batchItems` items. */
   async function readBatch(c: Context): Promise<unknown[]> {
-    let text: string;
+    let bytes: ArrayBuffer;
     try {
-      // UTF-8 with one leading BOM dropped and bad bytes replaced, the same on every read path
-      // (undici's Request.text() drops every leading BOM).
-      text = UTF8.decode(await c.req.arrayBuffer());
+      bytes = await c.req.arrayBuffer();
     } catch {
       throw unreadableBody();
     }
     let body: unknown;
     try {
-      body = JSON.parse(text);
+      // UTF-8 with one leading BOM dropped and bad bytes replaced, the same on every read path
+      // (undici's Request.text() drops every leading BOM).
+      body = _parseJsonBody(new Uint8Array(bytes));
     } catch {
       throw new HttpProblem('invalid_json', 'The body is not valid JSON');
     }

@@ -6,6 +6,7 @@ import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { CashbackEngine } from '../engine/createEngine.js';
 import type { PartnerRegistry } from '../engine/partners.js';
 import { InvalidRequestError, type PaymentsQuery } from '../engine/results.js';
+import { StorageFullError, StoreUnavailableError } from '../store/errors.js';
 import { _parseJsonBody } from './_jsonBody.js';
 import { _TokenVerifier } from './_tokens.js';
 import { verifyApplicationKey } from './credentials.js';
@@ -121,6 +122,9 @@ const ROUTES: Readonly<Record<string, 'GET' | 'POST'>> = {
 /** The inputs of a payments listing, each from the query string or else a header. */
 const PAGE_INPUTS = ['date_from', 'date_to', 'current_page', 'page_size'] as const;
 
+/** Seconds a client is asked to wait after a 503 of the store. */
+const STORE_RETRY_AFTER = '5';
+
 const UNAUTHORIZED = 'A valid token is required in the Token header';
 const BAD_CREDENTIALS = 'Unknown application id or wrong application key';
 
@@ -228,6 +232,14 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   app.onError((err, c) => {
     if (err instanceof HttpProblem) {
       return errorResponse(c, err.code, err.message, err.details, err.headers);
+    }
+    // The store refused the whole call (nothing was stored): the client may send it again later.
+    if (err instanceof StorageFullError || err instanceof StoreUnavailableError) {
+      const message =
+        err instanceof StorageFullError
+          ? 'Storage is full; nothing of this request was stored'
+          : 'Storage is unavailable; nothing of this request was stored';
+      return errorResponse(c, err.code, message, [], { 'Retry-After': STORE_RETRY_AFTER });
     }
     logger?.error(
       {

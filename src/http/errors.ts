@@ -18,6 +18,8 @@ export type HttpErrorCode =
   | 'batch_too_large'
   | 'unsupported_media_type'
   | 'rate_limited'
+  | 'storage_full'
+  | 'store_unavailable'
   | 'internal';
 
 /** One problem of a request-level error: which input, and why. @public */
@@ -57,6 +59,8 @@ export const STATUS: Readonly<Record<HttpErrorCode, ContentfulStatusCode>> = {
   batch_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
+  storage_full: 503,
+  store_unavailable: 503,
   internal: 500,
 };
 

@@ -1,3 +1,4 @@
+export { StorageFullError, StoreUnavailableError } from './errors.js';
 export { createMemoryStore } from './memory/createMemoryStore.js';
 export type {
   CustomerRecord,

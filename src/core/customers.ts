@@ -1,6 +1,6 @@
 import {
-  _duplicateCustomer,
-  _issuesMessage,
+  duplicateCustomer as _duplicateCustomer,
+  issuesMessage as _issuesMessage,
   type CustomerErrorCode,
   type ItemError,
 } from '../model/errors.js';

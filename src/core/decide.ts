@@ -1,10 +1,10 @@
 import type { OfferSet } from '../matching/compileOffers.js';
 import type { Purchase } from '../matching/history.js';
-import { _match, _matchInput } from '../matching/match.js';
+import { matchOffers as _match, matchInput as _matchInput } from '../matching/match.js';
 import {
-  _customerNotFound,
-  _duplicateTransaction,
-  _issuesMessage,
+  customerNotFound as _customerNotFound,
+  duplicateTransaction as _duplicateTransaction,
+  issuesMessage as _issuesMessage,
   type ItemError,
   type TransactionErrorCode,
 } from '../model/errors.js';

@@ -1,6 +1,9 @@
 import { compileOffers, type OfferSet } from '../matching/compileOffers.js';
-import { _explainOffer, type CandidateExplanation } from '../matching/explainOffer.js';
-import { _matchInput } from '../matching/match.js';
+import {
+  explainOffer as _explainOffer,
+  type CandidateExplanation,
+} from '../matching/explainOffer.js';
+import { matchInput as _matchInput } from '../matching/match.js';
 import { type CoreOptions, resolveOptions } from '../model/options.js';
 import { parseCustomer } from '../model/parseCustomer.js';
 import {

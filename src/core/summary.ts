@@ -1,6 +1,6 @@
 import { type Cashback, cashbackDecimal } from '../matching/cashback.js';
 import type { ERROR_CODES, TransactionErrorCode } from '../model/errors.js';
-import { _ExactMoney as Money, type MoneyValue } from '../model/money.js';
+import { ExactMoney as Money, type MoneyValue } from '../model/money.js';
 import type { Outcome } from './outcome.js';
 
 /** Totals of one offer in a replay. @public */

@@ -1,6 +1,6 @@
 import type { Purchase } from '../matching/history.js';
 import { parseDateTime, type WallClock } from '../model/dateTime.js';
-import { _civil, formatDay, parseDay } from '../model/day.js';
+import { civilDate as _civil, formatDay, parseDay } from '../model/day.js';
 import { parseAmount } from '../model/money.js';
 import { normaliseGender } from '../model/normalise.js';
 import type { ParsedCustomer } from '../model/parseCustomer.js';

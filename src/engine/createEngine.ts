@@ -6,7 +6,7 @@ import type { Payment, TransactionError } from '../core/outcome.js';
 import { _PurchaseLists } from '../core/purchases.js';
 import { compileOffers, type OfferSet } from '../matching/compileOffers.js';
 import type { Offer } from '../matching/offer.js';
-import { _isBefore, dayInZone, type WallClock } from '../model/dateTime.js';
+import { isBefore as _isBefore, dayInZone, type WallClock } from '../model/dateTime.js';
 import { formatDay } from '../model/day.js';
 import { type CoreOptions, type ResolvedOptions, resolveOptions } from '../model/options.js';
 import type { ParsedCustomer } from '../model/parseCustomer.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { _zodIssues, _zodMessage } from '../model/parseCustomer.js';
+import { zodIssues as _zodIssues, zodMessage as _zodMessage } from '../model/parseCustomer.js';
 import { DaySchema } from '../model/schemas.js';
 import { InvalidRequestError, type PaymentsQuery } from './results.js';
 

@@ -27,8 +27,8 @@ export function parseAgeBand(label: string): AgeBand | undefined {
   return open === null ? undefined : { min: Number(open[1]), max: Number.POSITIVE_INFINITY };
 }
 
-/** `true` when `age` falls in one of the bands. @internal */
-export function _inAnyBand(bands: readonly AgeBand[], age: number): boolean {
+/** `true` when `age` falls in one of the bands. */
+export function inAnyBand(bands: readonly AgeBand[], age: number): boolean {
   for (const b of bands) if (age >= b.min && age <= b.max) return true;
   return false;
 }

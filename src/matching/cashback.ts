@@ -1,5 +1,5 @@
 import type { ExactAmount } from '../model/money.js';
-import { _ExactMoney, _pow10, _roundQuotient, Money, type MoneyValue } from '../model/money.js';
+import { ExactMoney, Money, type MoneyValue, pow10, roundQuotient } from '../model/money.js';
 import type { ResolvedOptions } from '../model/options.js';
 import type { CompiledOffer } from './offer.js';
 
@@ -18,34 +18,32 @@ export interface Cashback {
 
 /** The exact decimal of a cashback. @public */
 export function cashbackDecimal(c: Cashback, scale: number): MoneyValue {
-  return c.decimal ?? new _ExactMoney(c.units).div(_ExactMoney.pow(10, scale));
+  return c.decimal ?? new ExactMoney(c.units).div(ExactMoney.pow(10, scale));
 }
 
 /**
  * The cap as payable at `scale`: rounded down, so a cap with more places than `scale` is never
  * exceeded (0.005 at 2 places pays at most 0.00).
- * @internal
  */
-export function _capAtScale(cap: ExactAmount, options: ResolvedOptions): MoneyValue {
+export function capAtScale(cap: ExactAmount, options: ResolvedOptions): MoneyValue {
   return cap.decimal.toDecimalPlaces(options.scale, Money.ROUND_DOWN);
 }
 
 /**
  * The reference computation with decimal.js: `min(round(amount × discount / 100), cap)` at
  * `scale` places, where the cap is `max_cashback` rounded down to `scale` places.
- * @internal
  */
-export function _cashbackReference(
+export function cashbackReference(
   amount: ExactAmount,
   offer: CompiledOffer,
   options: ResolvedOptions,
 ): Cashback {
-  let rounded = new _ExactMoney(amount.text)
+  let rounded = new ExactMoney(amount.text)
     .times(offer.discount.text)
     .div(100)
     .toDecimalPlaces(options.scale, options.roundingMode);
   if (offer.maxCashback !== undefined) {
-    const cap = _capAtScale(offer.maxCashback, options);
+    const cap = capAtScale(offer.maxCashback, options);
     if (rounded.gt(cap)) rounded = cap;
   }
   const units = rounded.times(options.unit).toNumber();
@@ -73,35 +71,35 @@ export function computeCashback(
   const a = amount.units;
   const d = offer.discount.units;
   // a·d < 2^53 keeps the product exact; NaN units fail every comparison and fall through.
-  if (!(a <= 9e15 / d)) return _cashbackReference(amount, offer, options);
+  if (!(a <= 9e15 / d)) return cashbackReference(amount, offer, options);
   const product = a * d;
   const shift = amount.scale + offer.discount.scale + 2 - options.scale;
   let units = Number.NaN;
-  if (shift <= 0) units = product * _pow10(-shift);
-  else if (shift <= 15) units = _roundQuotient(product, _pow10(shift), options.roundingMode);
+  if (shift <= 0) units = product * pow10(-shift);
+  else if (shift <= 15) units = roundQuotient(product, pow10(shift), options.roundingMode);
   const cap = offer.maxCashback;
   if (cap !== undefined && Number.isSafeInteger(units)) {
     // The cap at `scale`, rounded down: exact on safe integers (NaN when it is not one).
     const s = cap.scale - options.scale;
     const capped =
       s <= 0
-        ? cap.units * _pow10(-s)
-        : _roundQuotient(cap.units, _pow10(s), Money.ROUND_DOWN as number);
+        ? cap.units * pow10(-s)
+        : roundQuotient(cap.units, pow10(s), Money.ROUND_DOWN as number);
     units = Number.isSafeInteger(capped) ? Math.min(units, capped) : Number.NaN;
   }
-  if (!Number.isSafeInteger(units)) return _cashbackReference(amount, offer, options);
+  if (!Number.isSafeInteger(units)) return cashbackReference(amount, offer, options);
   // Both integers are exact doubles, and IEEE division rounds correctly: this is the double
   // nearest to the exact decimal, the same as Number(decimal.toFixed(scale)).
   return { units, decimal: undefined, value: units / options.unit };
 }
 
-/** `true` when the cashback is zero. @internal */
-export function _isZero(c: Cashback): boolean {
+/** `true` when the cashback is zero. */
+export function isZeroCashback(c: Cashback): boolean {
   return c.units === 0 || c.decimal?.isZero() === true;
 }
 
-/** Compares two cashbacks. @internal */
-export function _compareCashback(a: Cashback, b: Cashback, scale: number): number {
+/** Compares two cashbacks. */
+export function compareCashback(a: Cashback, b: Cashback, scale: number): number {
   if (!Number.isNaN(a.units) && !Number.isNaN(b.units)) return a.units - b.units;
   return cashbackDecimal(a, scale).comparedTo(cashbackDecimal(b, scale));
 }

@@ -2,7 +2,7 @@ import { parseDay } from '../model/day.js';
 import type { FieldIssue } from '../model/errors.js';
 import { type ExactAmount, parseAmount } from '../model/money.js';
 import { merchantKey, normaliseGender } from '../model/normalise.js';
-import { _zodIssues, _zodMessage } from '../model/parseCustomer.js';
+import { zodIssues, zodMessage } from '../model/parseCustomer.js';
 import { OfferSchema } from '../model/schemas.js';
 import { freezeLiteral } from '../rules/_internals/freezeLiteral.js';
 import { ConditionError, compileCondition, type OperatorRegistry } from '../rules/index.js';
@@ -67,10 +67,10 @@ function compileOne(
   issues: OfferIssue[],
   options: CompileOffersOptions,
 ): CompiledOffer | undefined {
-  const r = OfferSchema.safeParse(input, { error: _zodMessage });
+  const r = OfferSchema.safeParse(input, { error: zodMessage });
   const add = (path: string, message: string) => issues.push({ offer: key, path, message });
   if (!r.success) {
-    for (const i of _zodIssues(r.error.issues)) add(i.path, i.message);
+    for (const i of zodIssues(r.error.issues)) add(i.path, i.message);
     return undefined;
   }
   const o = r.data;

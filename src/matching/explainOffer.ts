@@ -1,8 +1,8 @@
 import { formatDay } from '../model/day.js';
 import type { ResolvedOptions } from '../model/options.js';
-import { _isZero, computeCashback } from './cashback.js';
-import { _historyFacts } from './history.js';
-import { _firstFailure, type _MatchInput, type EligibilityCheck } from './match.js';
+import { computeCashback, isZeroCashback } from './cashback.js';
+import { historyFacts } from './history.js';
+import { type EligibilityCheck, firstFailedCheck, type MatchInput } from './match.js';
 import type { CompiledOffer } from './offer.js';
 
 /** How one candidate offer fared against a transaction. @public */
@@ -23,7 +23,7 @@ function bands(offer: CompiledOffer): string {
   return (offer.offer.age ?? []).join(', ');
 }
 
-function detail(check: EligibilityCheck, offer: CompiledOffer, m: _MatchInput): string {
+function detail(check: EligibilityCheck, offer: CompiledOffer, m: MatchInput): string {
   const tx = m.tx;
   switch (check) {
     case 'active':
@@ -39,7 +39,7 @@ function detail(check: EligibilityCheck, offer: CompiledOffer, m: _MatchInput): 
     case 'min_amount':
       return `amount ${tx.amount.text} is below min_amount ${offer.minAmount?.text ?? ''}`;
     case 'audience': {
-      const n = _historyFacts(m.purchases, tx.when, offer.lookbackDays).merchant_purchases;
+      const n = historyFacts(m.purchases, tx.when, offer.lookbackDays).merchant_purchases;
       return offer.audience === 'returning'
         ? `the offer is for returning customers; no earlier purchase here in the ${offer.lookbackDays} days before`
         : `the offer is for new customers; ${n} earlier purchase(s) here in the ${offer.lookbackDays} days before`;
@@ -52,15 +52,16 @@ function detail(check: EligibilityCheck, offer: CompiledOffer, m: _MatchInput): 
 /**
  * Explains one offer against one transaction: matched with its cashback, or the first check
  * that failed and why.
- * @internal
  */
-export function _explainOffer(
+export function explainOffer(
   offer: CompiledOffer,
-  m: _MatchInput,
+  m: MatchInput,
   options: ResolvedOptions,
 ): CandidateExplanation {
   const failure =
-    offer.active && offer.merchantKey !== m.tx.merchantKey ? 'merchant' : _firstFailure(offer, m);
+    offer.active && offer.merchantKey !== m.tx.merchantKey
+      ? 'merchant'
+      : firstFailedCheck(offer, m);
   if (failure !== undefined) {
     return {
       offer_id: offer.offerId,
@@ -70,7 +71,7 @@ export function _explainOffer(
   }
   const cashback = computeCashback(m.tx.amount, offer, options);
   const paymentDate = formatDay(m.tx.when.day + offer.warranty);
-  if (_isZero(cashback)) {
+  if (isZeroCashback(cashback)) {
     return {
       offer_id: offer.offerId,
       matched: true,

@@ -1,10 +1,10 @@
 import type { ParsedCustomer } from '../model/parseCustomer.js';
 import type { ParsedTransaction } from '../model/parseTransaction.js';
 import type { CustomerFacts, FactContext, HistoryFacts, TransactionFacts } from '../rules/index.js';
-import { _historyFacts, type Purchase } from './history.js';
+import { historyFacts, type Purchase } from './history.js';
 
-/** The `transaction` fact of a parsed transaction. @internal */
-export function _transactionFacts(tx: ParsedTransaction): TransactionFacts {
+/** The `transaction` fact of a parsed transaction. */
+export function transactionFactsOf(tx: ParsedTransaction): TransactionFacts {
   return {
     transaction_id: tx.transactionId,
     customer_id: tx.customerId,
@@ -19,8 +19,8 @@ export function _transactionFacts(tx: ParsedTransaction): TransactionFacts {
   };
 }
 
-/** The `customer` fact, with `age` on the transaction's day. @internal */
-export function _customerFacts(customer: ParsedCustomer, age: number): CustomerFacts {
+/** The `customer` fact, with `age` on the transaction's day. */
+export function customerFactsOf(customer: ParsedCustomer, age: number): CustomerFacts {
   return {
     customer_id: customer.customerId,
     birthday: customer.birthday,
@@ -33,9 +33,8 @@ export function _customerFacts(customer: ParsedCustomer, age: number): CustomerF
 /**
  * The facts one offer's condition sees. `history` is computed on first read, with the offer's
  * lookback, so conditions that never read it cost nothing.
- * @internal
  */
-export function _factContext(
+export function factContext(
   transaction: TransactionFacts,
   customer: CustomerFacts,
   purchases: readonly Purchase[] | undefined,
@@ -47,7 +46,7 @@ export function _factContext(
     transaction,
     customer,
     get history(): HistoryFacts {
-      if (history === undefined) history = _historyFacts(purchases, tx.when, lookbackDays);
+      if (history === undefined) history = historyFacts(purchases, tx.when, lookbackDays);
       return history;
     },
   };

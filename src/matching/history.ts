@@ -1,6 +1,6 @@
-import { _isBefore, type WallClock } from '../model/dateTime.js';
+import { isBefore, type WallClock } from '../model/dateTime.js';
 import type { ExactAmount } from '../model/money.js';
-import { _ExactMoney } from '../model/money.js';
+import { ExactMoney } from '../model/money.js';
 import type { HistoryFacts } from '../rules/index.js';
 
 /**
@@ -21,35 +21,34 @@ export interface Purchase {
 /**
  * The purchases inside an offer's lookback: strictly before `when`, on a day at most
  * `lookbackDays` days before `day` (DESIGN.md §3).
- * @internal
  */
-export function _inWindow(p: Purchase, when: WallClock, lookbackDays: number): boolean {
-  return p.day >= when.day - lookbackDays && _isBefore(p.seconds, p.nanos, when);
+export function inWindow(p: Purchase, when: WallClock, lookbackDays: number): boolean {
+  return p.day >= when.day - lookbackDays && isBefore(p.seconds, p.nanos, when);
 }
 
-/** `true` when at least one purchase lies in the window. @internal */
-export function _hasEarlierPurchase(
+/** `true` when at least one purchase lies in the window. */
+export function hasEarlierPurchase(
   purchases: readonly Purchase[] | undefined,
   when: WallClock,
   lookbackDays: number,
 ): boolean {
   if (purchases === undefined) return false;
-  for (const p of purchases) if (_inWindow(p, when, lookbackDays)) return true;
+  for (const p of purchases) if (inWindow(p, when, lookbackDays)) return true;
   return false;
 }
 
-/** Aggregates over the purchases in the window, as the `history` fact. @internal */
-export function _historyFacts(
+/** Aggregates over the purchases in the window, as the `history` fact. */
+export function historyFacts(
   purchases: readonly Purchase[] | undefined,
   when: WallClock,
   lookbackDays: number,
 ): HistoryFacts {
   let count = 0;
-  let spend = new _ExactMoney(0);
+  let spend = new ExactMoney(0);
   let last = Number.NEGATIVE_INFINITY;
   if (purchases !== undefined) {
     for (const p of purchases) {
-      if (!_inWindow(p, when, lookbackDays)) continue;
+      if (!inWindow(p, when, lookbackDays)) continue;
       count++;
       spend = spend.plus(p.amount.text);
       if (p.day > last) last = p.day;

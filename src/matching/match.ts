@@ -1,13 +1,13 @@
-import { _ageOn, formatDay } from '../model/day.js';
-import { _compareExact } from '../model/money.js';
+import { ageOn, formatDay } from '../model/day.js';
+import { compareExact } from '../model/money.js';
 import type { ResolvedOptions } from '../model/options.js';
 import type { ParsedCustomer } from '../model/parseCustomer.js';
 import type { ParsedTransaction } from '../model/parseTransaction.js';
 import type { CustomerFacts, TransactionFacts } from '../rules/index.js';
-import { _inAnyBand } from './ageBands.js';
-import { _compareCashback, _isZero, type Cashback, computeCashback } from './cashback.js';
-import { _customerFacts, _factContext, _transactionFacts } from './facts.js';
-import { _hasEarlierPurchase, type Purchase } from './history.js';
+import { inAnyBand } from './ageBands.js';
+import { type Cashback, compareCashback, computeCashback, isZeroCashback } from './cashback.js';
+import { customerFactsOf, factContext, transactionFactsOf } from './facts.js';
+import { hasEarlierPurchase, type Purchase } from './history.js';
 import type { CompiledOffer } from './offer.js';
 
 /**
@@ -25,8 +25,8 @@ export type EligibilityCheck =
   | 'audience'
   | 'conditions';
 
-/** Per-transaction state shared by the checks of every candidate offer. @internal */
-export interface _MatchInput {
+/** Per-transaction state shared by the checks of every candidate offer. */
+export interface MatchInput {
   readonly tx: ParsedTransaction;
   readonly customer: ParsedCustomer;
   readonly age: number;
@@ -38,13 +38,13 @@ export interface _MatchInput {
   customerFacts: CustomerFacts | undefined;
 }
 
-/** Builds the shared state of one transaction. @internal */
-export function _matchInput(
+/** Builds the shared state of one transaction. */
+export function matchInput(
   tx: ParsedTransaction,
   customer: ParsedCustomer,
   purchases: readonly Purchase[] | undefined,
-): _MatchInput {
-  const age = _ageOn(customer.birthYear, customer.birthMonthDay, tx.when.year, tx.when.monthDay);
+): MatchInput {
+  const age = ageOn(customer.birthYear, customer.birthMonthDay, tx.when.year, tx.when.monthDay);
   return { tx, customer, age, purchases, txFacts: undefined, customerFacts: undefined };
 }
 
@@ -52,32 +52,34 @@ export function _matchInput(
  * The first eligibility check an offer fails for a transaction, or `undefined` when it qualifies.
  * The merchant check is implied by the index (only offers at the transaction's merchant are ever
  * candidates), so it is not repeated here; `explain` makes it for offers passed to it directly.
- * @internal
  */
-export function _firstFailure(offer: CompiledOffer, m: _MatchInput): EligibilityCheck | undefined {
+export function firstFailedCheck(
+  offer: CompiledOffer,
+  m: MatchInput,
+): EligibilityCheck | undefined {
   const tx = m.tx;
   if (!offer.active) return 'active';
   const day = tx.when.day;
   if (day < offer.validFrom || day > offer.validTo) return 'valid_dates';
-  if (offer.ageBands.length > 0 && !_inAnyBand(offer.ageBands, m.age)) return 'age';
+  if (offer.ageBands.length > 0 && !inAnyBand(offer.ageBands, m.age)) return 'age';
   if (offer.genders.length > 0 && !offer.genders.includes(m.customer.genderKey)) return 'gender';
-  if (offer.minAmount !== undefined && _compareExact(tx.amount, offer.minAmount) < 0)
+  if (offer.minAmount !== undefined && compareExact(tx.amount, offer.minAmount) < 0)
     return 'min_amount';
   if (offer.audience !== 'all') {
-    const returning = _hasEarlierPurchase(m.purchases, tx.when, offer.lookbackDays);
+    const returning = hasEarlierPurchase(m.purchases, tx.when, offer.lookbackDays);
     if (returning !== (offer.audience === 'returning')) return 'audience';
   }
   if (offer.condition !== undefined) {
-    if (m.txFacts === undefined) m.txFacts = _transactionFacts(tx);
-    if (m.customerFacts === undefined) m.customerFacts = _customerFacts(m.customer, m.age);
-    const ctx = _factContext(m.txFacts, m.customerFacts, m.purchases, tx, offer.lookbackDays);
+    if (m.txFacts === undefined) m.txFacts = transactionFactsOf(tx);
+    if (m.customerFacts === undefined) m.customerFacts = customerFactsOf(m.customer, m.age);
+    const ctx = factContext(m.txFacts, m.customerFacts, m.purchases, tx, offer.lookbackDays);
     if (!offer.condition.evaluate(ctx)) return 'conditions';
   }
   return undefined;
 }
 
-/** What matching decided for one transaction of a known customer. @internal */
-export type _MatchResult =
+/** What matching decided for one transaction of a known customer. */
+export type MatchResult =
   | {
       readonly kind: 'paid';
       readonly offer: CompiledOffer;
@@ -98,30 +100,29 @@ export type _MatchResult =
  * Selects the payment for a transaction among the offers at its merchant: the highest cashback
  * as paid, ties to the lowest `offer_id` (candidates come sorted by id, and only a strictly
  * higher cashback replaces the best).
- * @internal
  */
-export function _match(
+export function matchOffers(
   candidates: readonly CompiledOffer[] | undefined,
-  m: _MatchInput,
+  m: MatchInput,
   options: ResolvedOptions,
-): _MatchResult {
+): MatchResult {
   if (candidates === undefined) return { kind: 'no_offer', candidates: 0, firstFailure: undefined };
   let best: CompiledOffer | undefined;
   let bestCashback: Cashback | undefined;
   let zeroOffer: CompiledOffer | undefined;
   let firstFailure: { offerId: number; check: EligibilityCheck } | undefined;
   for (const offer of candidates) {
-    const failure = _firstFailure(offer, m);
+    const failure = firstFailedCheck(offer, m);
     if (failure !== undefined) {
       if (firstFailure === undefined) firstFailure = { offerId: offer.offerId, check: failure };
       continue;
     }
     const cashback = computeCashback(m.tx.amount, offer, options);
-    if (_isZero(cashback)) {
+    if (isZeroCashback(cashback)) {
       if (zeroOffer === undefined) zeroOffer = offer;
     } else if (
       bestCashback === undefined ||
-      _compareCashback(cashback, bestCashback, options.scale) > 0
+      compareCashback(cashback, bestCashback, options.scale) > 0
     ) {
       best = offer;
       bestCashback = cashback;

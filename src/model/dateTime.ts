@@ -1,5 +1,5 @@
 import { TZDate } from '@date-fns/tz';
-import { _dayNumber, _formatCivil, _isRealDate } from './day.js';
+import { dayNumberOf, formatCivil, isRealDate } from './day.js';
 
 /**
  * A transaction date-time as wall-clock time in the engine's time zone.
@@ -63,7 +63,7 @@ class Clock implements WallClock {
     second: number,
     readonly nanos: number,
   ) {
-    const day = _dayNumber(year, month, dayOfMonth);
+    const day = dayNumberOf(year, month, dayOfMonth);
     this.day = day;
     this.monthDay = month * 100 + dayOfMonth;
     // 1970-01-01 was a Thursday (ISO 4).
@@ -72,7 +72,7 @@ class Clock implements WallClock {
   }
 
   get dayText(): string {
-    return _formatCivil(this.year, Math.floor(this.monthDay / 100), this.monthDay % 100);
+    return formatCivil(this.year, Math.floor(this.monthDay / 100), this.monthDay % 100);
   }
 
   get text(): string {
@@ -90,8 +90,8 @@ class Clock implements WallClock {
   }
 }
 
-/** `true` when wall-clock time `a` is strictly before `b`. @internal */
-export function _isBefore(aSeconds: number, aNanos: number, b: WallClock): boolean {
+/** `true` when wall-clock time `a` is strictly before `b`. */
+export function isBefore(aSeconds: number, aNanos: number, b: WallClock): boolean {
   return aSeconds < b.seconds || (aSeconds === b.seconds && aNanos < b.nanos);
 }
 
@@ -128,7 +128,7 @@ export function parseDateTime(text: string, timeZone: string): WallClock | strin
   if (!shaped || (text.length > 19 && text.length !== 23 && !DATE_TIME_RE.test(text))) {
     return 'must be a date-time YYYY-MM-DDTHH:mm:ss[.fff]';
   }
-  if (!_isRealDate(y, mo, d)) return 'is not a real calendar date';
+  if (!isRealDate(y, mo, d)) return 'is not a real calendar date';
   if (h > 23 || mi > 59 || s > 59) return 'is not a valid time of day';
   if (text.length === 19) return new Clock(y, mo, d, h, mi, s, 0);
   const millis = text.length === 23 && text.charCodeAt(19) === 46 ? digits(text, 20, 3) : -1;
@@ -148,7 +148,7 @@ export function parseDateTime(text: string, timeZone: string): WallClock | strin
   }
   // Not Date.UTC: it reads years 0–99 as 1900–1999.
   const instant =
-    (_dayNumber(y, mo, d) * 86_400 + h * 3600 + mi * 60 + s) * 1000 - offsetMinutes * 60_000;
+    (dayNumberOf(y, mo, d) * 86_400 + h * 3600 + mi * 60 + s) * 1000 - offsetMinutes * 60_000;
   const z = timeZone === 'UTC' ? undefined : new TZDate(instant, timeZone);
   const u = z ?? new Date(instant);
   const year = z === undefined ? u.getUTCFullYear() : z.getFullYear();
@@ -188,5 +188,5 @@ const OUT_OF_RANGE = "is outside the years 0000–9999 in the engine's time zone
  */
 export function dayInZone(instant: Date, timeZone: string): number {
   const z = new TZDate(instant.getTime(), timeZone);
-  return _dayNumber(z.getFullYear(), z.getMonth() + 1, z.getDate());
+  return dayNumberOf(z.getFullYear(), z.getMonth() + 1, z.getDate());
 }

@@ -6,8 +6,8 @@
 
 const DAY_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
-/** Days in `month` (1–12) of `year`, proleptic Gregorian. @internal */
-export function _daysInMonth(year: number, month: number): number {
+/** Days in `month` (1–12) of `year`, proleptic Gregorian. */
+export function daysInMonth(year: number, month: number): number {
   if (month === 2) {
     const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
     return leap ? 29 : 28;
@@ -15,8 +15,8 @@ export function _daysInMonth(year: number, month: number): number {
   return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }
 
-/** Days since 1970-01-01 of a civil date (H. Hinnant's days_from_civil). @internal */
-export function _dayNumber(year: number, month: number, day: number): number {
+/** Days since 1970-01-01 of a civil date (H. Hinnant's days_from_civil). */
+export function dayNumberOf(year: number, month: number, day: number): number {
   const y = month <= 2 ? year - 1 : year;
   const era = Math.floor(y / 400);
   const yoe = y - era * 400;
@@ -25,8 +25,8 @@ export function _dayNumber(year: number, month: number, day: number): number {
   return era * 146097 + doe - 719468;
 }
 
-/** The civil date `[year, month, day]` of a day number. @internal */
-export function _civil(dayNumber: number): [number, number, number] {
+/** The civil date `[year, month, day]` of a day number. */
+export function civilDate(dayNumber: number): [number, number, number] {
   const z = dayNumber + 719468;
   const era = Math.floor(z / 146097);
   const doe = z - era * 146097;
@@ -40,9 +40,9 @@ export function _civil(dayNumber: number): [number, number, number] {
   return [month <= 2 ? yoe + era * 400 + 1 : yoe + era * 400, month, day];
 }
 
-/** `true` when the three parts name a real calendar date. @internal */
-export function _isRealDate(year: number, month: number, day: number): boolean {
-  return month >= 1 && month <= 12 && day >= 1 && day <= _daysInMonth(year, month);
+/** `true` when the three parts name a real calendar date. */
+export function isRealDate(year: number, month: number, day: number): boolean {
+  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
 }
 
 /**
@@ -61,15 +61,15 @@ export function parseDay(text: string): number | undefined {
   const y = Number(m[1]);
   const mo = Number(m[2]);
   const d = Number(m[3]);
-  return _isRealDate(y, mo, d) ? _dayNumber(y, mo, d) : undefined;
+  return isRealDate(y, mo, d) ? dayNumberOf(y, mo, d) : undefined;
 }
 
 function pad2(n: number): string {
   return n < 10 ? `0${n}` : String(n);
 }
 
-/** Formats `[year, month, day]` as `YYYY-MM-DD`. @internal */
-export function _formatCivil(year: number, month: number, day: number): string {
+/** Formats `[year, month, day]` as `YYYY-MM-DD`. */
+export function formatCivil(year: number, month: number, day: number): string {
   const y = year >= 0 && year < 10000 ? String(year).padStart(4, '0') : String(year);
   return `${y}-${pad2(month)}-${pad2(day)}`;
 }
@@ -83,8 +83,8 @@ export function _formatCivil(year: number, month: number, day: number): string {
 export function formatDay(dayNumber: number): string {
   const cached = DAY_TEXTS.get(dayNumber);
   if (cached !== undefined) return cached;
-  const [y, m, d] = _civil(dayNumber);
-  const text = _formatCivil(y, m, d);
+  const [y, m, d] = civilDate(dayNumber);
+  const text = formatCivil(y, m, d);
   if (DAY_TEXTS.size >= DAY_TEXTS_MAX) DAY_TEXTS.clear();
   DAY_TEXTS.set(dayNumber, text);
   return text;
@@ -101,9 +101,8 @@ const DAY_TEXTS_MAX = 4096;
 /**
  * Age in whole years on a day. Birthdays compare as month-day pairs, so a 29 February birthday
  * is reached on 1 March in common years (DESIGN.md §3).
- * @internal
  */
-export function _ageOn(
+export function ageOn(
   birthYear: number,
   birthMonthDay: number,
   year: number,

@@ -49,23 +49,23 @@ export interface FieldIssue {
   readonly message: string;
 }
 
-/** Formats field issues as one message, e.g. `Invalid transaction: amount must be greater than 0`. @internal */
-export function _issuesMessage(what: string, issues: readonly FieldIssue[]): string {
+/** Formats field issues as one message, e.g. `Invalid transaction: amount must be greater than 0`. */
+export function issuesMessage(what: string, issues: readonly FieldIssue[]): string {
   const parts = issues.map((i) => (i.path === '' ? i.message : `${i.path} ${i.message}`));
   return `Invalid ${what}: ${parts.join('; ')}`;
 }
 
-/** The seed's message for an unknown customer. @internal */
-export function _customerNotFound(customerId: string): string {
+/** The seed's message for an unknown customer. */
+export function customerNotFound(customerId: string): string {
   return `Customer with id '${customerId}' not found`;
 }
 
-/** The seed's message for a transaction that is already in the service. @internal */
-export function _duplicateTransaction(transactionId: string): string {
+/** The seed's message for a transaction that is already in the service. */
+export function duplicateTransaction(transactionId: string): string {
   return `Transaction '${transactionId}' is already in the service`;
 }
 
-/** The seed's message for several customers with one id in one request. @internal */
-export function _duplicateCustomer(customerId: string): string {
+/** The seed's message for several customers with one id in one request. */
+export function duplicateCustomer(customerId: string): string {
   return `Several customers with the id '${customerId}' were provided in the request`;
 }

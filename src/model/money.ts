@@ -17,9 +17,8 @@ export const Money = Decimal.clone({
  * of ten, all of which terminate, so a precision this high never rounds them (a 64-digit
  * precision would round `amount × discount` of a long amount string). Not exported: a division
  * that does not terminate would run to the precision.
- * @internal
  */
-export const _ExactMoney = Decimal.clone({
+export const ExactMoney = Decimal.clone({
   precision: 1e9,
   rounding: Decimal.ROUND_HALF_UP,
   toExpNeg: -9e15,
@@ -42,8 +41,8 @@ const MODES: Readonly<Record<RoundingName, Decimal.Rounding>> = {
   floor: Decimal.ROUND_FLOOR,
 };
 
-/** The decimal.js constant of a rounding name. @internal */
-export function _roundingMode(name: RoundingName): Decimal.Rounding {
+/** The decimal.js constant of a rounding name. */
+export function roundingMode(name: RoundingName): Decimal.Rounding {
   const mode = MODES[name];
   if (mode === undefined) {
     throw new RangeError(
@@ -123,45 +122,43 @@ export function parseAmount(value: unknown): ExactAmount | string {
     }
     const text = String(value);
     // The shortest form of a positive number has no sign, no leading or trailing zeros to drop,
-    // and an exponent only when very small or large (handled by _exact).
+    // and an exponent only when very small or large (handled by exactAmount).
     if (text.indexOf('e') < 0) {
       const dot = text.indexOf('.');
       const digits = dot < 0 ? text : text.slice(0, dot) + text.slice(dot + 1);
       const units = digits.length <= 15 ? Number(digits) : Number.NaN;
       return new LazyExact(text, units, dot < 0 ? 0 : text.length - dot - 1);
     }
-    return _exact(text) ?? 'must be greater than 0';
+    return exactAmount(text) ?? 'must be greater than 0';
   }
   if (typeof value === 'string') {
     if (!PLAIN_DECIMAL.test(value)) return 'must be a number or a plain decimal string';
-    return _exact(value) ?? 'must be greater than 0';
+    return exactAmount(value) ?? 'must be greater than 0';
   }
   return 'must be a number or a plain decimal string';
 }
 
-/** Largest transaction amount: one trillion (10^12). @internal */
-export const _MAX_TRANSACTION_AMOUNT = 1e12;
+/** Largest transaction amount: one trillion (10^12). */
+export const MAX_TRANSACTION_AMOUNT = 1e12;
 
-/** Why a transaction amount is too large. @internal */
-export const _AMOUNT_TOO_LARGE = 'must be at most 1000000000000';
+/** Why a transaction amount is too large. */
+export const AMOUNT_TOO_LARGE = 'must be at most 1000000000000';
 
 /**
- * Whether an amount is over {@link _MAX_TRANSACTION_AMOUNT}. Below it every cashback, at the
+ * Whether an amount is over {@link MAX_TRANSACTION_AMOUNT}. Below it every cashback, at the
  * default scale of 2, is a JSON number that reads back exactly; far above it a cashback would not
  * even be finite. Uses the units when they are known (exact: both sides are safe integers or the
  * bound is out of their reach), the decimal otherwise.
- * @internal
  */
-export function _overMaxAmount(a: ExactAmount): boolean {
-  if (Number.isNaN(a.units)) return a.decimal.gt(_MAX_TRANSACTION_AMOUNT);
-  return a.scale <= 3 && a.units > _MAX_TRANSACTION_AMOUNT * (POW10[a.scale] as number);
+export function overMaxAmount(a: ExactAmount): boolean {
+  if (Number.isNaN(a.units)) return a.decimal.gt(MAX_TRANSACTION_AMOUNT);
+  return a.scale <= 3 && a.units > MAX_TRANSACTION_AMOUNT * (POW10[a.scale] as number);
 }
 
 /**
  * Builds an {@link ExactAmount} from a decimal text, or `undefined` when the value is not greater than 0.
- * @internal
  */
-export function _exact(text: string): ExactAmount | undefined {
+export function exactAmount(text: string): ExactAmount | undefined {
   if (PLAIN_DECIMAL.test(text)) {
     const dot = text.indexOf('.');
     let intPart = dot < 0 ? text : text.slice(0, dot);
@@ -182,11 +179,11 @@ export function _exact(text: string): ExactAmount | undefined {
   // Exponent forms such as String(1e-7) or String(1e21).
   const decimal = new Money(text);
   if (!decimal.isFinite() || decimal.lte(0)) return undefined;
-  return _exact(decimal.toFixed());
+  return exactAmount(decimal.toFixed());
 }
 
-/** `10^n` for 0 ≤ n ≤ 15, exact. @internal */
-export function _pow10(n: number): number {
+/** `10^n` for 0 ≤ n ≤ 15, exact. */
+export function pow10(n: number): number {
   return POW10[n] ?? Number.NaN;
 }
 
@@ -194,9 +191,8 @@ export function _pow10(n: number): number {
  * Rounds the positive rational `numerator / divisor` (both safe integers) to an integer with a
  * decimal.js rounding mode. Exact: `%` and the division of `numerator - r` are exact on safe
  * integers.
- * @internal
  */
-export function _roundQuotient(numerator: number, divisor: number, mode: number): number {
+export function roundQuotient(numerator: number, divisor: number, mode: number): number {
   const r = numerator % divisor;
   const q = (numerator - r) / divisor;
   if (r === 0) return q;
@@ -220,13 +216,12 @@ export function _roundQuotient(numerator: number, divisor: number, mode: number)
 /**
  * Compares two exact amounts: negative, zero or positive as `a` is less than, equal to or greater
  * than `b`.
- * @internal
  */
-export function _compareExact(a: ExactAmount, b: ExactAmount): number {
+export function compareExact(a: ExactAmount, b: ExactAmount): number {
   if (!Number.isNaN(a.units) && !Number.isNaN(b.units)) {
     const s = Math.max(a.scale, b.scale);
-    const x = a.units * _pow10(s - a.scale);
-    const y = b.units * _pow10(s - b.scale);
+    const x = a.units * pow10(s - a.scale);
+    const y = b.units * pow10(s - b.scale);
     if (Number.isSafeInteger(x) && Number.isSafeInteger(y)) return x - y;
   }
   return a.decimal.comparedTo(b.decimal);

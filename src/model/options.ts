@@ -1,7 +1,7 @@
 import { TZDate } from '@date-fns/tz';
 import type Decimal from 'decimal.js';
 import type { OperatorRegistry } from '../rules/index.js';
-import { _roundingMode, Money, type RoundingName } from './money.js';
+import { Money, type RoundingName, roundingMode } from './money.js';
 
 /**
  * Options shared by the core, `replay` and the engine. Every field is optional.
@@ -71,12 +71,12 @@ export function resolveOptions(options: CoreOptions = {}): ResolvedOptions {
     throw new RangeError(`scale must be a whole number from 0 to 10, got ${String(scale)}`);
   }
   const rounding = options.rounding ?? 'half-up';
-  const roundingMode = _roundingMode(rounding);
+  const mode = roundingMode(rounding);
   return Object.freeze({
     timeZone,
     scale,
     rounding,
-    roundingMode,
+    roundingMode: mode,
     currency: options.currency ?? 'EUR',
     unit: Money.pow(10, scale).toNumber(),
     operators: options.operators,

@@ -1,4 +1,4 @@
-import { _civil, parseDay } from './day.js';
+import { civilDate, parseDay } from './day.js';
 import type { FieldIssue } from './errors.js';
 import { normaliseGender } from './normalise.js';
 import type { ParseResult } from './parseTransaction.js';
@@ -29,9 +29,8 @@ export interface ParsedCustomer {
  * Messages for zod's type issues in the words the hand-written transaction parser uses (`is
  * required`, `must be a string`), so that customers, offers and transactions report alike; other
  * issues keep the schema's own message.
- * @internal
  */
-export function _zodMessage(issue: {
+export function zodMessage(issue: {
   readonly code?: string;
   readonly input?: unknown;
   readonly expected?: string;
@@ -53,8 +52,8 @@ function typeName(expected: string | undefined): string {
   return `${/^[aeiou]/.test(name) ? 'an' : 'a'} ${name}`;
 }
 
-/** Converts zod's issue paths to our dotted form. @internal */
-export function _zodIssues(
+/** Converts zod's issue paths to our dotted form. */
+export function zodIssues(
   issues: readonly { path: PropertyKey[]; message: string }[],
 ): FieldIssue[] {
   return issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
@@ -68,15 +67,15 @@ export function _zodIssues(
  * @public
  */
 export function parseCustomer(input: unknown, index: number): ParseResult<ParsedCustomer> {
-  const r = CustomerSchema.safeParse(input, { error: _zodMessage });
+  const r = CustomerSchema.safeParse(input, { error: zodMessage });
   if (!r.success) {
     const raw = (input as { customer_id?: unknown } | null)?.customer_id;
     const id = typeof raw === 'string' ? raw.trim() : '';
     const key = id.length > 0 && id.length <= 128 ? id : `#${index}`;
-    return { ok: false, key, issues: _zodIssues(r.error.issues) };
+    return { ok: false, key, issues: zodIssues(r.error.issues) };
   }
   const c = r.data;
-  const [y, m, d] = _civil(parseDay(c.birthday) as number);
+  const [y, m, d] = civilDate(parseDay(c.birthday) as number);
   return {
     ok: true,
     value: {

@@ -2,7 +2,7 @@ import type { WallClock } from './dateTime.js';
 import { parseDateTime } from './dateTime.js';
 import type { FieldIssue } from './errors.js';
 import type { ExactAmount } from './money.js';
-import { _AMOUNT_TOO_LARGE, _overMaxAmount, parseAmount } from './money.js';
+import { AMOUNT_TOO_LARGE, overMaxAmount, parseAmount } from './money.js';
 import { merchantKey } from './normalise.js';
 import type { Location } from './schemas.js';
 
@@ -125,7 +125,7 @@ export function parseTransaction(
   else {
     const a = parseAmount(input.amount);
     if (typeof a === 'string') issues.push({ path: 'amount', message: a });
-    else if (_overMaxAmount(a)) issues.push({ path: 'amount', message: _AMOUNT_TOO_LARGE });
+    else if (overMaxAmount(a)) issues.push({ path: 'amount', message: AMOUNT_TOO_LARGE });
     else amount = a;
   }
   let merchant: ParsedTransaction['merchant'] | undefined;

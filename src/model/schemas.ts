@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parseDay } from './day.js';
-import { _AMOUNT_TOO_LARGE, _overMaxAmount, parseAmount } from './money.js';
+import { AMOUNT_TOO_LARGE, overMaxAmount, parseAmount } from './money.js';
 
 /**
  * zod schemas of the seed's JSON shapes. They are the schema of record: types are inferred from
@@ -34,8 +34,8 @@ export const AmountSchema = z.union([
 /** The amount of a transaction: an {@link AmountSchema} of at most 10^12. */
 const TransactionAmountSchema = AmountSchema.refine((v) => {
   const a = parseAmount(v);
-  return typeof a === 'string' || !_overMaxAmount(a);
-}, _AMOUNT_TOO_LARGE);
+  return typeof a === 'string' || !overMaxAmount(a);
+}, AMOUNT_TOO_LARGE);
 
 const DATE_TIME_RE =
   /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(Z|[+-](\d{2})(:?(\d{2}))?)?$/;

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import { _birthdayArbitrary } from './_internals/dates.js';
-import { _CUSTOMER_IDS, _GENDERS, _PLACES } from './_internals/pools.js';
-import { _genderArbitrary } from './_internals/variants.js';
+import { birthdayArbitrary } from './_internals/dates.js';
+import { CUSTOMER_IDS, GENDERS, PLACES } from './_internals/pools.js';
+import { genderArbitrary } from './_internals/variants.js';
 import type { DayRange } from './DayRange.js';
 import type { CustomerJson } from './shapes.js';
 
@@ -51,14 +51,14 @@ export interface CustomerArbitraryOptions {
 export function customerArbitrary(
   options: CustomerArbitraryOptions = {},
 ): fc.Arbitrary<CustomerJson> {
-  const ids = options.customerIds ?? _CUSTOMER_IDS;
-  const places = options.places ?? _PLACES;
+  const ids = options.customerIds ?? CUSTOMER_IDS;
+  const places = options.places ?? PLACES;
   if (ids.length === 0 || places.length === 0)
     throw new RangeError('customerIds and places must not be empty');
   return fc.record({
     customer_id: fc.constantFrom(...ids),
-    birthday: _birthdayArbitrary(options.birthdays ?? { from: '1940-01-01', to: '2012-12-31' }),
-    gender: _genderArbitrary(options.genders ?? _GENDERS),
+    birthday: birthdayArbitrary(options.birthdays ?? { from: '1940-01-01', to: '2012-12-31' }),
+    gender: genderArbitrary(options.genders ?? GENDERS),
     location: fc.constantFrom(...places).map((p) => ({ country: p.country, city: p.city })),
   });
 }

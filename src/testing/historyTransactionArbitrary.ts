@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { _CUSTOMER_IDS, _TRANSACTION_MERCHANTS } from './_internals/pools.js';
-import { _transactionParts } from './_internals/transactionParts.js';
+import { CUSTOMER_IDS, TRANSACTION_MERCHANTS } from './_internals/pools.js';
+import { transactionParts } from './_internals/transactionParts.js';
 import type { HistoryTransactionJson } from './shapes.js';
 import type { TransactionArbitraryOptions } from './transactionArbitrary.js';
 
@@ -19,10 +19,10 @@ import type { TransactionArbitraryOptions } from './transactionArbitrary.js';
 export function historyTransactionArbitrary(
   options: TransactionArbitraryOptions = {},
 ): fc.Arbitrary<HistoryTransactionJson> {
-  const parts = _transactionParts({
+  const parts = transactionParts({
     idPrefix: options.idPrefix ?? 'h-',
-    customerIds: options.customerIds ?? _CUSTOMER_IDS,
-    merchants: options.merchants ?? _TRANSACTION_MERCHANTS,
+    customerIds: options.customerIds ?? CUSTOMER_IDS,
+    merchants: options.merchants ?? TRANSACTION_MERCHANTS,
     merchantVariants: options.merchantVariants ?? true,
     dates: options.dates ?? { from: '2024-01-01', to: '2025-12-31' },
     offsets: options.offsets ?? true,

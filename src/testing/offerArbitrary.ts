@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { formatDay } from '../model/day.js';
-import { _centsArbitrary } from './_internals/amounts.js';
-import { _conditionArbitrary } from './_internals/conditions.js';
-import { _dayNumbers } from './_internals/dates.js';
-import { _OFFER_MERCHANTS, _PLACES } from './_internals/pools.js';
-import { _sometimes, _withoutUndefined } from './_internals/sometimes.js';
-import { _genderArbitrary, _merchantNameArbitrary } from './_internals/variants.js';
+import { centsArbitrary } from './_internals/amounts.js';
+import { conditionArbitrary } from './_internals/conditions.js';
+import { dayNumbers } from './_internals/dates.js';
+import { OFFER_MERCHANTS, PLACES } from './_internals/pools.js';
+import { sometimes, withoutUndefined } from './_internals/sometimes.js';
+import { genderArbitrary, merchantNameArbitrary } from './_internals/variants.js';
 import type { DayRange } from './DayRange.js';
 import type { OfferJson } from './shapes.js';
 
@@ -98,12 +98,9 @@ export function offerArbitrary(options: OfferArbitraryOptions = {}): fc.Arbitrar
       `offerIds must be positive safe integers with min <= max, got ${ids.min}..${ids.max}`,
     );
   }
-  const days = _dayNumbers(
-    options.validity ?? { from: '2025-01-01', to: '2025-12-31' },
-    'validity',
-  );
-  const merchants = _merchantNameArbitrary(
-    options.merchants ?? _OFFER_MERCHANTS,
+  const days = dayNumbers(options.validity ?? { from: '2025-01-01', to: '2025-12-31' }, 'validity');
+  const merchants = merchantNameArbitrary(
+    options.merchants ?? OFFER_MERCHANTS,
     options.merchantVariants ?? true,
   );
   const genders = options.genders ?? ['male', 'female', 'other'];
@@ -112,33 +109,30 @@ export function offerArbitrary(options: OfferArbitraryOptions = {}): fc.Arbitrar
     name: fc.constantFrom('Spring deal', 'Cashback', 'Welcome back', ''),
     merchant_name: merchants,
     warranty: fc.integer({ min: 0, max: 60 }),
-    discount: fc.oneof(
-      { weight: 3, arbitrary: _centsArbitrary(1, 10_000) },
-      _centsArbitrary(1, 100),
-    ),
+    discount: fc.oneof({ weight: 3, arbitrary: centsArbitrary(1, 10_000) }, centsArbitrary(1, 100)),
     // The whole range often, so that offers meet transactions.
     range: fc.oneof(
       fc.constant<[number, number]>([days.min, days.max]),
       fc.tuple(fc.integer(days), fc.integer(days)),
     ),
-    age: _sometimes(fc.array(ageLabel, { maxLength: 2 }), 1),
-    gender: _sometimes(fc.array(_genderArbitrary(genders), { maxLength: 2 }), 1),
-    category_name: _sometimes(fc.constantFrom('Food', 'Books', 'Fuel'), 1),
+    age: sometimes(fc.array(ageLabel, { maxLength: 2 }), 1),
+    gender: sometimes(fc.array(genderArbitrary(genders), { maxLength: 2 }), 1),
+    category_name: sometimes(fc.constantFrom('Food', 'Books', 'Fuel'), 1),
   });
   const extensions =
     (options.extensions ?? true)
       ? fc.record({
-          active: _sometimes(
+          active: sometimes(
             fc.oneof({ weight: 4, arbitrary: fc.constant(true) }, fc.constant(false)),
             1,
           ),
-          min_amount: _sometimes(_centsArbitrary(1, 20_000), 3),
-          max_cashback: _sometimes(_centsArbitrary(1, 2_000), 2),
-          audience: _sometimes(
+          min_amount: sometimes(centsArbitrary(1, 20_000), 3),
+          max_cashback: sometimes(centsArbitrary(1, 2_000), 2),
+          audience: sometimes(
             fc.constantFrom('all', 'new', 'returning') as fc.Arbitrary<'all' | 'new' | 'returning'>,
             2,
           ),
-          lookback_days: _sometimes(
+          lookback_days: sometimes(
             fc.oneof(fc.constantFrom(30, 90, 365), fc.integer({ min: 0, max: 400 })),
             2,
           ),
@@ -146,12 +140,12 @@ export function offerArbitrary(options: OfferArbitraryOptions = {}): fc.Arbitrar
       : fc.constant({});
   const conditions =
     (options.conditions ?? true)
-      ? _sometimes(_conditionArbitrary(options.cities ?? _PLACES.map((p) => p.city)), 3)
+      ? sometimes(conditionArbitrary(options.cities ?? PLACES.map((p) => p.city)), 3)
       : fc.constant(undefined);
   return fc.tuple(base, extensions, conditions).map(([b, ext, cond]) => {
     const { range, ...rest } = b;
     const [from, to] = range[0] <= range[1] ? range : [range[1], range[0]];
-    return _withoutUndefined({
+    return withoutUndefined({
       ...rest,
       valid_from: formatDay(from),
       valid_to: formatDay(to),

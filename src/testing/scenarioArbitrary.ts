@@ -1,14 +1,14 @@
 import fc from 'fast-check';
 import { formatDay } from '../model/day.js';
 import {
-  _CUSTOMER_CORRUPTIONS,
-  _corrupt,
-  _HISTORY_REQUIRED,
-  _TRANSACTION_REQUIRED,
+  CUSTOMER_CORRUPTIONS,
+  corrupt,
+  HISTORY_REQUIRED,
+  TRANSACTION_REQUIRED,
 } from './_internals/corrupt.js';
-import { _dayNumbers } from './_internals/dates.js';
-import { _CUSTOMER_IDS, _OFFER_MERCHANTS } from './_internals/pools.js';
-import { _kindArbitrary, _realise, _slotArbitrary } from './_internals/slots.js';
+import { dayNumbers } from './_internals/dates.js';
+import { CUSTOMER_IDS, OFFER_MERCHANTS } from './_internals/pools.js';
+import { kindArbitrary, realise, slotArbitrary } from './_internals/slots.js';
 import { customerArbitrary } from './customerArbitrary.js';
 import type { DayRange } from './DayRange.js';
 import { historyTransactionArbitrary } from './historyTransactionArbitrary.js';
@@ -150,10 +150,10 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
     throw new RangeError('invalidRate + unknownCustomerRate + duplicateRate must be at most 1');
   }
   const dates = options.dates ?? { from: '2025-01-01', to: '2025-12-31' };
-  const { min } = _dayNumbers(dates, 'dates');
+  const { min } = dayNumbers(dates, 'dates');
   const historyFrom = formatDay(min - 365);
-  const merchants = options.merchants ?? _OFFER_MERCHANTS;
-  const customerIds = options.customerIds ?? _CUSTOMER_IDS;
+  const merchants = options.merchants ?? OFFER_MERCHANTS;
+  const customerIds = options.customerIds ?? CUSTOMER_IDS;
   const txOptions = {
     customerIds,
     merchants: [...merchants, 'Corner Shop'],
@@ -172,7 +172,7 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
       ...customerIds.map((id) =>
         fc.tuple(
           customerArbitrary({ customerIds: [id] }),
-          _kindArbitrary(invalid, 0, duplicate),
+          kindArbitrary(invalid, 0, duplicate),
           fc.nat(99),
           fc.nat(99),
         ),
@@ -180,13 +180,13 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
     )
     .map((list) =>
       list.flatMap(([c, kind, which, n]): unknown[] => {
-        if (kind === 'invalid') return [_corrupt(c, _CUSTOMER_CORRUPTIONS, which, n)];
+        if (kind === 'invalid') return [corrupt(c, CUSTOMER_CORRUPTIONS, which, n)];
         return kind === 'duplicate' ? [c, { ...c, gender: `${c.gender} ` }] : [c];
       }),
     );
-  const kinds = _kindArbitrary(invalid, unknown, duplicate);
+  const kinds = kindArbitrary(invalid, unknown, duplicate);
   const history = fc.array(
-    _slotArbitrary(
+    slotArbitrary(
       historyTransactionArbitrary({ ...txOptions, dates: { from: historyFrom, to: dates.to } }),
       kinds,
     ),
@@ -195,14 +195,14 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
     },
   );
   const transactions = fc.array(
-    _slotArbitrary(transactionArbitrary({ ...txOptions, dates }), kinds),
+    slotArbitrary(transactionArbitrary({ ...txOptions, dates }), kinds),
     {
       maxLength: size(options.maxTransactions, 20, 'maxTransactions'),
     },
   );
   return fc.record({ offers, customers, history, transactions }).map((s) => {
-    const h = _realise(s.history, 'h-', { ids: [], visits: [] }, _HISTORY_REQUIRED);
-    const t = _realise(s.transactions, 'tx-', h, _TRANSACTION_REQUIRED);
+    const h = realise(s.history, 'h-', { ids: [], visits: [] }, HISTORY_REQUIRED);
+    const t = realise(s.transactions, 'tx-', h, TRANSACTION_REQUIRED);
     return { offers: s.offers, customers: s.customers, history: h.items, transactions: t.items };
   });
 }

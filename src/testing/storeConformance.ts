@@ -1,13 +1,13 @@
 import type { Store } from '../store/index.js';
-import { _customerTests } from './_internals/storeConformanceCustomers.js';
-import type { _Suite } from './_internals/storeConformanceKit.js';
-import { _largeBatchTests } from './_internals/storeConformanceLargeBatches.js';
-import { _offerTests } from './_internals/storeConformanceOffers.js';
-import { _outboxTests } from './_internals/storeConformanceOutbox.js';
-import { _paymentTests } from './_internals/storeConformancePayments.js';
-import { _tenantTests } from './_internals/storeConformanceTenants.js';
-import { _transactionTests } from './_internals/storeConformanceTransactions.js';
-import { _unitOfWorkTests } from './_internals/storeConformanceUnitsOfWork.js';
+import { customerTests } from './_internals/storeConformanceCustomers.js';
+import type { Suite } from './_internals/storeConformanceKit.js';
+import { largeBatchTests } from './_internals/storeConformanceLargeBatches.js';
+import { offerTests } from './_internals/storeConformanceOffers.js';
+import { outboxTests } from './_internals/storeConformanceOutbox.js';
+import { paymentTests } from './_internals/storeConformancePayments.js';
+import { tenantTests } from './_internals/storeConformanceTenants.js';
+import { transactionTests } from './_internals/storeConformanceTransactions.js';
+import { unitOfWorkTests } from './_internals/storeConformanceUnitsOfWork.js';
 
 /**
  * Options of {@link storeConformance}: the store under test and the test runner's functions.
@@ -74,7 +74,7 @@ export function storeConformance(options: StoreConformanceOptions): void {
   if (!Number.isSafeInteger(largeBatch) || largeBatch < 1) {
     throw new RangeError(`largeBatch must be a whole number of at least 1, got ${largeBatch}`);
   }
-  const suite: _Suite = {
+  const suite: Suite = {
     describe: options.describe,
     test: (name, fn, timeout) => {
       const run = async (): Promise<void> => {
@@ -91,13 +91,13 @@ export function storeConformance(options: StoreConformanceOptions): void {
     largeBatch,
   };
   options.describe(`store conformance: ${options.name}`, () => {
-    _unitOfWorkTests(suite);
-    _transactionTests(suite);
-    _customerTests(suite);
-    _paymentTests(suite);
-    _tenantTests(suite);
-    _offerTests(suite);
-    _outboxTests(suite);
-    _largeBatchTests(suite);
+    unitOfWorkTests(suite);
+    transactionTests(suite);
+    customerTests(suite);
+    paymentTests(suite);
+    tenantTests(suite);
+    offerTests(suite);
+    outboxTests(suite);
+    largeBatchTests(suite);
   });
 }

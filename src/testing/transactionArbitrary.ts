@@ -1,6 +1,6 @@
 import type fc from 'fast-check';
-import { _CUSTOMER_IDS, _TRANSACTION_MERCHANTS } from './_internals/pools.js';
-import { _transactionParts } from './_internals/transactionParts.js';
+import { CUSTOMER_IDS, TRANSACTION_MERCHANTS } from './_internals/pools.js';
+import { transactionParts } from './_internals/transactionParts.js';
 import type { DayRange } from './DayRange.js';
 import type { TransactionJson } from './shapes.js';
 
@@ -71,10 +71,10 @@ export interface TransactionArbitraryOptions {
 export function transactionArbitrary(
   options: TransactionArbitraryOptions = {},
 ): fc.Arbitrary<TransactionJson> {
-  return _transactionParts({
+  return transactionParts({
     idPrefix: options.idPrefix ?? 'tx-',
-    customerIds: options.customerIds ?? _CUSTOMER_IDS,
-    merchants: options.merchants ?? _TRANSACTION_MERCHANTS,
+    customerIds: options.customerIds ?? CUSTOMER_IDS,
+    merchants: options.merchants ?? TRANSACTION_MERCHANTS,
     merchantVariants: options.merchantVariants ?? true,
     dates: options.dates ?? { from: '2025-01-01', to: '2025-12-31' },
     offsets: options.offsets ?? true,

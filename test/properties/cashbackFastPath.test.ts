@@ -1,13 +1,13 @@
 /**
  * Property 6: the exact fast path of `computeCashback` (safe integers) equals the decimal.js
- * reference `_cashbackReference` for every amount, discount, cap, scale 0–4 and rounding mode,
+ * reference `cashbackReference` for every amount, discount, cap, scale 0–4 and rounding mode,
  * huge amounts and many decimals included.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileOffers, type ExactAmount, parseAmount, resolveOptions } from '../../src/index.js';
-import { _cashbackReference, computeCashback } from '../../src/matching/cashback.js';
-import { _amountArbitrary } from '../../src/testing/_internals/amounts.js';
+import { cashbackReference, computeCashback } from '../../src/matching/cashback.js';
+import { amountArbitrary } from '../../src/testing/_internals/amounts.js';
 import { ROUNDINGS } from './_options.js';
 
 const digits = (min: number, max: number) =>
@@ -30,7 +30,7 @@ const nearLimits = fc
   )
   .map(([first, rest, f]) => `${first}${rest}${f === undefined ? '' : `.${f}`}`);
 
-const amount = fc.oneof(_amountArbitrary(true), decimalText, nearLimits);
+const amount = fc.oneof(amountArbitrary(true), decimalText, nearLimits);
 
 /** A discount in (0, 100] with 0–8 decimals. */
 const discount = fc
@@ -38,7 +38,7 @@ const discount = fc
   .chain((places) => fc.tuple(fc.integer({ min: 1, max: 100 * 10 ** places }), fc.constant(places)))
   .map(([n, places]) => (places === 0 ? String(n) : (n / 10 ** places).toFixed(places)));
 
-const cap = fc.option(fc.oneof(decimalText, _amountArbitrary(true)), { nil: undefined });
+const cap = fc.option(fc.oneof(decimalText, amountArbitrary(true)), { nil: undefined });
 
 function exact(v: number | string): ExactAmount {
   const a = parseAmount(v);
@@ -82,7 +82,7 @@ describe('computeCashback', () => {
           for (const o of optionsList) {
             const options = resolveOptions(o);
             const fast = computeCashback(amountExact, offer, options);
-            const ref = _cashbackReference(amountExact, offer, options);
+            const ref = cashbackReference(amountExact, offer, options);
             expect({
               units: fast.units,
               value: fast.value,

@@ -2,32 +2,31 @@ import type { ConditionIssue, ConditionIssueCode } from '../ConditionError.js';
 import type { OperatorRegistry } from '../createOperatorRegistry.js';
 import type { FactContext } from '../facts.js';
 
-/** A compiled condition node. @internal */
+/** A compiled condition node. */
 export type Evaluate = (ctx: FactContext) => boolean;
 
-/** What compiling one condition tree accumulates. @internal */
+/** What compiling one condition tree accumulates. */
 export interface Compilation {
   readonly operators: OperatorRegistry;
   readonly issues: ConditionIssue[];
   usesHistory: boolean;
 }
 
-/** Stands in for a node that has issues; it is never evaluated, since compiling throws. @internal */
+/** Stands in for a node that has issues; it is never evaluated, since compiling throws. */
 export const NEVER: Evaluate = () => false;
 
-/** Records an issue. @internal */
+/** Records an issue. */
 export function report(c: Compilation, code: ConditionIssueCode, path: string, message: string) {
   c.issues.push({ code, path, message });
 }
 
-/** Whether a value is a JSON object (not null, not a list). @internal */
+/** Whether a value is a JSON object (not null, not a list). */
 export function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /**
  * Reports every key of `node` outside `allowed`; `params` gets its own reason.
- * @internal
  */
 export function checkKeys(
   c: Compilation,

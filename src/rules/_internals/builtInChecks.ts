@@ -13,14 +13,12 @@ function describeOperand(value: ValueOperand): string {
 
 /**
  * Any fact of the schema will do.
- * @internal
  */
 export const anyFact: CheckFact = () => undefined;
 
 /**
  * The value must have the fact's type (`equal`, `notEqual`): json-rules-engine compares with
  * `===`, so a number fact never equals a string.
- * @internal
  */
 export function sameTypeAsFact(operator: string): CheckValue {
   return (value, fact) => {
@@ -37,7 +35,6 @@ export function sameTypeAsFact(operator: string): CheckValue {
 /**
  * The value must be a number (`lessThan` and the other numeric operators). A string fact is
  * allowed, compared as json-rules-engine does (`"5411" < 6000`), but never with a string.
- * @internal
  */
 export function numberValue(operator: string): CheckValue {
   return (value, fact) => {
@@ -50,7 +47,6 @@ export function numberValue(operator: string): CheckValue {
 
 /**
  * The value must be a literal list of values of the fact's type (`in`, `notIn`).
- * @internal
  */
 export function listOfFactType(operator: string): CheckValue {
   return (value, fact) => {
@@ -67,7 +63,6 @@ export function listOfFactType(operator: string): CheckValue {
 /**
  * The fact must be a list (`contains`, `doesNotContain`). No fact of the schema is, and
  * json-rules-engine makes these operators false on anything else, so they are rejected.
- * @internal
  */
 export function listFact(operator: string): CheckFact {
   return (fact: FactOperand) =>
@@ -76,6 +71,5 @@ export function listFact(operator: string): CheckFact {
 
 /**
  * Any value will do (for operators whose fact check already rejects every fact).
- * @internal
  */
 export const anyValue: CheckValue = () => undefined;

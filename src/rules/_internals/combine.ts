@@ -3,7 +3,6 @@ import type { Evaluate } from './Compilation.js';
 /**
  * `all`: true when every part is; `all: []` is true, as in json-rules-engine. Stops at the first
  * false part, which json-rules-engine may not, but parts have no side effects.
- * @internal
  */
 export function every(parts: readonly Evaluate[]): Evaluate {
   const [a, b] = parts;
@@ -18,7 +17,6 @@ export function every(parts: readonly Evaluate[]): Evaluate {
 
 /**
  * `any`: true when some part is. Never called with no parts: `any: []` is rejected.
- * @internal
  */
 export function some(parts: readonly Evaluate[]): Evaluate {
   const [a, b] = parts;
@@ -33,7 +31,6 @@ export function some(parts: readonly Evaluate[]): Evaluate {
 
 /**
  * Combines the parts of an `all` or `any` node.
- * @internal
  */
 export function combine(kind: 'all' | 'any', parts: readonly Evaluate[]): Evaluate {
   return kind === 'all' ? every(parts) : some(parts);

@@ -4,7 +4,6 @@ import { type ResolvedFact, resolveFact } from './resolveFact.js';
 /**
  * Checks the `fact` and `path` properties of a leaf or a fact reference against the schema.
  * @returns the resolved fact, or `undefined` after reporting why not.
- * @internal
  */
 export function compileFactField(
   c: Compilation,

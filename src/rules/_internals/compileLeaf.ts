@@ -54,7 +54,6 @@ function lookUpOperator(c: Compilation, node: Readonly<Record<string, unknown>>,
 /**
  * Compiles a comparison `{ fact, path?, operator, value }` into a closure over pre-built
  * getters, after checking it against the schema and the operator's types.
- * @internal
  */
 export function compileLeaf(
   c: Compilation,

@@ -49,7 +49,6 @@ function compileList(
 
 /**
  * Compiles one node of a condition tree, reporting every issue found in it and below it.
- * @internal
  */
 export function compileNode(c: Compilation, node: unknown, path: string): Evaluate {
   if (!isRecord(node)) {

@@ -6,7 +6,6 @@ type Bag = { readonly [key: string]: Bag | undefined };
  * Builds the closure that reads one fact value, e.g. `(ctx) => ctx.customer?.location?.city`,
  * so no path is walked by name at evaluation. A missing step gives `undefined`, as
  * json-rules-engine's JSONPath does. `ctx.history` is read only by getters of history facts.
- * @internal
  */
 export function createGetter(
   fact: string,

@@ -2,7 +2,6 @@ import type { OperandType } from '../defineOperator.js';
 
 /**
  * Describes a literal for an error message: `the string "100"`, `a list`.
- * @internal
  */
 export function describeValue(value: unknown): string {
   if (typeof value === 'string') return `the string ${JSON.stringify(value)}`;
@@ -27,7 +26,6 @@ const TYPE_NAMES: Readonly<Record<OperandType, string>> = {
 
 /**
  * Describes a type for an error message: `a number or undefined`.
- * @internal
  */
 export function describeType(type: OperandType): string {
   return TYPE_NAMES[type];

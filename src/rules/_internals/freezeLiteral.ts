@@ -1,7 +1,6 @@
 /**
  * A frozen deep copy of a literal's lists and plain objects, so a compiled condition does not
  * change when its caller later mutates the JSON it came from.
- * @internal
  */
 export function freezeLiteral<T>(value: T): T {
   if (Array.isArray(value)) return Object.freeze(value.map(freezeLiteral)) as T;

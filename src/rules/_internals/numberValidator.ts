@@ -1,7 +1,6 @@
 /**
  * json-rules-engine's fact-value validator for its numeric operators
  * (`Number.parseFloat(x).toString() !== 'NaN'`): a number, or a string that starts like one.
- * @internal
  */
 export function numberValidator(factValue: unknown): boolean {
   // parseFloat converts its argument to a string itself; the cast only satisfies its signature.

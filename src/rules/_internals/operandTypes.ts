@@ -1,14 +1,13 @@
 import type { OperandType } from '../defineOperator.js';
 import type { FactType } from '../facts.js';
 
-/** @internal */
+/** Whether a value is a finite number. */
 export function isFiniteNumber(value: unknown): value is number {
   return typeof value === 'number' && Number.isFinite(value);
 }
 
 /**
  * Whether a literal from a condition has the type. Numbers must be finite: JSON has no `NaN`.
- * @internal
  */
 export function literalHasType(type: OperandType, value: unknown): boolean {
   switch (type) {
@@ -31,7 +30,6 @@ export function literalHasType(type: OperandType, value: unknown): boolean {
 
 /**
  * Whether every value of a fact of type `fact` is a value of `type`.
- * @internal
  */
 export function factHasType(type: OperandType, fact: FactType): boolean {
   if (type === 'unknown' || type === fact) return true;
@@ -40,7 +38,6 @@ export function factHasType(type: OperandType, fact: FactType): boolean {
 
 /**
  * The type of a fact's defined values: `number?` is `number`.
- * @internal
  */
 export function definedType(fact: FactType): 'string' | 'number' {
   return fact === 'string' ? 'string' : 'number';

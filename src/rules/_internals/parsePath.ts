@@ -4,7 +4,6 @@ const STEP = /\.([A-Za-z_$][\w$]*)|\['([^'\\]*)'\]|\["([^"\\]*)"\]/g;
 /**
  * Splits a JSONPath of plain member steps (`$.location.city`, `$['location']`) into its
  * property names; `undefined` for anything else (wildcards, filters, indexes, `..`).
- * @internal
  */
 export function parsePath(path: string): readonly string[] | undefined {
   if (!WHOLE.test(path)) return undefined;

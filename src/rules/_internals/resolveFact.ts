@@ -5,7 +5,6 @@ import { parsePath } from './parsePath.js';
 /**
  * A fact and path checked against `FACT_SCHEMA`: the top-level fact, the property steps below
  * it, and the type found there.
- * @internal
  */
 export interface ResolvedFact {
   readonly fact: string;
@@ -15,7 +14,7 @@ export interface ResolvedFact {
   readonly type: FactType;
 }
 
-/** Why a fact and path do not resolve, and which of the two is to blame. @internal */
+/** Why a fact and path do not resolve, and which of the two is to blame. */
 export interface FactProblem {
   readonly at: 'fact' | 'path';
   readonly code: ConditionIssueCode;
@@ -26,7 +25,6 @@ const known = (schema: FactSchema) => Object.keys(schema).join(', ');
 
 /**
  * Resolves a (possibly dotted) fact name and an optional path against `FACT_SCHEMA`.
- * @internal
  */
 export function resolveFact(fact: string, path: string | undefined): ResolvedFact | FactProblem {
   const fromFact = fact.split('.');

@@ -4,7 +4,6 @@ import type { Operator } from '../Operator.js';
 /**
  * `contains`: the fact, a list, holds the value (`indexOf`). json-rules-engine requires an array fact;
  * no fact of the schema is one, so a condition using it never compiles.
- * @internal
  */
 export const containsOperator: Operator = Object.freeze({
   name: 'contains',

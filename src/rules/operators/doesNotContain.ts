@@ -4,7 +4,6 @@ import type { Operator } from '../Operator.js';
 /**
  * `doesNotContain`: the fact, a list, does not hold the value (`indexOf`). json-rules-engine requires an array fact;
  * no fact of the schema is one, so a condition using it never compiles.
- * @internal
  */
 export const doesNotContainOperator: Operator = Object.freeze({
   name: 'doesNotContain',

@@ -4,7 +4,6 @@ import type { Operator } from '../Operator.js';
 
 /**
  * `equal`: the fact is `===` the value.
- * @internal
  */
 export const equalOperator: Operator = Object.freeze({
   name: 'equal',

@@ -5,7 +5,6 @@ import type { Operator } from '../Operator.js';
 /**
  * `greaterThan`: fact `>` value, when the fact passes json-rules-engine's number validator
  * (false for `undefined`).
- * @internal
  */
 export const greaterThanOperator: Operator = Object.freeze({
   name: 'greaterThan',

@@ -5,7 +5,6 @@ import type { Operator } from '../Operator.js';
 /**
  * `greaterThanInclusive`: fact `>=` value, when the fact passes json-rules-engine's number validator
  * (false for `undefined`).
- * @internal
  */
 export const greaterThanInclusiveOperator: Operator = Object.freeze({
   name: 'greaterThanInclusive',

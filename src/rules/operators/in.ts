@@ -4,7 +4,6 @@ import type { Operator } from '../Operator.js';
 
 /**
  * `in`: the value list holds the fact (`indexOf`, so by `===`).
- * @internal
  */
 export const inOperator: Operator = Object.freeze({
   name: 'in',

@@ -5,7 +5,6 @@ import type { Operator } from '../Operator.js';
 /**
  * `lessThan`: fact `<` value, when the fact passes json-rules-engine's number validator
  * (false for `undefined`).
- * @internal
  */
 export const lessThanOperator: Operator = Object.freeze({
   name: 'lessThan',

@@ -5,7 +5,6 @@ import type { Operator } from '../Operator.js';
 /**
  * `lessThanInclusive`: fact `<=` value, when the fact passes json-rules-engine's number validator
  * (false for `undefined`).
- * @internal
  */
 export const lessThanInclusiveOperator: Operator = Object.freeze({
   name: 'lessThanInclusive',

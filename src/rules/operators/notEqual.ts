@@ -4,7 +4,6 @@ import type { Operator } from '../Operator.js';
 
 /**
  * `notEqual`: the fact is `!==` the value (so `undefined` is not equal to anything).
- * @internal
  */
 export const notEqualOperator: Operator = Object.freeze({
   name: 'notEqual',

@@ -4,7 +4,6 @@ import type { Operator } from '../Operator.js';
 
 /**
  * `notIn`: the value list does not hold the fact (`indexOf`, so by `===`).
- * @internal
  */
 export const notInOperator: Operator = Object.freeze({
   name: 'notIn',

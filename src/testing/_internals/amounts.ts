@@ -36,9 +36,8 @@ const anyDouble = fc
 /**
  * A valid amount (DESIGN.md §3): mostly cents as numbers or decimal strings, a few cents often;
  * with `wide`, also many decimals, huge values and arbitrary doubles.
- * @internal
  */
-export function _amountArbitrary(wide: boolean): fc.Arbitrary<number | string> {
+export function amountArbitrary(wide: boolean): fc.Arbitrary<number | string> {
   const common = [
     { weight: 6, arbitrary: centsNumber as fc.Arbitrary<number | string> },
     { weight: 2, arbitrary: centsString as fc.Arbitrary<number | string> },
@@ -56,9 +55,8 @@ export function _amountArbitrary(wide: boolean): fc.Arbitrary<number | string> {
 /**
  * A positive decimal with at most two places, from `minCents` to `maxCents` hundredths, as a
  * number or a string.
- * @internal
  */
-export function _centsArbitrary(minCents: number, maxCents: number): fc.Arbitrary<number | string> {
+export function centsArbitrary(minCents: number, maxCents: number): fc.Arbitrary<number | string> {
   return fc
     .tuple(fc.integer({ min: minCents, max: maxCents }), fc.boolean())
     .map(([c, asString]) => (asString ? (c / 100).toFixed(2) : c / 100));

@@ -41,9 +41,8 @@ function leafArbitrary(cities: readonly string[]): fc.Arbitrary<Record<string, u
 
 /**
  * A simple condition tree: a leaf, or `all` / `any` / `not` over leaves.
- * @internal
  */
-export function _conditionArbitrary(
+export function conditionArbitrary(
   cities: readonly string[],
 ): fc.Arbitrary<Record<string, unknown>> {
   const leaf = leafArbitrary(cities);

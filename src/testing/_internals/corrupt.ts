@@ -1,7 +1,7 @@
 type Json = Record<string, unknown>;
 
-/** One way to make a valid item invalid; `n` picks among its variants. @internal */
-export interface _Corruption {
+/** One way to make a valid item invalid; `n` picks among its variants. */
+export interface Corruption {
   readonly name: string;
   readonly apply: (item: Json, n: number) => unknown;
 }
@@ -31,8 +31,8 @@ function withField(item: Json, path: string, value: unknown): Json {
 
 const NOT_OBJECTS: readonly unknown[] = [null, 42, 'tx', [], true];
 
-/** Transaction corruptions; `required` names the fields whose absence is an error. @internal */
-export function _transactionCorruptions(required: readonly string[]): readonly _Corruption[] {
+/** Transaction corruptions; `required` names the fields whose absence is an error. */
+export function transactionCorruptions(required: readonly string[]): readonly Corruption[] {
   return [
     { name: 'not an object', apply: (_, n) => pick(NOT_OBJECTS, n) },
     { name: 'missing field', apply: (t, n) => without(t, pick(required, n)) },
@@ -83,8 +83,8 @@ export function _transactionCorruptions(required: readonly string[]): readonly _
   ];
 }
 
-/** Every field a submitted transaction needs (seed 2.4). @internal */
-export const _TRANSACTION_REQUIRED: readonly string[] = [
+/** Every field a submitted transaction needs (seed 2.4). */
+export const TRANSACTION_REQUIRED: readonly string[] = [
   'transaction_id',
   'customer_id',
   'description',
@@ -99,8 +99,8 @@ export const _TRANSACTION_REQUIRED: readonly string[] = [
   'location.city',
 ];
 
-/** What a history transaction needs (seed 4.2). @internal */
-export const _HISTORY_REQUIRED: readonly string[] = [
+/** What a history transaction needs (seed 4.2). */
+export const HISTORY_REQUIRED: readonly string[] = [
   'transaction_id',
   'customer_id',
   'date',
@@ -109,8 +109,8 @@ export const _HISTORY_REQUIRED: readonly string[] = [
   'merchant.name',
 ];
 
-/** Customer corruptions (seed 2.1: all four fields required). @internal */
-export const _CUSTOMER_CORRUPTIONS: readonly _Corruption[] = [
+/** Customer corruptions (seed 2.1: all four fields required). */
+export const CUSTOMER_CORRUPTIONS: readonly Corruption[] = [
   { name: 'not an object', apply: (_, n) => pick(NOT_OBJECTS, n) },
   {
     name: 'missing field',
@@ -135,12 +135,12 @@ export const _CUSTOMER_CORRUPTIONS: readonly _Corruption[] = [
   },
 ];
 
-/** Applies a corruption chosen by `which` and `n` to an item. @internal */
-export function _corrupt(
+/** Applies a corruption chosen by `which` and `n` to an item. */
+export function corrupt(
   item: object,
-  corruptions: readonly _Corruption[],
+  corruptions: readonly Corruption[],
   which: number,
   n: number,
 ): unknown {
-  return (corruptions[which % corruptions.length] as _Corruption).apply(item as Json, n);
+  return (corruptions[which % corruptions.length] as Corruption).apply(item as Json, n);
 }

@@ -4,9 +4,8 @@ import type { DayRange } from '../DayRange.js';
 
 /**
  * Day numbers of a range, checked.
- * @internal
  */
-export function _dayNumbers(range: DayRange, what: string): { min: number; max: number } {
+export function dayNumbers(range: DayRange, what: string): { min: number; max: number } {
   const min = parseDay(range.from);
   const max = parseDay(range.to);
   if (min === undefined || max === undefined || min > max) {
@@ -17,9 +16,9 @@ export function _dayNumbers(range: DayRange, what: string): { min: number; max: 
   return { min, max };
 }
 
-/** A day of the range. @internal */
-export function _dayArbitrary(range: DayRange, what: string): fc.Arbitrary<string> {
-  return fc.integer(_dayNumbers(range, what)).map(formatDay);
+/** A day of the range. */
+export function dayArbitrary(range: DayRange, what: string): fc.Arbitrary<string> {
+  return fc.integer(dayNumbers(range, what)).map(formatDay);
 }
 
 function pad(n: number, width = 2): string {
@@ -54,12 +53,11 @@ const zone = fc.oneof(
 /**
  * A transaction date-time `YYYY-MM-DDTHH:mm:ss[.f…]` on a day of the range, optionally with `Z` or
  * an offset (DESIGN.md §3).
- * @internal
  */
-export function _dateTimeArbitrary(range: DayRange, offsets: boolean): fc.Arbitrary<string> {
+export function dateTimeArbitrary(range: DayRange, offsets: boolean): fc.Arbitrary<string> {
   const local = fc
     .tuple(
-      _dayArbitrary(range, 'dates'),
+      dayArbitrary(range, 'dates'),
       fc.integer({ min: 0, max: 23 }),
       fc.integer({ min: 0, max: 59 }),
       fc.integer({ min: 0, max: 59 }),
@@ -74,10 +72,9 @@ export function _dateTimeArbitrary(range: DayRange, offsets: boolean): fc.Arbitr
 
 /**
  * A birthday in the range, with 29 February of a leap year in the range drawn often.
- * @internal
  */
-export function _birthdayArbitrary(range: DayRange): fc.Arbitrary<string> {
-  const { min, max } = _dayNumbers(range, 'birthdays');
+export function birthdayArbitrary(range: DayRange): fc.Arbitrary<string> {
+  const { min, max } = dayNumbers(range, 'birthdays');
   const leapDays: string[] = [];
   for (let y = Number(range.from.slice(0, 4)); y <= Number(range.to.slice(0, 4)); y++) {
     const d = parseDay(`${pad(y, 4)}-02-29`);

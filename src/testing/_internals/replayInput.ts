@@ -3,11 +3,11 @@ import { type ResolvedOptions, resolveOptions } from '../../model/options.js';
 import { type ParsedTransaction, parseTransaction } from '../../model/parseTransaction.js';
 import type { InvariantOptions, ReplayInput, ReplayOutput } from '../invariants/types.js';
 
-/** A payment as the invariants read it. @internal */
-export type _Payment = ReplayOutput['payments'][number];
+/** A payment as the invariants read it. */
+export type ReplayPayment = ReplayOutput['payments'][number];
 
-/** What the invariants read of an offer. @internal */
-export interface _OfferTerms {
+/** What the invariants read of an offer. */
+export interface OfferTerms {
   readonly discount: ExactAmount;
   readonly maxCashback: ExactAmount | undefined;
   readonly warranty: number;
@@ -15,14 +15,13 @@ export interface _OfferTerms {
 
 /**
  * What the invariants read from a replay's input, prepared once.
- * @internal
  */
-export interface _PreparedInput {
+export interface PreparedInput {
   readonly options: ResolvedOptions;
   /** The terms of an `offer_id`. */
-  offer(offerId: number): _OfferTerms | undefined;
+  offer(offerId: number): OfferTerms | undefined;
   /** The submitted transaction a payment pays for: the first valid one with its id and customer. */
-  paidTransaction(payment: _Payment): ParsedTransaction | undefined;
+  paidTransaction(payment: ReplayPayment): ParsedTransaction | undefined;
 }
 
 function amountOf(v: unknown): ExactAmount | undefined {
@@ -32,15 +31,14 @@ function amountOf(v: unknown): ExactAmount | undefined {
 
 /**
  * Reads the offers' terms and indexes the valid submitted transactions by id and customer.
- * @internal
  */
-export function _prepare(input: ReplayInput, options: InvariantOptions): _PreparedInput {
+export function prepareInput(input: ReplayInput, options: InvariantOptions): PreparedInput {
   const resolved = resolveOptions({
     timeZone: options.timeZone,
     scale: options.scale,
     rounding: options.rounding,
   });
-  const offers = new Map<number, _OfferTerms>();
+  const offers = new Map<number, OfferTerms>();
   for (const raw of input.offers) {
     const o = raw as {
       offer_id?: unknown;
@@ -71,7 +69,7 @@ export function _prepare(input: ReplayInput, options: InvariantOptions): _Prepar
   };
 }
 
-/** Describes a payment in an error message. @internal */
-export function _describe(p: _Payment): string {
+/** Describes a payment in an error message. */
+export function describePayment(p: ReplayPayment): string {
   return `payment for transaction '${p.transaction_id}' (offer ${p.offer_id}, cashback ${p.cashback}, payment_date ${p.payment_date})`;
 }

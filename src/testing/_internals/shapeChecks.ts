@@ -16,9 +16,8 @@ type Assignable<T extends U, U> = [T, U];
 /**
  * Compile-time proof that every shape of `shapes.ts` is accepted by the zod input type of record:
  * a schema change that rejects one fails the typecheck here.
- * @internal
  */
-export type _ShapeChecks = [
+export type ShapeChecks = [
   Assignable<OfferJson, OfferInput>,
   Assignable<CustomerJson, CustomerInput>,
   Assignable<TransactionJson, TransactionInput>,

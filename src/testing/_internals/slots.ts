@@ -1,19 +1,18 @@
 import fc from 'fast-check';
-import { _corrupt, _transactionCorruptions } from './corrupt.js';
-import { _UNKNOWN_CUSTOMER_IDS } from './pools.js';
+import { corrupt, transactionCorruptions } from './corrupt.js';
+import { UNKNOWN_CUSTOMER_IDS } from './pools.js';
 
-/** What a slot becomes. @internal */
-export type _Kind = 'valid' | 'invalid' | 'unknown' | 'duplicate';
+/** What a slot becomes. */
+export type Kind = 'valid' | 'invalid' | 'unknown' | 'duplicate';
 
 /**
  * Draws a kind with the given rates; shrinks towards `valid`.
- * @internal
  */
-export function _kindArbitrary(
+export function kindArbitrary(
   invalid: number,
   unknown: number,
   duplicate: number,
-): fc.Arbitrary<_Kind> {
+): fc.Arbitrary<Kind> {
   const scale = 10_000;
   const valid = Math.round((1 - invalid - unknown - duplicate) * scale);
   const a = valid + Math.round(invalid * scale);
@@ -23,10 +22,10 @@ export function _kindArbitrary(
     .map((r) => (r < valid ? 'valid' : r < a ? 'invalid' : r < b ? 'unknown' : 'duplicate'));
 }
 
-/** One item to be, with every choice drawn up front so that it shrinks. @internal */
-export interface _Slot<T> {
+/** One item to be, with every choice drawn up front so that it shrinks. */
+export interface Slot<T> {
   readonly item: T;
-  readonly kind: _Kind;
+  readonly kind: Kind;
   readonly unknownId: string;
   readonly pick: number;
   readonly corruption: number;
@@ -35,15 +34,15 @@ export interface _Slot<T> {
   readonly returning: boolean;
 }
 
-/** A slot around an item arbitrary. @internal */
-export function _slotArbitrary<T>(
+/** A slot around an item arbitrary. */
+export function slotArbitrary<T>(
   item: fc.Arbitrary<T>,
-  kind: fc.Arbitrary<_Kind>,
-): fc.Arbitrary<_Slot<T>> {
+  kind: fc.Arbitrary<Kind>,
+): fc.Arbitrary<Slot<T>> {
   return fc.record({
     item,
     kind,
-    unknownId: fc.constantFrom(..._UNKNOWN_CUSTOMER_IDS),
+    unknownId: fc.constantFrom(...UNKNOWN_CUSTOMER_IDS),
     pick: fc.nat(),
     corruption: fc.nat(99),
     variant: fc.nat(99),
@@ -52,8 +51,8 @@ export function _slotArbitrary<T>(
   });
 }
 
-/** Who bought where: a returning customer comes back to a merchant. @internal */
-export interface _Visit {
+/** Who bought where: a returning customer comes back to a merchant. */
+export interface Visit {
   readonly customer_id: string;
   readonly merchant: { readonly name: string };
 }
@@ -62,19 +61,18 @@ export interface _Visit {
  * Turns slots into items: ids made unique (`<prefix><n>`), then each slot's kind applied. A
  * duplicate takes the id of an earlier item or of `earlier` ids; a returning customer the
  * customer and merchant of an earlier item or of `visits`; invalid items are corrupted.
- * @internal
  */
-export function _realise<
+export function realise<
   T extends { transaction_id: string; customer_id: string; merchant: { name: string } },
 >(
-  slots: readonly _Slot<T>[],
+  slots: readonly Slot<T>[],
   prefix: string,
-  earlier: { readonly ids: readonly string[]; readonly visits: readonly _Visit[] },
+  earlier: { readonly ids: readonly string[]; readonly visits: readonly Visit[] },
   required: readonly string[],
-): { items: unknown[]; ids: string[]; visits: _Visit[] } {
-  const corruptions = _transactionCorruptions(required);
+): { items: unknown[]; ids: string[]; visits: Visit[] } {
+  const corruptions = transactionCorruptions(required);
   const ids: string[] = [];
-  const visits: _Visit[] = [];
+  const visits: Visit[] = [];
   const items = slots.map((s, i) => {
     let t: T = { ...s.item, transaction_id: `${prefix}${i + 1}` };
     if (s.kind === 'unknown') t = { ...t, customer_id: s.unknownId };
@@ -99,7 +97,7 @@ export function _realise<
     }
     ids.push(t.transaction_id.trim());
     visits.push({ customer_id: t.customer_id, merchant: { name: t.merchant.name } });
-    return s.kind === 'invalid' ? _corrupt(t, corruptions, s.corruption, s.variant) : t;
+    return s.kind === 'invalid' ? corrupt(t, corruptions, s.corruption, s.variant) : t;
   });
   return { items, ids, visits };
 }

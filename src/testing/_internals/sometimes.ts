@@ -2,9 +2,8 @@ import fc from 'fast-check';
 
 /**
  * `undefined` (a field left out) `absent` times as often as a value; shrinks to `undefined`.
- * @internal
  */
-export function _sometimes<T>(
+export function sometimes<T>(
   arbitrary: fc.Arbitrary<T>,
   absent: number,
 ): fc.Arbitrary<T | undefined> {
@@ -13,8 +12,7 @@ export function _sometimes<T>(
 
 /**
  * The object without its `undefined` fields, as JSON would carry it.
- * @internal
  */
-export function _withoutUndefined<T extends object>(o: T): T {
+export function withoutUndefined<T extends object>(o: T): T {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 }

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import type { CustomerRecord } from '../../store/index.js';
-import { _customer, _PARTNER_A, _plain, type _Suite, _sortedBy } from './storeConformanceKit.js';
+import { makeCustomer, PARTNER_A, plainCopy, type Suite, sortedBy } from './storeConformanceKit.js';
 
-const A = _PARTNER_A;
+const A = PARTNER_A;
 
 /** Concurrent callers in the race tests, and how many customers each one upserts. */
 const CALLERS = 20;
@@ -11,7 +11,7 @@ const IDS_PER_CALLER = 10;
 /** Caller `k` upserts ids `k … k + 9` (of 29 in all). */
 function racingBatch(k: number): CustomerRecord[] {
   return Array.from({ length: IDS_PER_CALLER }, (_, i) =>
-    _customer(`race-${k + i}`, { gender: `caller ${k}` }),
+    makeCustomer(`race-${k + i}`, { gender: `caller ${k}` }),
   );
 }
 
@@ -23,48 +23,52 @@ function assertAddedOnce(counts: readonly { readonly added: number; readonly upd
   assert.strictEqual(added + updated, CALLERS * IDS_PER_CALLER, 'each item counts once');
 }
 
-/** Registers the tests of `customers`. @internal */
-export function _customerTests(suite: _Suite): void {
+/** Registers the tests of `customers`. */
+export function customerTests(suite: Suite): void {
   suite.describe('customers', () => {
     suite.test('upsert counts new ids as added and stored ids as updated', async (store) => {
       assert.deepStrictEqual(
-        _plain(await store.customers.upsert(A, [_customer('c1'), _customer('c2')])),
+        plainCopy(await store.customers.upsert(A, [makeCustomer('c1'), makeCustomer('c2')])),
         { added: 2, updated: 0 },
       );
       assert.deepStrictEqual(
-        _plain(await store.customers.upsert(A, [_customer('c2'), _customer('c3')])),
+        plainCopy(await store.customers.upsert(A, [makeCustomer('c2'), makeCustomer('c3')])),
         { added: 1, updated: 1 },
       );
       assert.deepStrictEqual(
-        _plain(await store.customers.upsert(A, [_customer('c1'), _customer('c2')])),
+        plainCopy(await store.customers.upsert(A, [makeCustomer('c1'), makeCustomer('c2')])),
         { added: 0, updated: 2 },
       );
     });
 
     suite.test('upsert replaces a stored customer and keeps the others', async (store) => {
-      await store.customers.upsert(A, [_customer('c1'), _customer('c2')]);
-      const changed = _customer('c1', {
+      await store.customers.upsert(A, [makeCustomer('c1'), makeCustomer('c2')]);
+      const changed = makeCustomer('c1', {
         birthday: '2000-02-29',
         gender: 'other',
         location: { country: 'DE', city: 'Berlin' },
       });
       await store.customers.upsert(A, [changed]);
       assert.deepStrictEqual(
-        _sortedBy(await store.customers.get(A, ['c1', 'c2']), (c) => c.customer_id),
-        _plain([changed, _customer('c2')]),
+        sortedBy(await store.customers.get(A, ['c1', 'c2']), (c) => c.customer_id),
+        plainCopy([changed, makeCustomer('c2')]),
       );
     });
 
     suite.test(
       'get returns the stored customers among the ids and leaves unknown ids out',
       async (store) => {
-        await store.customers.upsert(A, [_customer('c1'), _customer('c2'), _customer('c3')]);
+        await store.customers.upsert(A, [
+          makeCustomer('c1'),
+          makeCustomer('c2'),
+          makeCustomer('c3'),
+        ]);
         assert.deepStrictEqual(
-          _sortedBy(
+          sortedBy(
             await store.customers.get(A, ['c3', 'unknown', 'c1', 'C1']),
             (c) => c.customer_id,
           ),
-          _plain([_customer('c1'), _customer('c3')]),
+          plainCopy([makeCustomer('c1'), makeCustomer('c3')]),
         );
         assert.deepStrictEqual(await store.customers.get(A, ['unknown', 'c']), []);
       },
@@ -72,8 +76,11 @@ export function _customerTests(suite: _Suite): void {
 
     suite.test('get and upsert of no customers return nothing', async (store) => {
       assert.deepStrictEqual(await store.customers.get(A, []), []);
-      assert.deepStrictEqual(_plain(await store.customers.upsert(A, [])), { added: 0, updated: 0 });
-      await store.customers.upsert(A, [_customer('c1')]);
+      assert.deepStrictEqual(plainCopy(await store.customers.upsert(A, [])), {
+        added: 0,
+        updated: 0,
+      });
+      await store.customers.upsert(A, [makeCustomer('c1')]);
       assert.deepStrictEqual(await store.customers.get(A, []), []);
       assert.deepStrictEqual(await store.customers.get('partner-never-seen', ['c1']), []);
     });

@@ -1,7 +1,6 @@
 /**
  * What the store conformance suite's parts share: the registration of a test on a fresh store,
  * record factories, and helpers that compare what a store returns with what it was given.
- * @internal
  */
 import type {
   CustomerRecord,
@@ -13,8 +12,8 @@ import type {
   TransactionRecord,
 } from '../../store/index.js';
 
-/** How a part of the suite registers its groups and tests. @internal */
-export interface _Suite {
+/** How a part of the suite registers its groups and tests. */
+export interface Suite {
   /** Groups tests under a name. */
   readonly describe: (name: string, fn: () => void) => void;
   /** Registers a test that gets a fresh store, closed after it however it ends. */
@@ -23,19 +22,19 @@ export interface _Suite {
   readonly largeBatch: number;
 }
 
-/** Two partners; their names join with ids into distinct texts. @internal */
-export const _PARTNER_A = 'partner-a';
-/** @internal */
-export const _PARTNER_B = 'partner-b';
+/** Two partners; their names join with ids into distinct texts. */
+export const PARTNER_A = 'partner-a';
+/** The second partner. */
+export const PARTNER_B = 'partner-b';
 
-/** A range that holds every payment day. @internal */
-export const _ALL_DAYS = { from: '0000-01-01', to: '9999-12-31' } as const;
+/** A range that holds every payment day. */
+export const ALL_DAYS = { from: '0000-01-01', to: '9999-12-31' } as const;
 
-/** A limit above any listing the suite makes. @internal */
-export const _NO_LIMIT = 1_000_000;
+/** A limit above any listing the suite makes. */
+export const NO_LIMIT = 1_000_000;
 
-/** A customer; `overrides` replace fields. @internal */
-export function _customer(id: string, overrides: Partial<CustomerRecord> = {}): CustomerRecord {
+/** A customer; `overrides` replace fields. */
+export function makeCustomer(id: string, overrides: Partial<CustomerRecord> = {}): CustomerRecord {
   return {
     customer_id: id,
     birthday: '1990-05-17',
@@ -45,8 +44,8 @@ export function _customer(id: string, overrides: Partial<CustomerRecord> = {}): 
   };
 }
 
-/** What a transaction the factory builds differs in. @internal */
-export interface _TransactionSpec {
+/** What a transaction the factory builds differs in. */
+export interface TransactionSpec {
   readonly customer?: string;
   /** Merchant key (the normalised name). */
   readonly merchant?: string;
@@ -59,8 +58,8 @@ export interface _TransactionSpec {
   readonly description?: string;
 }
 
-/** A stored transaction; history ones have no location and empty merchant id and category. @internal */
-export function _transaction(id: string, spec: _TransactionSpec = {}): TransactionRecord {
+/** A stored transaction; history ones have no location and empty merchant id and category. */
+export function makeTransaction(id: string, spec: TransactionSpec = {}): TransactionRecord {
   const day = spec.day ?? '2025-03-10';
   const key = spec.merchant ?? 'coffee house';
   const source = spec.source ?? 'transaction';
@@ -83,8 +82,8 @@ export function _transaction(id: string, spec: _TransactionSpec = {}): Transacti
   return history ? record : { ...record, location: { country: 'FR', city: 'Lyon' } };
 }
 
-/** What a payment the factory builds differs in. @internal */
-export interface _PaymentSpec {
+/** What a payment the factory builds differs in. */
+export interface PaymentSpec {
   readonly customer?: string;
   /** `payment_date`, `YYYY-MM-DD`. */
   readonly date?: string;
@@ -93,8 +92,8 @@ export interface _PaymentSpec {
   readonly event?: string;
 }
 
-/** A payment for a transaction. @internal */
-export function _payment(transactionId: string, spec: _PaymentSpec = {}): PaymentRecord {
+/** A payment for a transaction. */
+export function makePayment(transactionId: string, spec: PaymentSpec = {}): PaymentRecord {
   return {
     transaction_id: transactionId,
     customer_id: spec.customer ?? 'c1',
@@ -107,8 +106,8 @@ export function _payment(transactionId: string, spec: _PaymentSpec = {}): Paymen
   };
 }
 
-/** An outbox event with a small nested payload. @internal */
-export function _event(
+/** An outbox event with a small nested payload. */
+export function makeEvent(
   id: string,
   payload: Readonly<Record<string, unknown>> = { transaction_id: id },
 ): OutboxEvent {
@@ -120,8 +119,8 @@ export function _event(
   };
 }
 
-/** An offer; `overrides` replace fields. @internal */
-export function _offer(id: number, overrides: Partial<OfferRecord> = {}): OfferRecord {
+/** An offer; `overrides` replace fields. */
+export function makeOffer(id: number, overrides: Partial<OfferRecord> = {}): OfferRecord {
   return {
     offer_id: id,
     name: `Offer ${id}`,
@@ -135,9 +134,9 @@ export function _offer(id: number, overrides: Partial<OfferRecord> = {}): OfferR
   };
 }
 
-/** An offer with every optional field, so that a store must keep them all. @internal */
-export function _richOffer(id: number): OfferRecord {
-  return _offer(id, {
+/** An offer with every optional field, so that a store must keep them all. */
+export function makeRichOffer(id: number): OfferRecord {
+  return makeOffer(id, {
     merchant_logo: 'https://example.com/logo.png',
     age: ['18-25', '60+'],
     gender: ['female', 'other'],
@@ -153,53 +152,52 @@ export function _richOffer(id: number): OfferRecord {
   });
 }
 
-/** The day `n` days after `day` (`YYYY-MM-DD`, proleptic Gregorian, UTC). @internal */
-export function _addDays(day: string, n: number): string {
+/** The day `n` days after `day` (`YYYY-MM-DD`, proleptic Gregorian, UTC). */
+export function addDays(day: string, n: number): string {
   const [y, m, d] = day.split('-').map(Number) as [number, number, number];
   return new Date(Date.UTC(y, m - 1, d + n)).toISOString().slice(0, 10);
 }
 
-/** Code-unit order, the listing order of the interface. @internal */
-export function _compareText(a: string, b: string): number {
+/** Code-unit order, the listing order of the interface. */
+export function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** Payments in listing order: `payment_date`, then `transaction_id`. @internal */
-export function _listingOrder(payments: readonly PaymentRecord[]): PaymentRecord[] {
+/** Payments in listing order: `payment_date`, then `transaction_id`. */
+export function listingOrder(payments: readonly PaymentRecord[]): PaymentRecord[] {
   return [...payments].sort(
     (a, b) =>
-      _compareText(a.payment_date, b.payment_date) ||
-      _compareText(a.transaction_id, b.transaction_id),
+      compareText(a.payment_date, b.payment_date) ||
+      compareText(a.transaction_id, b.transaction_id),
   );
 }
 
 /**
  * A value as JSON has it: what a store must give back, whatever it turns an absent optional
  * field into on the way (`undefined` and absent compare equal after this, `null` does not).
- * @internal
  */
-export function _plain<T>(value: T): T {
+export function plainCopy<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;
 }
 
-/** Records sorted by a key and made plain, for comparing results returned in any order. @internal */
-export function _sortedBy<T>(records: readonly T[], key: (r: T) => string): T[] {
-  return _plain([...records].sort((a, b) => _compareText(key(a), key(b))));
+/** Records sorted by a key and made plain, for comparing results returned in any order. */
+export function sortedBy<T>(records: readonly T[], key: (r: T) => string): T[] {
+  return plainCopy([...records].sort((a, b) => compareText(key(a), key(b))));
 }
 
-/** Ids in code-unit order. @internal */
-export function _sortedIds(ids: readonly string[]): string[] {
-  return [...ids].sort(_compareText);
+/** Ids in code-unit order. */
+export function sortedIds(ids: readonly string[]): string[] {
+  return [...ids].sort(compareText);
 }
 
-/** A promise and the function that resolves it. @internal */
-export interface _Deferred<T> {
+/** A promise and the function that resolves it. */
+export interface Deferred<T> {
   readonly promise: Promise<T>;
   readonly resolve: (value: T) => void;
 }
 
-/** A promise resolved from outside. @internal */
-export function _deferred<T = void>(): _Deferred<T> {
+/** A promise resolved from outside. */
+export function deferred<T = void>(): Deferred<T> {
   let resolve: (value: T) => void = () => undefined;
   const promise = new Promise<T>((r) => {
     resolve = r;
@@ -207,8 +205,8 @@ export function _deferred<T = void>(): _Deferred<T> {
   return { promise, resolve };
 }
 
-/** Whether `promise` settles (either way) within `ms` milliseconds. @internal */
-export async function _settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+/** Whether `promise` settles (either way) within `ms` milliseconds. */
+export async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<false>((resolve) => {
     timer = setTimeout(() => resolve(false), ms);
@@ -226,16 +224,16 @@ export async function _settlesWithin(promise: Promise<unknown>, ms: number): Pro
   }
 }
 
-/** Which ids and pairs a snapshot reads. @internal */
-export interface _Probe {
+/** Which ids and pairs a snapshot reads. */
+export interface Probe {
   readonly partner: string;
   readonly customerIds: readonly string[];
   readonly transactionIds: readonly string[];
   readonly pairs: readonly { readonly customerId: string; readonly merchantKey: string }[];
 }
 
-/** Everything a probe can read, made plain and sorted where order is free. @internal */
-export interface _Snapshot {
+/** Everything a probe can read, made plain and sorted where order is free. */
+export interface Snapshot {
   readonly offers: readonly OfferRecord[];
   readonly customers: readonly CustomerRecord[];
   readonly existing: readonly string[];
@@ -247,9 +245,8 @@ export interface _Snapshot {
 /**
  * Reads every repository through `session` (one call after the other: a session need not take
  * concurrent calls). Offer revisions are left out: a store may move them without a change.
- * @internal
  */
-export async function _snapshot(session: StoreSession, probe: _Probe): Promise<_Snapshot> {
+export async function takeSnapshot(session: StoreSession, probe: Probe): Promise<Snapshot> {
   const { partner } = probe;
   const offers = await session.offers.list();
   const customers = await session.customers.get(partner, probe.customerIds);
@@ -259,23 +256,23 @@ export async function _snapshot(session: StoreSession, probe: _Probe): Promise<_
     fromDay: '0000-01-01',
   });
   const payments = await session.payments.list(partner, {
-    ..._ALL_DAYS,
+    ...ALL_DAYS,
     offset: 0,
-    limit: _NO_LIMIT,
+    limit: NO_LIMIT,
   });
-  const outbox = await session.outbox.list(partner, { limit: _NO_LIMIT });
+  const outbox = await session.outbox.list(partner, { limit: NO_LIMIT });
   return {
-    offers: _plain(offers),
-    customers: _sortedBy(customers, (c) => c.customer_id),
-    existing: _sortedIds(existing),
-    purchases: _sortedBy(purchases, (t) => t.transaction_id),
-    payments: _plain(payments),
-    outbox: _plain(outbox),
+    offers: plainCopy(offers),
+    customers: sortedBy(customers, (c) => c.customer_id),
+    existing: sortedIds(existing),
+    purchases: sortedBy(purchases, (t) => t.transaction_id),
+    payments: plainCopy(payments),
+    outbox: plainCopy(outbox),
   };
 }
 
-/** Whether the numbers are strictly increasing. @internal */
-export function _increasing(sequences: readonly number[]): boolean {
+/** Whether the numbers are strictly increasing. */
+export function isIncreasing(sequences: readonly number[]): boolean {
   for (let i = 1; i < sequences.length; i++) {
     if (!((sequences[i] as number) > (sequences[i - 1] as number))) return false;
   }

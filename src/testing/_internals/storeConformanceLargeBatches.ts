@@ -1,20 +1,20 @@
 import assert from 'node:assert/strict';
 import type { PaymentRecord, TransactionRecord } from '../../store/index.js';
 import {
-  _ALL_DAYS,
-  _addDays,
-  _customer,
-  _listingOrder,
-  _PARTNER_A,
-  _payment,
-  _plain,
-  type _Suite,
-  _sortedBy,
-  _sortedIds,
-  _transaction,
+  ALL_DAYS,
+  addDays,
+  listingOrder,
+  makeCustomer,
+  makePayment,
+  makeTransaction,
+  PARTNER_A,
+  plainCopy,
+  type Suite,
+  sortedBy,
+  sortedIds,
 } from './storeConformanceKit.js';
 
-const A = _PARTNER_A;
+const A = PARTNER_A;
 
 /** Large batches may take a while on a store behind a network. */
 const LARGE_BATCH_TIMEOUT_MS = 120_000;
@@ -26,33 +26,33 @@ const FIRST_DAY = '2025-01-01';
 
 /** Transaction `i` of a large batch: ids not zero-padded, so text and number order differ. */
 function largeTransaction(i: number, customers: number): TransactionRecord {
-  return _transaction(`t${i}`, {
+  return makeTransaction(`t${i}`, {
     customer: `c${i % customers}`,
     merchant: `merchant ${i % MERCHANTS}`,
-    day: _addDays(FIRST_DAY, i % DAYS),
+    day: addDays(FIRST_DAY, i % DAYS),
     source: i % 3 === 0 ? 'history' : 'transaction',
     amount: `${(i % 997) + 1}.${String(i % 100).padStart(2, '0')}`,
   });
 }
 
-/** Registers the large-batch tests. @internal */
-export function _largeBatchTests(suite: _Suite): void {
+/** Registers the large-batch tests. */
+export function largeBatchTests(suite: Suite): void {
   const n = suite.largeBatch;
   suite.describe(`large batches (${n} items in one call)`, () => {
     suite.test(
       'customers.upsert and customers.get handle a large batch in one call',
       async (store) => {
-        const first = Array.from({ length: n }, (_, i) => _customer(`c${i}`));
-        assert.deepStrictEqual(_plain(await store.customers.upsert(A, first)), {
+        const first = Array.from({ length: n }, (_, i) => makeCustomer(`c${i}`));
+        assert.deepStrictEqual(plainCopy(await store.customers.upsert(A, first)), {
           added: n,
           updated: 0,
         });
         // Half of the next batch is stored already, half is new.
         const half = Math.floor(n / 2);
         const second = Array.from({ length: n }, (_, i) =>
-          _customer(`c${half + i}`, { gender: 'other' }),
+          makeCustomer(`c${half + i}`, { gender: 'other' }),
         );
-        assert.deepStrictEqual(_plain(await store.customers.upsert(A, second)), {
+        assert.deepStrictEqual(plainCopy(await store.customers.upsert(A, second)), {
           added: half,
           updated: n - half,
         });
@@ -61,16 +61,16 @@ export function _largeBatchTests(suite: _Suite): void {
           second.map((c) => c.customer_id),
         );
         assert.deepStrictEqual(
-          _sortedBy(got, (c) => c.customer_id),
-          _sortedBy(second, (c) => c.customer_id),
+          sortedBy(got, (c) => c.customer_id),
+          sortedBy(second, (c) => c.customer_id),
         );
         const firstHalf = await store.customers.get(
           A,
           first.map((c) => c.customer_id),
         );
         assert.deepStrictEqual(
-          _sortedBy(firstHalf, (c) => c.customer_id),
-          _sortedBy([...first.slice(0, half), ...second.slice(0, n - half)], (c) => c.customer_id),
+          sortedBy(firstHalf, (c) => c.customer_id),
+          sortedBy([...first.slice(0, half), ...second.slice(0, n - half)], (c) => c.customer_id),
         );
       },
       LARGE_BATCH_TIMEOUT_MS,
@@ -83,13 +83,13 @@ export function _largeBatchTests(suite: _Suite): void {
         const batch = Array.from({ length: n }, (_, i) => largeTransaction(i, customers));
         const ids = batch.map((t) => t.transaction_id);
         assert.deepStrictEqual(
-          _sortedIds(await store.transactions.insert(A, batch)),
-          _sortedIds(ids),
+          sortedIds(await store.transactions.insert(A, batch)),
+          sortedIds(ids),
         );
         assert.deepStrictEqual(await store.transactions.insert(A, batch), []);
         assert.deepStrictEqual(
-          _sortedIds(await store.transactions.existing(A, ids)),
-          _sortedIds(ids),
+          sortedIds(await store.transactions.existing(A, ids)),
+          sortedIds(ids),
         );
         assert.deepStrictEqual(
           await store.transactions.existing(
@@ -106,7 +106,7 @@ export function _largeBatchTests(suite: _Suite): void {
             pairs.push({ customerId: `c${c}`, merchantKey: `merchant ${m}` });
           }
         }
-        const fromDay = _addDays(FIRST_DAY, DAYS / 2);
+        const fromDay = addDays(FIRST_DAY, DAYS / 2);
         const wanted = new Set(pairs.map((p) => `${p.customerId}|${p.merchantKey}`));
         const expected = batch.filter(
           (t) => t.day >= fromDay && wanted.has(`${t.customer_id}|${t.merchant_key}`),
@@ -114,8 +114,8 @@ export function _largeBatchTests(suite: _Suite): void {
         const purchases = await store.transactions.purchases(A, { pairs, fromDay });
         assert.strictEqual(purchases.length, expected.length);
         assert.deepStrictEqual(
-          _sortedBy(purchases, (t) => t.transaction_id),
-          _sortedBy(expected, (t) => t.transaction_id),
+          sortedBy(purchases, (t) => t.transaction_id),
+          sortedBy(expected, (t) => t.transaction_id),
         );
       },
       LARGE_BATCH_TIMEOUT_MS,
@@ -125,30 +125,30 @@ export function _largeBatchTests(suite: _Suite): void {
       'payments.insert and payments.list handle a large batch in one call',
       async (store) => {
         const batch: PaymentRecord[] = Array.from({ length: n }, (_, i) =>
-          _payment(`t${(i * 7919) % n}-${i}`, {
+          makePayment(`t${(i * 7919) % n}-${i}`, {
             customer: `c${i % 500}`,
-            date: _addDays(FIRST_DAY, (i * 31) % DAYS),
+            date: addDays(FIRST_DAY, (i * 31) % DAYS),
             cashback: `${i % 50}.${String(i % 97).padStart(2, '0')}`,
             offer: (i % 5) + 1,
           }),
         );
         await store.payments.insert(A, batch);
-        const ordered = _plain(_listingOrder(batch));
-        const all = await store.payments.list(A, { ..._ALL_DAYS, offset: 0, limit: n });
+        const ordered = plainCopy(listingOrder(batch));
+        const all = await store.payments.list(A, { ...ALL_DAYS, offset: 0, limit: n });
         assert.strictEqual(all.total, n);
-        assert.deepStrictEqual(_plain(all.items), ordered);
+        assert.deepStrictEqual(plainCopy(all.items), ordered);
 
         const offset = Math.floor(n / 2) - 7;
-        const page = await store.payments.list(A, { ..._ALL_DAYS, offset, limit: 100 });
+        const page = await store.payments.list(A, { ...ALL_DAYS, offset, limit: 100 });
         assert.strictEqual(page.total, n);
-        assert.deepStrictEqual(_plain(page.items), ordered.slice(offset, offset + 100));
+        assert.deepStrictEqual(plainCopy(page.items), ordered.slice(offset, offset + 100));
 
-        const from = _addDays(FIRST_DAY, 10);
-        const to = _addDays(FIRST_DAY, 19);
+        const from = addDays(FIRST_DAY, 10);
+        const to = addDays(FIRST_DAY, 19);
         const inRange = ordered.filter((p) => p.payment_date >= from && p.payment_date <= to);
         const range = await store.payments.list(A, { from, to, offset: 3, limit: n });
         assert.strictEqual(range.total, inRange.length);
-        assert.deepStrictEqual(_plain(range.items), inRange.slice(3));
+        assert.deepStrictEqual(plainCopy(range.items), inRange.slice(3));
       },
       LARGE_BATCH_TIMEOUT_MS,
     );

@@ -1,37 +1,45 @@
 import assert from 'node:assert/strict';
-import { _offer, _plain, _richOffer, type _Suite } from './storeConformanceKit.js';
+import { makeOffer, makeRichOffer, plainCopy, type Suite } from './storeConformanceKit.js';
 
-/** Registers the tests of `offers`. @internal */
-export function _offerTests(suite: _Suite): void {
+/** Registers the tests of `offers`. */
+export function offerTests(suite: Suite): void {
   suite.describe('offers', () => {
     suite.test('list returns every offer, active or not, by ascending offer_id', async (store) => {
       assert.deepStrictEqual(await store.offers.list(), []);
-      await store.offers.upsert([_offer(3), _offer(10), _offer(1, { active: false })]);
-      await store.offers.upsert([_offer(2, { active: false })]);
+      await store.offers.upsert([makeOffer(3), makeOffer(10), makeOffer(1, { active: false })]);
+      await store.offers.upsert([makeOffer(2, { active: false })]);
       assert.deepStrictEqual(
-        _plain(await store.offers.list()),
-        _plain([_offer(1, { active: false }), _offer(2, { active: false }), _offer(3), _offer(10)]),
+        plainCopy(await store.offers.list()),
+        plainCopy([
+          makeOffer(1, { active: false }),
+          makeOffer(2, { active: false }),
+          makeOffer(3),
+          makeOffer(10),
+        ]),
       );
     });
 
     suite.test('upsert replaces offers by offer_id and keeps the others', async (store) => {
-      await store.offers.upsert([_offer(1), _offer(2), _offer(3)]);
-      const changed = _offer(2, { name: 'Changed', discount: 12.5, active: false, warranty: 0 });
-      await store.offers.upsert([changed, _offer(4)]);
+      await store.offers.upsert([makeOffer(1), makeOffer(2), makeOffer(3)]);
+      const changed = makeOffer(2, { name: 'Changed', discount: 12.5, active: false, warranty: 0 });
+      await store.offers.upsert([changed, makeOffer(4)]);
       assert.deepStrictEqual(
-        _plain(await store.offers.list()),
-        _plain([_offer(1), changed, _offer(3), _offer(4)]),
+        plainCopy(await store.offers.list()),
+        plainCopy([makeOffer(1), changed, makeOffer(3), makeOffer(4)]),
       );
       await store.offers.upsert([]);
       assert.deepStrictEqual(
-        _plain(await store.offers.list()),
-        _plain([_offer(1), changed, _offer(3), _offer(4)]),
+        plainCopy(await store.offers.list()),
+        plainCopy([makeOffer(1), changed, makeOffer(3), makeOffer(4)]),
       );
     });
 
     suite.test('an offer keeps every field as given, optional ones included', async (store) => {
-      await store.offers.upsert([_richOffer(1), _offer(2)]);
-      assert.deepStrictEqual(_plain(await store.offers.list()), _plain([_richOffer(1), _offer(2)]));
+      await store.offers.upsert([makeRichOffer(1), makeOffer(2)]);
+      assert.deepStrictEqual(
+        plainCopy(await store.offers.list()),
+        plainCopy([makeRichOffer(1), makeOffer(2)]),
+      );
     });
 
     suite.test(
@@ -42,16 +50,16 @@ export function _offerTests(suite: _Suite): void {
         await store.offers.list();
         assert.strictEqual(await store.offers.revision(), r0);
 
-        await store.offers.upsert([_offer(1)]);
+        await store.offers.upsert([makeOffer(1)]);
         const r1 = await store.offers.revision();
         assert.notStrictEqual(r1, r0, 'an upsert that creates an offer must change the revision');
         assert.strictEqual(await store.offers.revision(), r1);
 
-        await store.offers.upsert([_offer(1, { discount: '7' })]);
+        await store.offers.upsert([makeOffer(1, { discount: '7' })]);
         const r2 = await store.offers.revision();
         assert.notStrictEqual(r2, r1, 'an upsert that changes an offer must change the revision');
 
-        await store.transaction((s) => s.offers.upsert([_offer(2)]));
+        await store.transaction((s) => s.offers.upsert([makeOffer(2)]));
         const r3 = await store.offers.revision();
         assert.notStrictEqual(r3, r2, "a unit of work's upsert must change the revision");
         await store.offers.list();

@@ -1,18 +1,18 @@
 import assert from 'node:assert/strict';
 import type { StoredOutboxEvent } from '../../store/index.js';
 import {
-  _deferred,
-  _event,
-  _increasing,
-  _PARTNER_A,
-  _PARTNER_B,
-  _plain,
-  type _Suite,
-  _settlesWithin,
+  deferred,
+  isIncreasing,
+  makeEvent,
+  PARTNER_A,
+  PARTNER_B,
+  plainCopy,
+  type Suite,
+  settlesWithin,
 } from './storeConformanceKit.js';
 
-const A = _PARTNER_A;
-const B = _PARTNER_B;
+const A = PARTNER_A;
+const B = PARTNER_B;
 
 /** How long a call that may wait for an open unit of work is given before the test goes on. */
 const MAY_WAIT_MS = 500;
@@ -21,39 +21,44 @@ function ids(events: readonly StoredOutboxEvent[]): string[] {
   return events.map((e) => e.id);
 }
 
-/** Registers the tests of `outbox`. @internal */
-export function _outboxTests(suite: _Suite): void {
+/** Registers the tests of `outbox`. */
+export function outboxTests(suite: Suite): void {
   suite.describe('outbox', () => {
     suite.test(
       'add appends events that list returns in order, with increasing sequence numbers',
       async (store) => {
-        await store.outbox.add(A, [_event('e1'), _event('e2', { order: 2 })]);
+        await store.outbox.add(A, [makeEvent('e1'), makeEvent('e2', { order: 2 })]);
         await store.outbox.add(A, []);
-        await store.outbox.add(A, [_event('e3')]);
-        await store.transaction((s) => s.outbox.add(A, [_event('e4'), _event('e5')]));
+        await store.outbox.add(A, [makeEvent('e3')]);
+        await store.transaction((s) => s.outbox.add(A, [makeEvent('e4'), makeEvent('e5')]));
         const events = await store.outbox.list(A, { limit: 100 });
         assert.deepStrictEqual(
-          _plain(events.map(({ sequence: _, ...event }) => event)),
-          _plain([
-            _event('e1'),
-            _event('e2', { order: 2 }),
-            _event('e3'),
-            _event('e4'),
-            _event('e5'),
+          plainCopy(events.map(({ sequence: _, ...event }) => event)),
+          plainCopy([
+            makeEvent('e1'),
+            makeEvent('e2', { order: 2 }),
+            makeEvent('e3'),
+            makeEvent('e4'),
+            makeEvent('e5'),
           ]),
         );
         assert.ok(
           events.every((e) => Number.isFinite(e.sequence)),
           'sequence numbers must be numbers',
         );
-        assert.ok(_increasing(events.map((e) => e.sequence)), 'sequence numbers must increase');
+        assert.ok(isIncreasing(events.map((e) => e.sequence)), 'sequence numbers must increase');
       },
     );
 
     suite.test(
       'list returns the events after a sequence number, at most limit of them',
       async (store) => {
-        await store.outbox.add(A, [_event('e1'), _event('e2'), _event('e3'), _event('e4')]);
+        await store.outbox.add(A, [
+          makeEvent('e1'),
+          makeEvent('e2'),
+          makeEvent('e3'),
+          makeEvent('e4'),
+        ]);
         const all = await store.outbox.list(A, { limit: 100 });
         const seq = all.map((e) => e.sequence) as [number, number, number, number];
         assert.deepStrictEqual(ids(all), ['e1', 'e2', 'e3', 'e4']);
@@ -74,7 +79,7 @@ export function _outboxTests(suite: _Suite): void {
           'e4',
         ]);
         // Events added later come after every earlier one.
-        await store.outbox.add(A, [_event('e5')]);
+        await store.outbox.add(A, [makeEvent('e5')]);
         const later = await store.outbox.list(A, { after: seq[3], limit: 100 });
         assert.deepStrictEqual(ids(later), ['e5']);
         assert.ok((later[0] as StoredOutboxEvent).sequence > seq[3]);
@@ -84,15 +89,15 @@ export function _outboxTests(suite: _Suite): void {
     suite.test(
       'an event id is unique across the store: a used one, or one twice in a call, adds nothing',
       async (store) => {
-        await store.outbox.add(A, [_event('e1')]);
-        await assert.rejects(store.outbox.add(B, [_event('b1'), _event('e1')]));
-        await assert.rejects(store.outbox.add(A, [_event('e2'), _event('e1')]));
-        await assert.rejects(store.outbox.add(B, [_event('b2'), _event('b2')]));
+        await store.outbox.add(A, [makeEvent('e1')]);
+        await assert.rejects(store.outbox.add(B, [makeEvent('b1'), makeEvent('e1')]));
+        await assert.rejects(store.outbox.add(A, [makeEvent('e2'), makeEvent('e1')]));
+        await assert.rejects(store.outbox.add(B, [makeEvent('b2'), makeEvent('b2')]));
         assert.deepStrictEqual(ids(await store.outbox.list(A, { limit: 100 })), ['e1']);
         assert.deepStrictEqual(await store.outbox.list(B, { limit: 100 }), []);
         // Nothing of the failed calls was kept, not even their new ids.
-        await store.outbox.add(B, [_event('b1'), _event('b2')]);
-        await store.outbox.add(A, [_event('e2')]);
+        await store.outbox.add(B, [makeEvent('b1'), makeEvent('b2')]);
+        await store.outbox.add(A, [makeEvent('e2')]);
         assert.deepStrictEqual(ids(await store.outbox.list(B, { limit: 100 })), ['b1', 'b2']);
         assert.deepStrictEqual(ids(await store.outbox.list(A, { limit: 100 })), ['e1', 'e2']);
       },
@@ -103,19 +108,19 @@ export function _outboxTests(suite: _Suite): void {
       async (store) => {
         // A unit that added its event first but commits last must not get a sequence below
         // one a reader has already passed.
-        const written = _deferred();
-        const release = _deferred();
+        const written = deferred();
+        const release = deferred();
         const slow = store.transaction(async (s) => {
-          await s.outbox.add(A, [_event('slow')]);
+          await s.outbox.add(A, [makeEvent('slow')]);
           written.resolve();
           await release.promise;
         });
         await Promise.race([written.promise, slow]);
-        const fast = store.transaction((s) => s.outbox.add(A, [_event('fast')]));
+        const fast = store.transaction((s) => s.outbox.add(A, [makeEvent('fast')]));
         // A store that runs units one at a time makes `fast` and the poll wait for `slow`.
-        await _settlesWithin(fast, MAY_WAIT_MS);
+        await settlesWithin(fast, MAY_WAIT_MS);
         const poll = store.outbox.list(A, { limit: 100 });
-        await _settlesWithin(poll, MAY_WAIT_MS);
+        await settlesWithin(poll, MAY_WAIT_MS);
         release.resolve();
         await Promise.all([slow, fast]);
         const seen = await poll;

@@ -1,66 +1,66 @@
 import assert from 'node:assert/strict';
 import {
-  _ALL_DAYS,
-  _customer,
-  _event,
-  _PARTNER_A,
-  _PARTNER_B,
-  _payment,
-  _plain,
-  type _Suite,
-  _sortedBy,
-  _sortedIds,
-  _transaction,
+  ALL_DAYS,
+  makeCustomer,
+  makeEvent,
+  makePayment,
+  makeTransaction,
+  PARTNER_A,
+  PARTNER_B,
+  plainCopy,
+  type Suite,
+  sortedBy,
+  sortedIds,
 } from './storeConformanceKit.js';
 
-const A = _PARTNER_A;
-const B = _PARTNER_B;
+const A = PARTNER_A;
+const B = PARTNER_B;
 
-/** Registers the tenant isolation tests. @internal */
-export function _tenantTests(suite: _Suite): void {
+/** Registers the tenant isolation tests. */
+export function tenantTests(suite: Suite): void {
   suite.describe('tenant isolation', () => {
     suite.test("a partner never reads or overwrites another partner's customers", async (store) => {
       assert.deepStrictEqual(
-        _plain(await store.customers.upsert(A, [_customer('c1'), _customer('only-a')])),
+        plainCopy(await store.customers.upsert(A, [makeCustomer('c1'), makeCustomer('only-a')])),
         { added: 2, updated: 0 },
       );
       assert.deepStrictEqual(
-        _plain(await store.customers.upsert(B, [_customer('c1', { gender: 'male' })])),
+        plainCopy(await store.customers.upsert(B, [makeCustomer('c1', { gender: 'male' })])),
         { added: 1, updated: 0 },
         'an id stored by another partner is new',
       );
       assert.deepStrictEqual(
-        _sortedBy(await store.customers.get(A, ['c1', 'only-a']), (c) => c.customer_id),
-        _plain([_customer('c1'), _customer('only-a')]),
+        sortedBy(await store.customers.get(A, ['c1', 'only-a']), (c) => c.customer_id),
+        plainCopy([makeCustomer('c1'), makeCustomer('only-a')]),
       );
       assert.deepStrictEqual(
-        _plain(await store.customers.get(B, ['c1', 'only-a'])),
-        _plain([_customer('c1', { gender: 'male' })]),
+        plainCopy(await store.customers.get(B, ['c1', 'only-a'])),
+        plainCopy([makeCustomer('c1', { gender: 'male' })]),
       );
     });
 
     suite.test(
       "a partner's transaction ids never collide with another partner's",
       async (store) => {
-        const a = _transaction('t1', { description: 'of A' });
-        const b = _transaction('t1', { description: 'of B', amount: '50.00' });
+        const a = makeTransaction('t1', { description: 'of A' });
+        const b = makeTransaction('t1', { description: 'of B', amount: '50.00' });
         assert.deepStrictEqual(
-          _sortedIds(await store.transactions.insert(A, [a, _transaction('only-a')])),
+          sortedIds(await store.transactions.insert(A, [a, makeTransaction('only-a')])),
           ['only-a', 't1'],
         );
         assert.deepStrictEqual(await store.transactions.existing(B, ['t1', 'only-a']), []);
         assert.deepStrictEqual(await store.transactions.insert(B, [b]), ['t1']);
         const pairs = [{ customerId: 'c1', merchantKey: 'coffee house' }];
         assert.deepStrictEqual(
-          _sortedBy(
+          sortedBy(
             await store.transactions.purchases(A, { pairs, fromDay: '2025-01-01' }),
             (t) => t.transaction_id,
           ),
-          _sortedBy([a, _transaction('only-a')], (t) => t.transaction_id),
+          sortedBy([a, makeTransaction('only-a')], (t) => t.transaction_id),
         );
         assert.deepStrictEqual(
-          _plain(await store.transactions.purchases(B, { pairs, fromDay: '2025-01-01' })),
-          _plain([b]),
+          plainCopy(await store.transactions.purchases(B, { pairs, fromDay: '2025-01-01' })),
+          plainCopy([b]),
         );
       },
     );
@@ -68,29 +68,35 @@ export function _tenantTests(suite: _Suite): void {
     suite.test(
       "a partner's payments are apart from another partner's, for the same transaction id too",
       async (store) => {
-        await store.payments.insert(A, [_payment('t1', { cashback: '1.00' }), _payment('t2')]);
-        await store.payments.insert(B, [_payment('t1', { cashback: '9.99' })]);
+        await store.payments.insert(A, [
+          makePayment('t1', { cashback: '1.00' }),
+          makePayment('t2'),
+        ]);
+        await store.payments.insert(B, [makePayment('t1', { cashback: '9.99' })]);
         const list = async (partner: string) =>
-          _plain(await store.payments.list(partner, { ..._ALL_DAYS, offset: 0, limit: 10 }));
+          plainCopy(await store.payments.list(partner, { ...ALL_DAYS, offset: 0, limit: 10 }));
         assert.deepStrictEqual(
           await list(A),
-          _plain({ total: 2, items: [_payment('t1', { cashback: '1.00' }), _payment('t2')] }),
+          plainCopy({
+            total: 2,
+            items: [makePayment('t1', { cashback: '1.00' }), makePayment('t2')],
+          }),
         );
         assert.deepStrictEqual(
           await list(B),
-          _plain({ total: 1, items: [_payment('t1', { cashback: '9.99' })] }),
+          plainCopy({ total: 1, items: [makePayment('t1', { cashback: '9.99' })] }),
         );
         // A's payment for t2 does not block B's.
-        await store.payments.insert(B, [_payment('t2')]);
+        await store.payments.insert(B, [makePayment('t2')]);
         assert.strictEqual((await list(B)).total, 2);
         assert.strictEqual((await list(A)).total, 2);
       },
     );
 
     suite.test("a partner's outbox lists only its own events", async (store) => {
-      await store.outbox.add(A, [_event('a1'), _event('a2')]);
-      await store.outbox.add(B, [_event('b1')]);
-      await store.outbox.add(A, [_event('a3')]);
+      await store.outbox.add(A, [makeEvent('a1'), makeEvent('a2')]);
+      await store.outbox.add(B, [makeEvent('b1')]);
+      await store.outbox.add(A, [makeEvent('a3')]);
       const ids = async (partner: string) =>
         (await store.outbox.list(partner, { limit: 100 })).map((e) => e.id);
       assert.deepStrictEqual(await ids(A), ['a1', 'a2', 'a3']);
@@ -110,27 +116,24 @@ export function _tenantTests(suite: _Suite): void {
       ] as const;
       for (const [partner, id] of pairs) {
         assert.deepStrictEqual(
-          _plain(await store.customers.upsert(partner, [_customer(id)])),
+          plainCopy(await store.customers.upsert(partner, [makeCustomer(id)])),
           { added: 1, updated: 0 },
           `customer ${id} of ${partner} must be new`,
         );
         assert.deepStrictEqual(
-          await store.transactions.insert(partner, [_transaction(id, { customer: id })]),
+          await store.transactions.insert(partner, [makeTransaction(id, { customer: id })]),
           [id],
           `transaction ${id} of ${partner} must be new`,
         );
-        await store.payments.insert(partner, [_payment(id, { customer: id })]);
+        await store.payments.insert(partner, [makePayment(id, { customer: id })]);
       }
       const everyId = [...new Set(pairs.map(([, id]) => id))];
       for (const [partner] of pairs) {
-        const own = _sortedIds(pairs.filter(([other]) => other === partner).map(([, id]) => id));
+        const own = sortedIds(pairs.filter(([other]) => other === partner).map(([, id]) => id));
         const customers = await store.customers.get(partner, everyId);
-        assert.deepStrictEqual(_sortedIds(customers.map((c) => c.customer_id)), own);
-        assert.deepStrictEqual(
-          _sortedIds(await store.transactions.existing(partner, everyId)),
-          own,
-        );
-        const page = await store.payments.list(partner, { ..._ALL_DAYS, offset: 0, limit: 10 });
+        assert.deepStrictEqual(sortedIds(customers.map((c) => c.customer_id)), own);
+        assert.deepStrictEqual(sortedIds(await store.transactions.existing(partner, everyId)), own);
+        const page = await store.payments.list(partner, { ...ALL_DAYS, offset: 0, limit: 10 });
         assert.deepStrictEqual(
           page.items.map((p) => p.transaction_id),
           own,

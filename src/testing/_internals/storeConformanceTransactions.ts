@@ -1,20 +1,20 @@
 import assert from 'node:assert/strict';
 import type { Store, StoreSession, TransactionRecord } from '../../store/index.js';
 import {
-  _customer,
-  _deferred,
-  _PARTNER_A,
-  _PARTNER_B,
-  _plain,
-  type _Suite,
-  _settlesWithin,
-  _sortedBy,
-  _sortedIds,
-  _transaction,
+  deferred,
+  makeCustomer,
+  makeTransaction,
+  PARTNER_A,
+  PARTNER_B,
+  plainCopy,
+  type Suite,
+  settlesWithin,
+  sortedBy,
+  sortedIds,
 } from './storeConformanceKit.js';
 
-const A = _PARTNER_A;
-const B = _PARTNER_B;
+const A = PARTNER_A;
+const B = PARTNER_B;
 
 /** Concurrent callers in the race tests, and how many ids each one inserts. */
 const CALLERS = 20;
@@ -26,7 +26,7 @@ const HOLD_WAIT_MS = 300;
 /** Caller `k` inserts ids `k … k + 9` (of 29 in all), each record marked with its caller. */
 function racingBatch(k: number): TransactionRecord[] {
   return Array.from({ length: IDS_PER_CALLER }, (_, i) =>
-    _transaction(`race-${k + i}`, { description: `caller ${k}` }),
+    makeTransaction(`race-${k + i}`, { description: `caller ${k}` }),
   );
 }
 
@@ -40,44 +40,46 @@ async function assertOneWinnerPerId(store: Store, reports: readonly (readonly st
     }
   });
   const all = Array.from({ length: CALLERS + IDS_PER_CALLER - 1 }, (_, i) => `race-${i}`);
-  assert.deepStrictEqual(_sortedIds([...winner.keys()]), _sortedIds(all));
+  assert.deepStrictEqual(sortedIds([...winner.keys()]), sortedIds(all));
   const stored = await store.transactions.purchases(A, {
     pairs: [{ customerId: 'c1', merchantKey: 'coffee house' }],
     fromDay: '2025-01-01',
   });
   assert.deepStrictEqual(
-    _sortedBy(stored, (t) => t.transaction_id),
-    _sortedBy(
-      all.map((id) => _transaction(id, { description: `caller ${winner.get(id)}` })),
+    sortedBy(stored, (t) => t.transaction_id),
+    sortedBy(
+      all.map((id) => makeTransaction(id, { description: `caller ${winner.get(id)}` })),
       (t) => t.transaction_id,
     ),
     'each stored record must be the one of the caller that reported its id new',
   );
 }
 
-/** Registers the tests of `transactions`. @internal */
-export function _transactionTests(suite: _Suite): void {
+/** Registers the tests of `transactions`. */
+export function transactionTests(suite: Suite): void {
   suite.describe('transactions', () => {
     suite.test('insert reports only the ids that were new', async (store) => {
       assert.deepStrictEqual(
-        _sortedIds(await store.transactions.insert(A, [_transaction('t1'), _transaction('t2')])),
+        sortedIds(
+          await store.transactions.insert(A, [makeTransaction('t1'), makeTransaction('t2')]),
+        ),
         ['t1', 't2'],
       );
       assert.deepStrictEqual(
-        await store.transactions.insert(A, [_transaction('t2'), _transaction('t3')]),
+        await store.transactions.insert(A, [makeTransaction('t2'), makeTransaction('t3')]),
         ['t3'],
       );
       assert.deepStrictEqual(
-        await store.transactions.insert(A, [_transaction('t1'), _transaction('t3')]),
+        await store.transactions.insert(A, [makeTransaction('t1'), makeTransaction('t3')]),
         [],
       );
       assert.deepStrictEqual(await store.transactions.insert(A, []), []);
     });
 
     suite.test('insert never overwrites a stored transaction', async (store) => {
-      const first = _transaction('t1', { amount: '10.00', description: 'first' });
+      const first = makeTransaction('t1', { amount: '10.00', description: 'first' });
       await store.transactions.insert(A, [first]);
-      const second = _transaction('t1', { amount: '99.99', description: 'second' });
+      const second = makeTransaction('t1', { amount: '99.99', description: 'second' });
       assert.deepStrictEqual(await store.transactions.insert(A, [second]), []);
       await store.transaction(async (s) => {
         assert.deepStrictEqual(await s.transactions.insert(A, [second]), []);
@@ -86,16 +88,16 @@ export function _transactionTests(suite: _Suite): void {
         pairs: [{ customerId: 'c1', merchantKey: 'coffee house' }],
         fromDay: '2025-01-01',
       });
-      assert.deepStrictEqual(_plain(stored), _plain([first]));
+      assert.deepStrictEqual(plainCopy(stored), plainCopy([first]));
     });
 
     suite.test('history and submitted transactions share one id space', async (store) => {
       assert.deepStrictEqual(
-        await store.transactions.insert(A, [_transaction('h1', { source: 'history' })]),
+        await store.transactions.insert(A, [makeTransaction('h1', { source: 'history' })]),
         ['h1'],
       );
       assert.deepStrictEqual(
-        await store.transactions.insert(A, [_transaction('h1', { source: 'transaction' })]),
+        await store.transactions.insert(A, [makeTransaction('h1', { source: 'transaction' })]),
         [],
       );
       assert.deepStrictEqual(await store.transactions.existing(A, ['h1']), ['h1']);
@@ -105,12 +107,12 @@ export function _transactionTests(suite: _Suite): void {
       'existing returns the stored ids among those asked, and nothing for unknown ids or none',
       async (store) => {
         await store.transactions.insert(A, [
-          _transaction('t1'),
-          _transaction('h2', { source: 'history' }),
-          _transaction('t3'),
+          makeTransaction('t1'),
+          makeTransaction('h2', { source: 'history' }),
+          makeTransaction('t3'),
         ]);
         assert.deepStrictEqual(
-          _sortedIds(await store.transactions.existing(A, ['x', 't3', 'h2', 'T3', 't'])),
+          sortedIds(await store.transactions.existing(A, ['x', 't3', 'h2', 'T3', 't'])),
           ['h2', 't3'],
         );
         assert.deepStrictEqual(await store.transactions.existing(A, ['unknown', 'T1']), []);
@@ -151,18 +153,18 @@ export function _transactionTests(suite: _Suite): void {
       // What keeps the engine's lookbacks current: a unit that stores a customer's purchase holds
       // that customer until it ends, and a racing unit's read after its own insert sees it. The
       // engine inserts only for registered customers, so c1 is one.
-      await store.customers.upsert(A, [_customer('c1')]);
-      const written = _deferred();
-      const release = _deferred();
+      await store.customers.upsert(A, [makeCustomer('c1')]);
+      const written = deferred();
+      const release = deferred();
       const first = store.transaction(async (s) => {
-        await s.transactions.insert(A, [_transaction('t1', { customer: 'c1' })]);
+        await s.transactions.insert(A, [makeTransaction('t1', { customer: 'c1' })]);
         written.resolve();
         await release.promise;
       });
       await Promise.race([written.promise, first]);
       const second = store.transaction(async (s) => {
         const inserted = await s.transactions.insert(A, [
-          _transaction('t2', { customer: 'c1', merchant: 'book nook' }),
+          makeTransaction('t2', { customer: 'c1', merchant: 'book nook' }),
         ]);
         const read = await s.transactions.purchases(A, {
           pairs: [{ customerId: 'c1', merchantKey: 'coffee house' }],
@@ -170,7 +172,7 @@ export function _transactionTests(suite: _Suite): void {
         });
         return { inserted, read: read.map((t) => t.transaction_id) };
       });
-      const early = await _settlesWithin(second, HOLD_WAIT_MS);
+      const early = await settlesWithin(second, HOLD_WAIT_MS);
       release.resolve();
       await first;
       assert.deepStrictEqual(await second, { inserted: ['t2'], read: ['t1'] });
@@ -181,26 +183,30 @@ export function _transactionTests(suite: _Suite): void {
   suite.describe('transactions.purchases', () => {
     const wanted = [
       // The asked pairs, on and after the first day, history and submitted alike.
-      _transaction('on-first-day', {
+      makeTransaction('on-first-day', {
         customer: 'c1',
         day: '2025-03-10',
         time: '00:00:00.000000000',
       }),
-      _transaction('history-later', { customer: 'c1', day: '2025-03-11', source: 'history' }),
-      _transaction('much-later', { customer: 'c1', day: '2026-01-01' }),
-      _transaction('second-pair', { customer: 'c2', merchant: 'book nook', day: '2025-03-10' }),
+      makeTransaction('history-later', { customer: 'c1', day: '2025-03-11', source: 'history' }),
+      makeTransaction('much-later', { customer: 'c1', day: '2026-01-01' }),
+      makeTransaction('second-pair', { customer: 'c2', merchant: 'book nook', day: '2025-03-10' }),
     ];
     const unwanted = [
       // A day early, however late in it.
-      _transaction('day-before', { customer: 'c1', day: '2025-03-09', time: '23:59:59.999999999' }),
-      _transaction('history-before', { customer: 'c1', day: '2025-02-01', source: 'history' }),
+      makeTransaction('day-before', {
+        customer: 'c1',
+        day: '2025-03-09',
+        time: '23:59:59.999999999',
+      }),
+      makeTransaction('history-before', { customer: 'c1', day: '2025-02-01', source: 'history' }),
       // A customer and a merchant that are asked, but in other pairs.
-      _transaction('c1-books', { customer: 'c1', merchant: 'book nook', day: '2025-03-12' }),
-      _transaction('c2-coffee', { customer: 'c2', merchant: 'coffee house', day: '2025-03-12' }),
+      makeTransaction('c1-books', { customer: 'c1', merchant: 'book nook', day: '2025-03-12' }),
+      makeTransaction('c2-coffee', { customer: 'c2', merchant: 'coffee house', day: '2025-03-12' }),
       // Another customer, another merchant, a merchant key that differs only in case.
-      _transaction('c3-coffee', { customer: 'c3', day: '2025-03-12' }),
-      _transaction('c1-fuel', { customer: 'c1', merchant: 'fuel stop', day: '2025-03-12' }),
-      _transaction('c1-Coffee', { customer: 'c1', merchant: 'Coffee House', day: '2025-03-12' }),
+      makeTransaction('c3-coffee', { customer: 'c3', day: '2025-03-12' }),
+      makeTransaction('c1-fuel', { customer: 'c1', merchant: 'fuel stop', day: '2025-03-12' }),
+      makeTransaction('c1-Coffee', { customer: 'c1', merchant: 'Coffee House', day: '2025-03-12' }),
     ];
     const query = {
       pairs: [
@@ -221,21 +227,21 @@ export function _transactionTests(suite: _Suite): void {
           wanted.map((t) => ({ ...t, transaction_id: `b-${t.transaction_id}` })),
         );
         assert.deepStrictEqual(
-          _sortedBy(await store.transactions.purchases(A, query), (t) => t.transaction_id),
-          _sortedBy(wanted, (t) => t.transaction_id),
+          sortedBy(await store.transactions.purchases(A, query), (t) => t.transaction_id),
+          sortedBy(wanted, (t) => t.transaction_id),
         );
       },
     );
 
     suite.test('purchases includes the first day and leaves out the day before', async (store) => {
       await store.transactions.insert(A, [
-        _transaction('d9', { day: '2025-03-09', time: '23:59:59.999999999' }),
-        _transaction('d10', { day: '2025-03-10', time: '00:00:00.000000000' }),
-        _transaction('d11', { day: '2025-03-11' }),
+        makeTransaction('d9', { day: '2025-03-09', time: '23:59:59.999999999' }),
+        makeTransaction('d10', { day: '2025-03-10', time: '00:00:00.000000000' }),
+        makeTransaction('d11', { day: '2025-03-11' }),
       ]);
       const pairs = [{ customerId: 'c1', merchantKey: 'coffee house' }];
       const ids = async (fromDay: string) =>
-        _sortedIds(
+        sortedIds(
           (await store.transactions.purchases(A, { pairs, fromDay })).map((t) => t.transaction_id),
         );
       assert.deepStrictEqual(await ids('2025-03-09'), ['d10', 'd11', 'd9']);
@@ -253,19 +259,19 @@ export function _transactionTests(suite: _Suite): void {
           { customerId: 'c1', merchantKey: 'fuel stop' },
         ];
         const ask = async (from: Store | StoreSession, asked = pairs.slice(0, 2)) =>
-          _sortedIds(
+          sortedIds(
             (await from.transactions.purchases(A, { pairs: asked, fromDay: '2025-01-01' })).map(
               (t) => t.transaction_id,
             ),
           );
-        await store.transactions.insert(A, [_transaction('p1')]);
+        await store.transactions.insert(A, [makeTransaction('p1')]);
         assert.deepStrictEqual(await ask(store), ['p1']);
         await store.transactions.insert(A, [
-          _transaction('p2', { day: '2025-03-11' }),
-          _transaction('p3', { merchant: 'book nook' }),
+          makeTransaction('p2', { day: '2025-03-11' }),
+          makeTransaction('p3', { merchant: 'book nook' }),
         ]);
         assert.deepStrictEqual(await ask(store), ['p1', 'p2', 'p3']);
-        const unit = [_transaction('u1'), _transaction('u2', { merchant: 'fuel stop' })];
+        const unit = [makeTransaction('u1'), makeTransaction('u2', { merchant: 'fuel stop' })];
         const failure = new Error('the unit fails after reading');
         await assert.rejects(
           store.transaction(async (s) => {
@@ -277,7 +283,7 @@ export function _transactionTests(suite: _Suite): void {
           (e) => e === failure,
         );
         assert.deepStrictEqual(await ask(store, pairs), ['p1', 'p2', 'p3']);
-        assert.deepStrictEqual(_sortedIds(await store.transactions.insert(A, unit)), ['u1', 'u2']);
+        assert.deepStrictEqual(sortedIds(await store.transactions.insert(A, unit)), ['u1', 'u2']);
         assert.deepStrictEqual(await ask(store, pairs), ['p1', 'p2', 'p3', 'u1', 'u2']);
       },
     );

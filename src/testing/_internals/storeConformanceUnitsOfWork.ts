@@ -1,30 +1,30 @@
 import assert from 'node:assert/strict';
 import type { Store, StoredOutboxEvent, StoreSession } from '../../store/index.js';
 import {
-  _customer,
-  _deferred,
-  _event,
-  _increasing,
-  _offer,
-  _PARTNER_A,
-  type _Probe,
-  _payment,
-  _plain,
-  type _Suite,
-  _settlesWithin,
-  _snapshot,
-  _sortedBy,
-  _sortedIds,
-  _transaction,
+  deferred,
+  isIncreasing,
+  makeCustomer,
+  makeEvent,
+  makeOffer,
+  makePayment,
+  makeTransaction,
+  PARTNER_A,
+  type Probe,
+  plainCopy,
+  type Suite,
+  settlesWithin,
+  sortedBy,
+  sortedIds,
+  takeSnapshot,
 } from './storeConformanceKit.js';
 
-const A = _PARTNER_A;
+const A = PARTNER_A;
 
 /** How long reads on the store may wait while a unit of work is open before that check is skipped. */
 const OUTSIDE_READ_WAIT_MS = 1_000;
 
 /** What the tests below read: two customers, two transactions and their merchant pairs. */
-const PROBE: _Probe = {
+const PROBE: Probe = {
   partner: A,
   customerIds: ['c1', 'c2'],
   transactionIds: ['t1', 't2'],
@@ -36,66 +36,68 @@ const PROBE: _Probe = {
 
 /** Committed data the tests start from: one of everything. */
 async function seed(store: Store): Promise<void> {
-  await store.offers.upsert([_offer(1)]);
-  await store.customers.upsert(A, [_customer('c1')]);
-  await store.transactions.insert(A, [_transaction('t1', { customer: 'c1', day: '2025-03-10' })]);
-  await store.payments.insert(A, [_payment('t1', { date: '2025-03-24' })]);
-  await store.outbox.add(A, [_event('e1')]);
+  await store.offers.upsert([makeOffer(1)]);
+  await store.customers.upsert(A, [makeCustomer('c1')]);
+  await store.transactions.insert(A, [
+    makeTransaction('t1', { customer: 'c1', day: '2025-03-10' }),
+  ]);
+  await store.payments.insert(A, [makePayment('t1', { date: '2025-03-24' })]);
+  await store.outbox.add(A, [makeEvent('e1')]);
 }
 
 /** Writes to every repository: replaces c1 and offer 1, adds c2, t2, its payment, e2, offer 2. */
 async function writeEverything(s: StoreSession): Promise<void> {
-  await s.offers.upsert([_offer(1, { name: 'Offer 1, changed' }), _offer(2)]);
-  await s.customers.upsert(A, [_customer('c1', { gender: 'male' }), _customer('c2')]);
-  await s.transactions.insert(A, [_transaction('t2', { customer: 'c2', day: '2025-03-11' })]);
-  await s.payments.insert(A, [_payment('t2', { customer: 'c2', date: '2025-03-20' })]);
-  await s.outbox.add(A, [_event('e2')]);
+  await s.offers.upsert([makeOffer(1, { name: 'Offer 1, changed' }), makeOffer(2)]);
+  await s.customers.upsert(A, [makeCustomer('c1', { gender: 'male' }), makeCustomer('c2')]);
+  await s.transactions.insert(A, [makeTransaction('t2', { customer: 'c2', day: '2025-03-11' })]);
+  await s.payments.insert(A, [makePayment('t2', { customer: 'c2', date: '2025-03-20' })]);
+  await s.outbox.add(A, [makeEvent('e2')]);
 }
 
 function withoutSequence(events: readonly StoredOutboxEvent[]): unknown[] {
-  return _plain(events.map(({ sequence: _, ...event }) => event));
+  return plainCopy(events.map(({ sequence: _, ...event }) => event));
 }
 
 /** Checks that `writeEverything` was applied on top of `seed`, as read through `s`. */
 async function assertEverythingWritten(s: StoreSession): Promise<void> {
   assert.deepStrictEqual(
-    _plain(await s.offers.list()),
-    _plain([_offer(1, { name: 'Offer 1, changed' }), _offer(2)]),
+    plainCopy(await s.offers.list()),
+    plainCopy([makeOffer(1, { name: 'Offer 1, changed' }), makeOffer(2)]),
   );
   assert.deepStrictEqual(
-    _sortedBy(await s.customers.get(A, ['c1', 'c2']), (c) => c.customer_id),
-    _plain([_customer('c1', { gender: 'male' }), _customer('c2')]),
+    sortedBy(await s.customers.get(A, ['c1', 'c2']), (c) => c.customer_id),
+    plainCopy([makeCustomer('c1', { gender: 'male' }), makeCustomer('c2')]),
   );
-  assert.deepStrictEqual(_sortedIds(await s.transactions.existing(A, ['t1', 't2'])), ['t1', 't2']);
+  assert.deepStrictEqual(sortedIds(await s.transactions.existing(A, ['t1', 't2'])), ['t1', 't2']);
   assert.deepStrictEqual(
-    _sortedBy(
+    sortedBy(
       await s.transactions.purchases(A, { pairs: PROBE.pairs, fromDay: '2025-01-01' }),
       (t) => t.transaction_id,
     ),
-    _plain([
-      _transaction('t1', { customer: 'c1', day: '2025-03-10' }),
-      _transaction('t2', { customer: 'c2', day: '2025-03-11' }),
+    plainCopy([
+      makeTransaction('t1', { customer: 'c1', day: '2025-03-10' }),
+      makeTransaction('t2', { customer: 'c2', day: '2025-03-11' }),
     ]),
   );
   assert.deepStrictEqual(
-    _plain(
+    plainCopy(
       await s.payments.list(A, { from: '2025-01-01', to: '2025-12-31', offset: 0, limit: 10 }),
     ),
-    _plain({
+    plainCopy({
       total: 2,
       items: [
-        _payment('t2', { customer: 'c2', date: '2025-03-20' }),
-        _payment('t1', { date: '2025-03-24' }),
+        makePayment('t2', { customer: 'c2', date: '2025-03-20' }),
+        makePayment('t1', { date: '2025-03-24' }),
       ],
     }),
   );
   const events = await s.outbox.list(A, { limit: 10 });
-  assert.deepStrictEqual(withoutSequence(events), _plain([_event('e1'), _event('e2')]));
-  assert.ok(_increasing(events.map((e) => e.sequence)), 'outbox sequences must increase');
+  assert.deepStrictEqual(withoutSequence(events), plainCopy([makeEvent('e1'), makeEvent('e2')]));
+  assert.ok(isIncreasing(events.map((e) => e.sequence)), 'outbox sequences must increase');
 }
 
-/** Registers the unit-of-work tests. @internal */
-export function _unitOfWorkTests(suite: _Suite): void {
+/** Registers the unit-of-work tests. */
+export function unitOfWorkTests(suite: Suite): void {
   suite.describe('units of work', () => {
     suite.test(
       'a unit of work keeps every write to every repository when fn resolves, and returns what fn returns',
@@ -114,7 +116,7 @@ export function _unitOfWorkTests(suite: _Suite): void {
       'a unit of work that throws keeps none of its writes and rethrows the same error',
       async (store) => {
         await seed(store);
-        const before = await _snapshot(store, PROBE);
+        const before = await takeSnapshot(store, PROBE);
         const failure = new Error('the work failed');
         await assert.rejects(
           store.transaction(async (s) => {
@@ -126,19 +128,19 @@ export function _unitOfWorkTests(suite: _Suite): void {
             return true;
           },
         );
-        assert.deepStrictEqual(await _snapshot(store, PROBE), before);
+        assert.deepStrictEqual(await takeSnapshot(store, PROBE), before);
 
         // Nothing of the failed unit lingers: the same writes succeed afterwards and count as new.
         const counts = await store.transaction(async (s) => {
-          const customers = await s.customers.upsert(A, [_customer('c2')]);
+          const customers = await s.customers.upsert(A, [makeCustomer('c2')]);
           const inserted = await s.transactions.insert(A, [
-            _transaction('t2', { customer: 'c2', day: '2025-03-11' }),
+            makeTransaction('t2', { customer: 'c2', day: '2025-03-11' }),
           ]);
-          await s.payments.insert(A, [_payment('t2', { customer: 'c2', date: '2025-03-20' })]);
-          await s.outbox.add(A, [_event('e2')]);
+          await s.payments.insert(A, [makePayment('t2', { customer: 'c2', date: '2025-03-20' })]);
+          await s.outbox.add(A, [makeEvent('e2')]);
           return { customers, inserted };
         });
-        assert.deepStrictEqual(_plain(counts), {
+        assert.deepStrictEqual(plainCopy(counts), {
           customers: { added: 1, updated: 0 },
           inserted: ['t2'],
         });
@@ -158,10 +160,10 @@ export function _unitOfWorkTests(suite: _Suite): void {
         );
         // Insert-if-absent and the upsert counts see the unit's writes as stored.
         assert.deepStrictEqual(
-          await s.transactions.insert(A, [_transaction('t2', { description: 'again' })]),
+          await s.transactions.insert(A, [makeTransaction('t2', { description: 'again' })]),
           [],
         );
-        assert.deepStrictEqual(_plain(await s.customers.upsert(A, [_customer('c2')])), {
+        assert.deepStrictEqual(plainCopy(await s.customers.upsert(A, [makeCustomer('c2')])), {
           added: 0,
           updated: 1,
         });
@@ -173,9 +175,9 @@ export function _unitOfWorkTests(suite: _Suite): void {
       "reads on the store do not see a unit's writes before the unit resolves",
       async (store) => {
         await seed(store);
-        const before = await _snapshot(store, PROBE);
-        const written = _deferred();
-        const release = _deferred();
+        const before = await takeSnapshot(store, PROBE);
+        const written = deferred();
+        const release = deferred();
         const unit = store.transaction(async (s) => {
           await writeEverything(s);
           written.resolve();
@@ -185,8 +187,8 @@ export function _unitOfWorkTests(suite: _Suite): void {
         await Promise.race([written.promise, unit]);
 
         // A store may make reads wait for the open unit; only reads answered meanwhile are checked.
-        const outside = _snapshot(store, PROBE);
-        if (await _settlesWithin(outside, OUTSIDE_READ_WAIT_MS)) {
+        const outside = takeSnapshot(store, PROBE);
+        if (await settlesWithin(outside, OUTSIDE_READ_WAIT_MS)) {
           assert.deepStrictEqual(await outside, before);
         }
         release.resolve();
@@ -202,26 +204,26 @@ export function _unitOfWorkTests(suite: _Suite): void {
       await Promise.all(
         ids.map((k) =>
           store.transaction(async (s) => {
-            await s.customers.upsert(A, [_customer(`c${k}`)]);
+            await s.customers.upsert(A, [makeCustomer(`c${k}`)]);
             await new Promise((resolve) => setTimeout(resolve, 1));
-            await s.transactions.insert(A, [_transaction(`t${k}`, { customer: `c${k}` })]);
-            await s.payments.insert(A, [_payment(`t${k}`, { customer: `c${k}` })]);
-            await s.outbox.add(A, [_event(`e${k}-1`), _event(`e${k}-2`)]);
+            await s.transactions.insert(A, [makeTransaction(`t${k}`, { customer: `c${k}` })]);
+            await s.payments.insert(A, [makePayment(`t${k}`, { customer: `c${k}` })]);
+            await s.outbox.add(A, [makeEvent(`e${k}-1`), makeEvent(`e${k}-2`)]);
           }),
         ),
       );
       const customerIds = ids.map((k) => `c${k}`);
       const transactionIds = ids.map((k) => `t${k}`);
       assert.deepStrictEqual(
-        _sortedBy(await store.customers.get(A, customerIds), (c) => c.customer_id),
-        _sortedBy(
-          customerIds.map((id) => _customer(id)),
+        sortedBy(await store.customers.get(A, customerIds), (c) => c.customer_id),
+        sortedBy(
+          customerIds.map((id) => makeCustomer(id)),
           (c) => c.customer_id,
         ),
       );
       assert.deepStrictEqual(
-        _sortedIds(await store.transactions.existing(A, transactionIds)),
-        _sortedIds(transactionIds),
+        sortedIds(await store.transactions.existing(A, transactionIds)),
+        sortedIds(transactionIds),
       );
       const payments = await store.payments.list(A, {
         from: '2025-01-01',
@@ -231,11 +233,11 @@ export function _unitOfWorkTests(suite: _Suite): void {
       });
       assert.deepStrictEqual(
         payments.items.map((p) => p.transaction_id),
-        _sortedIds(transactionIds),
+        sortedIds(transactionIds),
       );
       const events = await store.outbox.list(A, { limit: 100 });
       assert.strictEqual(events.length, 2 * units);
-      assert.ok(_increasing(events.map((e) => e.sequence)), 'outbox sequences must increase');
+      assert.ok(isIncreasing(events.map((e) => e.sequence)), 'outbox sequences must increase');
       const position = new Map(events.map((e, i) => [e.id, i]));
       for (const k of ids) {
         const first = position.get(`e${k}-1`);

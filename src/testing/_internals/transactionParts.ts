@@ -1,12 +1,12 @@
 import fc from 'fast-check';
 import type { DayRange } from '../DayRange.js';
-import { _amountArbitrary } from './amounts.js';
-import { _dateTimeArbitrary } from './dates.js';
-import { _PLACES } from './pools.js';
-import { _merchantNameArbitrary } from './variants.js';
+import { amountArbitrary } from './amounts.js';
+import { dateTimeArbitrary } from './dates.js';
+import { PLACES } from './pools.js';
+import { merchantNameArbitrary } from './variants.js';
 
-/** What submitted and history transactions share. @internal */
-export interface _TransactionParts {
+/** What submitted and history transactions share. */
+export interface TransactionParts {
   readonly transaction_id: string;
   readonly customer_id: string;
   readonly description: string;
@@ -16,8 +16,8 @@ export interface _TransactionParts {
   readonly location: { readonly country: string; readonly city: string };
 }
 
-/** Resolved options of the transaction arbitraries. @internal */
-export interface _PartsOptions {
+/** Resolved options of the transaction arbitraries. */
+export interface PartsOptions {
   readonly idPrefix: string;
   readonly customerIds: readonly string[];
   readonly merchants: readonly string[];
@@ -31,21 +31,20 @@ const CATEGORIES = ['5411', '5812', '5942', '5541'];
 
 /**
  * Every field of a transaction, valid.
- * @internal
  */
-export function _transactionParts(o: _PartsOptions): fc.Arbitrary<_TransactionParts> {
+export function transactionParts(o: PartsOptions): fc.Arbitrary<TransactionParts> {
   if (o.customerIds.length === 0) throw new RangeError('customerIds must not be empty');
   return fc.record({
     transaction_id: fc.integer({ min: 1, max: 999_999 }).map((n) => `${o.idPrefix}${n}`),
     customer_id: fc.constantFrom(...o.customerIds),
     description: fc.constantFrom('', 'Card payment', 'Contactless', 'Online order'),
-    date: _dateTimeArbitrary(o.dates, o.offsets),
-    amount: _amountArbitrary(o.wideAmounts),
+    date: dateTimeArbitrary(o.dates, o.offsets),
+    amount: amountArbitrary(o.wideAmounts),
     merchant: fc.record({
       id: fc.integer({ min: 1, max: 99 }).map((n) => `m-${n}`),
-      name: _merchantNameArbitrary(o.merchants, o.merchantVariants),
+      name: merchantNameArbitrary(o.merchants, o.merchantVariants),
       category_code: fc.constantFrom(...CATEGORIES),
     }),
-    location: fc.constantFrom(..._PLACES).map((p) => ({ country: p.country, city: p.city })),
+    location: fc.constantFrom(...PLACES).map((p) => ({ country: p.country, city: p.city })),
   });
 }

@@ -10,9 +10,8 @@ function fullWidth(text: string): string {
  * Spellings of a merchant name with the same match key (DESIGN.md §3: NFKC, trimmed, inner white
  * space collapsed, lower-cased): case, padding, doubled or non-breaking spaces, full-width forms.
  * Spellings whose key would differ (possible for some non-ASCII names) are dropped.
- * @internal
  */
-export function _merchantVariants(name: string): readonly string[] {
+export function merchantVariants(name: string): readonly string[] {
   const candidates = [
     name,
     name.toUpperCase(),
@@ -28,9 +27,8 @@ export function _merchantVariants(name: string): readonly string[] {
 
 /**
  * A name from the pool, in one of its spellings (the plain one most often).
- * @internal
  */
-export function _merchantNameArbitrary(
+export function merchantNameArbitrary(
   pool: readonly string[],
   variants: boolean,
 ): fc.Arbitrary<string> {
@@ -38,7 +36,7 @@ export function _merchantNameArbitrary(
   const name = fc.constantFrom(...pool);
   if (!variants) return name;
   return name.chain((n) => {
-    const [plain = n, ...others] = _merchantVariants(n);
+    const [plain = n, ...others] = merchantVariants(n);
     return others.length === 0
       ? fc.constant(plain)
       : fc.oneof({ weight: 3, arbitrary: fc.constant(plain) }, fc.constantFrom(...others));
@@ -47,9 +45,8 @@ export function _merchantNameArbitrary(
 
 /**
  * A gender in one of its spellings: as is, capitalised, upper-cased or padded.
- * @internal
  */
-export function _genderArbitrary(pool: readonly string[]): fc.Arbitrary<string> {
+export function genderArbitrary(pool: readonly string[]): fc.Arbitrary<string> {
   if (pool.length === 0) throw new RangeError('the gender pool must not be empty');
   return fc
     .tuple(fc.constantFrom(...pool), fc.constantFrom('plain', 'upper', 'title', 'padded'))

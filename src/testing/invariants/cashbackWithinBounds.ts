@@ -1,5 +1,5 @@
 import { Money } from '../../model/money.js';
-import { _describe, _prepare } from '../_internals/replayInput.js';
+import { describePayment, prepareInput } from '../_internals/replayInput.js';
 import type { InvariantOptions, ReplayInput, ReplayOutput } from './types.js';
 
 /** How far rounding may move a value up, in units of the last place. */
@@ -30,11 +30,11 @@ export function cashbackWithinBounds(
   result: ReplayOutput,
   options: InvariantOptions = {},
 ): void {
-  const prepared = _prepare(input, options);
+  const prepared = prepareInput(input, options);
   const { scale, rounding } = prepared.options;
   const lastPlace = new Money(10).pow(-scale);
   for (const p of result.payments) {
-    const fail = (why: string) => new Error(`${_describe(p)}: ${why}`);
+    const fail = (why: string) => new Error(`${describePayment(p)}: ${why}`);
     const offer = prepared.offer(p.offer_id);
     const tx = prepared.paidTransaction(p);
     if (offer === undefined) throw fail('no such offer');

@@ -1,5 +1,5 @@
 import { formatDay } from '../../model/day.js';
-import { _describe, _prepare } from '../_internals/replayInput.js';
+import { describePayment, prepareInput } from '../_internals/replayInput.js';
 import type { InvariantOptions, ReplayInput, ReplayOutput } from './types.js';
 
 /**
@@ -22,16 +22,16 @@ export function paymentDateIsDayPlusWarranty(
   result: ReplayOutput,
   options: InvariantOptions = {},
 ): void {
-  const prepared = _prepare(input, options);
+  const prepared = prepareInput(input, options);
   for (const p of result.payments) {
     const offer = prepared.offer(p.offer_id);
     const tx = prepared.paidTransaction(p);
     if (offer === undefined || tx === undefined)
-      throw new Error(`${_describe(p)}: no such offer or transaction`);
+      throw new Error(`${describePayment(p)}: no such offer or transaction`);
     const expected = formatDay(tx.when.day + offer.warranty);
     if (p.payment_date !== expected) {
       throw new Error(
-        `${_describe(p)}: expected ${tx.when.dayText} + ${offer.warranty} days = ${expected}`,
+        `${describePayment(p)}: expected ${tx.when.dayText} + ${offer.warranty} days = ${expected}`,
       );
     }
   }

@@ -2,13 +2,21 @@ import { compileOffers, type OfferSet } from '../matching/compileOffers.js';
 import type { Purchase } from '../matching/history.js';
 import { formatDay } from '../model/day.js';
 import type { CustomerErrorCode, ItemError, TransactionErrorCode } from '../model/errors.js';
-import { type CoreOptions, type ResolvedOptions, resolveOptions } from '../model/options.js';
+import { assertKnownKeys } from '../model/knownKeys.js';
+import {
+  CORE_OPTION_KEYS,
+  type CoreOptions,
+  type ResolvedOptions,
+  resolveCoreOptions,
+} from '../model/options.js';
 import type { ParsedCustomer } from '../model/parseCustomer.js';
 import {
   type ParsedTransaction,
   type ParseResult,
   parseTransaction,
 } from '../model/parseTransaction.js';
+import { wholeNumber } from '../model/wholeNumber.js';
+import { describeValue } from '../rules/_internals/describe.js';
 import { screenCustomers } from './customers.js';
 import { type DecideState, decide, purchaseOf, screenHistory } from './decide.js';
 import { TransactionIdSet } from './idSet.js';
@@ -45,12 +53,17 @@ export interface ReplayOptions extends ReplaySessionOptions {
 
 /** What a replay starts from. @public */
 export interface ReplayData {
-  /** Offers (seed 2.7 JSON shapes), or a set already compiled by `compileOffers`. */
+  /** Offers in their JSON shape (docs/concepts.md, Offers), or a set compiled by `compileOffers`. */
   readonly offers: readonly unknown[] | OfferSet;
-  /** Customers (seed 2.1), applied first as one request. */
+  /** Customers (docs/concepts.md, Input rules), applied first as one request. */
   readonly customers: readonly unknown[];
-  /** History transactions (seed 4.2), applied after the customers. */
+  /** History transactions (docs/concepts.md, Input rules), applied after the customers. */
   readonly history?: readonly unknown[];
+  /**
+   * The transactions to decide: required by `replay`; a session from `createReplay` does not read
+   * them (push them), so that one data set can feed both.
+   */
+  readonly transactions?: readonly unknown[];
 }
 
 /** What the whole replay of a data set returns. @public */
@@ -140,15 +153,10 @@ export interface ReplaySession {
 
 const DEFAULT_LATENESS_DAYS = 31;
 
-function latenessOf(value: number | undefined, fallback: number): number {
-  const days = value ?? fallback;
-  if (days !== Number.POSITIVE_INFINITY && !(Number.isSafeInteger(days) && days >= 0)) {
-    throw new RangeError(
-      `maxLatenessDays must be a whole number >= 0 or Infinity, got ${String(days)}`,
-    );
-  }
-  return days;
-}
+const SESSION_OPTION_KEYS: readonly string[] = [...CORE_OPTION_KEYS, 'maxLatenessDays'];
+const REPLAY_OPTION_KEYS: readonly string[] = [...SESSION_OPTION_KEYS, 'clock', 'ids'];
+// One data set feeds `replay` and `createReplay` alike; a session leaves `transactions` to `push`.
+const DATA_KEYS: readonly string[] = ['offers', 'customers', 'history', 'transactions'];
 
 /**
  * The same string, as V8's interned copy where it has one: the key a property of that name
@@ -161,9 +169,45 @@ function interned(id: string): string {
   return Object.keys({ [id]: 0 })[0] ?? id;
 }
 
-function isOfferSet(offers: ReplayData['offers']): offers is OfferSet {
-  // Anything else, arrays and mistakes alike, goes to compileOffers, which names what is wrong.
-  return typeof offers === 'object' && offers !== null && 'byMerchant' in offers;
+/** Whether `offers` is what `compileOffers` returns (an array is not: it is offers to compile). */
+function isOfferSet(offers: unknown): offers is OfferSet {
+  const set = offers as Partial<OfferSet> | null;
+  return (
+    typeof set === 'object' &&
+    set !== null &&
+    Array.isArray(set.offers) &&
+    typeof set.byMerchant?.get === 'function' &&
+    typeof set.historyKeys?.has === 'function' &&
+    typeof set.maxLookbackDays === 'number'
+  );
+}
+
+/**
+ * Checks the input object of `createReplay` and `replay`: an object with no key but `offers`,
+ * `customers`, `history` and `transactions`, `offers` an array or an `OfferSet`, the other lists
+ * arrays (`history` may be left out, and `transactions` too unless `withTransactions`).
+ */
+function checkData(data: unknown, withTransactions: boolean): asserts data is ReplayData {
+  _requireObject(data, 'data');
+  assertKnownKeys(data, DATA_KEYS, 'data', 'field');
+  const d = data as Record<string, unknown>;
+  if (!Array.isArray(d.offers) && !isOfferSet(d.offers)) {
+    throw new TypeError(
+      `data.offers must be an array of offers or an OfferSet from compileOffers, got ${describeValue(d.offers)}`,
+    );
+  }
+  _requireArray(d.customers, 'data.customers');
+  if (d.history !== undefined) _requireArray(d.history, 'data.history');
+  if (withTransactions || d.transactions !== undefined) {
+    _requireArray(d.transactions, 'data.transactions');
+  }
+}
+
+/** Throws a TypeError naming the option unless `value` is a function or left out. */
+function checkFunction(value: unknown, name: string): void {
+  if (value !== undefined && typeof value !== 'function') {
+    throw new TypeError(`${name} must be a function, got ${describeValue(value)}`);
+  }
 }
 
 /**
@@ -172,16 +216,27 @@ function isOfferSet(offers: ReplayData['offers']): offers is OfferSet {
  * @param data - offers, customers and optional history
  * @param options - time zone, scale, rounding, operators
  * @returns the session
- * @throws OfferValidationError when an offer is invalid; RangeError for bad options; TypeError
- *   when `data` is not an object or one of its lists is not an array
+ * @throws OfferValidationError when an offer is invalid; TypeError when `data` is not an object,
+ *   has a key other than `offers`, `customers`, `history` and `transactions`, or one of them has
+ *   the wrong shape, and for an unknown option; RangeError for a bad option value
  * @public
  */
 export function createReplay(data: ReplayData, options: ReplaySessionOptions = {}): ReplaySession {
-  _requireObject(data, 'data');
-  _requireArray(data.customers, 'data.customers');
-  if (data.history !== undefined) _requireArray(data.history, 'data.history');
-  const resolved: ResolvedOptions = resolveOptions(options);
-  const lateness = latenessOf(options.maxLatenessDays, DEFAULT_LATENESS_DAYS);
+  checkData(data, false);
+  assertKnownKeys(options, SESSION_OPTION_KEYS, 'createReplay options');
+  return startSession(data, options, DEFAULT_LATENESS_DAYS);
+}
+
+/** `createReplay` once its input and options are checked. */
+function startSession(
+  data: ReplayData,
+  options: ReplaySessionOptions,
+  defaultLateness: number,
+): ReplaySession {
+  const resolved: ResolvedOptions = resolveCoreOptions(options);
+  const lateness = wholeNumber(options.maxLatenessDays ?? defaultLateness, 'maxLatenessDays', {
+    infinity: true,
+  });
   const offers = isOfferSet(data.offers)
     ? data.offers
     : compileOffers(data.offers, { operators: resolved.operators });
@@ -305,8 +360,10 @@ export function createReplay(data: ReplayData, options: ReplaySessionOptions = {
  * @param data - offers, customers, optional history, and the transactions to decide
  * @param options - core options, plus `clock` and `ids`
  * @returns payments, errors, rejections and a summary
- * @throws OfferValidationError when an offer is invalid; RangeError for bad options; TypeError
- *   when `data` is not an object or one of its lists is not an array
+ * @throws OfferValidationError when an offer is invalid; TypeError when `data` is not an object,
+ *   has a key other than `offers`, `customers`, `history` and `transactions`, or one of them has
+ *   the wrong shape, for an unknown option, and when `clock` or `ids` is not a function;
+ *   RangeError for a bad option value
  * @example
  * ```ts
  * const r = replay({ offers, customers, history, transactions });
@@ -318,26 +375,41 @@ export function replay(
   data: ReplayData & { readonly transactions: readonly unknown[] },
   options: ReplayOptions = {},
 ): ReplayResult {
-  _requireObject(data, 'data');
-  _requireArray(data.transactions, 'data.transactions');
-  const session = createReplay(data, {
-    ...options,
-    maxLatenessDays: options.maxLatenessDays ?? Number.POSITIVE_INFINITY,
-  });
+  checkData(data, true);
+  assertKnownKeys(options, REPLAY_OPTION_KEYS, 'replay options');
+  const { clock, ids, ...sessionOptions } = options;
+  checkFunction(clock, 'replay options.clock');
+  checkFunction(ids, 'replay options.ids');
+  const session = startSession(data, sessionOptions, Number.POSITIVE_INFINITY);
   const payments: Payment[] = [];
   const errors: TransactionError[] = [];
   for (const o of session.push(data.transactions)) {
     if (o.ok) payments.push(o.payment);
     else errors.push(o.error);
   }
+  const eventId = ids === undefined ? 'replay' : ids();
+  if (typeof eventId !== 'string' || eventId === '') {
+    throw new TypeError(
+      `replay options.ids must return a non-empty string, got ${describeValue(eventId)}`,
+    );
+  }
+  const generatedAt = clock?.();
+  if (
+    generatedAt !== undefined &&
+    !(generatedAt instanceof Date && !Number.isNaN(generatedAt.getTime()))
+  ) {
+    throw new TypeError(
+      `replay options.clock must return a valid Date, got ${describeValue(generatedAt)}`,
+    );
+  }
   const result: ReplayResult = {
-    event_id: options.ids?.() ?? 'replay',
+    event_id: eventId,
     payments,
     errors,
     rejected: session.rejected,
     summary: session.summary(),
   };
-  return options.clock === undefined
+  return generatedAt === undefined
     ? result
-    : { ...result, generated_at: options.clock().toISOString() };
+    : { ...result, generated_at: generatedAt.toISOString() };
 }

@@ -8,7 +8,7 @@ import { compileOffers, type OfferSet } from '../matching/compileOffers.js';
 import type { Offer } from '../matching/offer.js';
 import { isBefore as _isBefore, dayInZone, type WallClock } from '../model/dateTime.js';
 import { formatDay } from '../model/day.js';
-import { type CoreOptions, type ResolvedOptions, resolveOptions } from '../model/options.js';
+import { type CoreOptions, type ResolvedOptions, resolveCoreOptions } from '../model/options.js';
 import type { ParsedCustomer } from '../model/parseCustomer.js';
 import {
   type ParsedTransaction,
@@ -174,7 +174,7 @@ interface Lookback {
  * @public
  */
 export function createEngine(options: EngineOptions = {}): CashbackEngine {
-  const resolved = resolveOptions(options);
+  const resolved = resolveCoreOptions(options);
   const store = options.store ?? createMemoryStore();
   const clock = options.clock ?? (() => new Date());
   const ids = options.ids ?? (() => globalThis.crypto.randomUUID());

@@ -1,9 +1,11 @@
 import { parseDay } from '../model/day.js';
 import type { FieldIssue } from '../model/errors.js';
+import { assertKnownKeys } from '../model/knownKeys.js';
 import { type ExactAmount, parseAmount } from '../model/money.js';
 import { merchantKey, normaliseGender } from '../model/normalise.js';
 import { zodIssues, zodMessage } from '../model/parseCustomer.js';
 import { OfferSchema } from '../model/schemas.js';
+import { describeValue } from '../rules/_internals/describe.js';
 import { freezeLiteral } from '../rules/_internals/freezeLiteral.js';
 import { ConditionError, compileCondition, type OperatorRegistry } from '../rules/index.js';
 import { type AgeBand, parseAgeBand } from './ageBands.js';
@@ -15,6 +17,28 @@ export interface OfferIssue extends FieldIssue {
   readonly offer: string;
 }
 
+/** Offers named in full in the message of an {@link OfferValidationError}; `issues` has them all. */
+const OFFERS_IN_MESSAGE = 5;
+
+/**
+ * Every problem of each of the first offers with problems, offer by offer:
+ * `offer 1: name must be a string; warranty must be at least 0 | offer #3: …`.
+ */
+function summarise(issues: readonly OfferIssue[]): string {
+  const byOffer = new Map<string, string[]>();
+  for (const i of issues) {
+    const list = byOffer.get(i.offer) ?? [];
+    list.push(i.path === '' ? i.message : `${i.path} ${i.message}`);
+    byOffer.set(i.offer, list);
+  }
+  const shown = [...byOffer].slice(0, OFFERS_IN_MESSAGE);
+  const text = shown
+    .map(([offer, problems]) => `offer ${offer}: ${problems.join('; ')}`)
+    .join(' | ');
+  const more = byOffer.size - shown.length;
+  return more > 0 ? `${text} (and ${more} more offer(s) with problems)` : text;
+}
+
 /**
  * Thrown when offers fail validation; nothing is loaded. Lists every problem found.
  * @public
@@ -24,11 +48,7 @@ export class OfferValidationError extends Error {
   readonly issues: readonly OfferIssue[];
   /** @param issues - the problems */
   constructor(issues: readonly OfferIssue[]) {
-    const head = issues
-      .slice(0, 5)
-      .map((i) => `offer ${i.offer}: ${i.path === '' ? '' : `${i.path} `}${i.message}`)
-      .join('; ');
-    super(`Invalid offers: ${head}${issues.length > 5 ? ` (and ${issues.length - 5} more)` : ''}`);
+    super(`Invalid offers: ${summarise(issues)}`);
     this.name = 'OfferValidationError';
     this.issues = issues;
   }
@@ -56,6 +76,37 @@ export interface CompileOffersOptions {
   readonly operators?: OperatorRegistry;
 }
 
+/** The bands of readable labels of an `age` list; the schema reports a list or label of another type. */
+function readAgeBands(age: unknown, add: (path: string, message: string) => void): AgeBand[] {
+  const bands: AgeBand[] = [];
+  if (!Array.isArray(age)) return bands;
+  age.forEach((label: unknown, i) => {
+    if (typeof label !== 'string') return;
+    const band = parseAgeBand(label);
+    if (band === undefined) add(`age.${i}`, `'${label}' is not an age label A-B or A+`);
+    else bands.push(band);
+  });
+  return bands;
+}
+
+/** The compiled `conditions`, when present and well-formed; their issues otherwise. */
+function readCondition(
+  conditions: unknown,
+  options: CompileOffersOptions,
+  add: (path: string, message: string) => void,
+): CompiledOffer['condition'] {
+  if (conditions === undefined) return undefined;
+  try {
+    return compileCondition(conditions, { operators: options.operators, path: 'conditions' });
+  } catch (e) {
+    if (!(e instanceof ConditionError)) throw e;
+    for (const i of e.issues) add(i.path, i.message);
+    return undefined;
+  }
+}
+
+const COMPILE_OFFERS_OPTION_KEYS: readonly (keyof CompileOffersOptions)[] = ['operators'];
+
 /** An amount the schema has already accepted. */
 function validAmount(v: string | number | undefined): ExactAmount | undefined {
   return v === undefined ? undefined : (parseAmount(v) as ExactAmount);
@@ -67,36 +118,18 @@ function compileOne(
   issues: OfferIssue[],
   options: CompileOffersOptions,
 ): CompiledOffer | undefined {
-  const r = OfferSchema.safeParse(input, { error: zodMessage });
-  const add = (path: string, message: string) => issues.push({ offer: key, path, message });
-  if (!r.success) {
-    for (const i of zodIssues(r.error.issues)) add(i.path, i.message);
-    return undefined;
-  }
-  const o = r.data;
   const before = issues.length;
-  const discount = parseAmount(o.discount);
-  if (typeof discount === 'string') add('discount', discount);
-  else if (discount.decimal.gt(100)) add('discount', 'must be at most 100');
-  const ageBands: AgeBand[] = [];
-  (o.age ?? []).forEach((label, i) => {
-    const band = parseAgeBand(label);
-    if (band === undefined) add(`age.${i}`, `'${label}' is not an age label A-B or A+`);
-    else ageBands.push(band);
-  });
-  let condition: CompiledOffer['condition'];
-  if (o.conditions !== undefined) {
-    try {
-      condition = compileCondition(o.conditions, {
-        operators: options.operators,
-        path: 'conditions',
-      });
-    } catch (e) {
-      if (!(e instanceof ConditionError)) throw e;
-      for (const i of e.issues) add(i.path, i.message);
-    }
-  }
-  if (issues.length > before || typeof discount === 'string') return undefined;
+  const add = (path: string, message: string) => issues.push({ offer: key, path, message });
+  const r = OfferSchema.safeParse(input, { error: zodMessage });
+  if (!r.success) for (const i of zodIssues(r.error.issues)) add(i.path, i.message);
+  // What the schema cannot check runs on the fields as sent, whatever else is wrong with the
+  // offer, so that one load reports every problem of it.
+  const raw = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
+  const ageBands = readAgeBands(raw.age, add);
+  const condition = readCondition(raw.conditions, options, add);
+  if (!r.success || issues.length > before) return undefined;
+  const o = r.data;
+  const discount = parseAmount(o.discount) as ExactAmount;
   const active = o.active ?? true;
   // A frozen deep copy: what the engine reports cannot change when the caller mutates its JSON.
   const offer: Offer = freezeLiteral({ ...o, active });
@@ -128,7 +161,8 @@ function compileOne(
  * @param offers - offers in the seed's JSON shape (2.7) plus `active` and the extensions
  * @param options - custom operators for conditions
  * @returns the compiled, indexed offer set
- * @throws OfferValidationError when any offer is invalid
+ * @throws OfferValidationError when any offer is invalid; TypeError when `offers` is not an array
+ *   or `options` has an unknown key
  * @example
  * ```ts
  * const set = compileOffers([{ offer_id: 1, name: 'Coffee', merchant_name: 'Coffee House',
@@ -141,8 +175,9 @@ export function compileOffers(
   options: CompileOffersOptions = {},
 ): OfferSet {
   if (!Array.isArray(offers)) {
-    throw new OfferValidationError([{ offer: '#0', path: '', message: 'offers must be an array' }]);
+    throw new TypeError(`offers must be an array, got ${describeValue(offers)}`);
   }
+  assertKnownKeys(options, COMPILE_OFFERS_OPTION_KEYS, 'compileOffers options');
   const issues: OfferIssue[] = [];
   const compiled: CompiledOffer[] = [];
   const seen = new Set<number>();

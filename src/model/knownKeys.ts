@@ -8,9 +8,15 @@ import { describeValue } from '../rules/_internals/describe.js';
  * @param value - the options object as the caller gave it
  * @param known - every key the options object may have
  * @param label - how the object is named in the message, e.g. `'createEngine options'`
+ * @param noun - what a key is called in the message: `'option'`, or `'field'` for an input object
  * @throws TypeError for a value that is not an object, or an unknown key
  */
-export function assertKnownKeys(value: unknown, known: readonly string[], label: string): void {
+export function assertKnownKeys(
+  value: unknown,
+  known: readonly string[],
+  label: string,
+  noun = 'option',
+): void {
   if (value === undefined) return;
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new TypeError(`${label} must be an object, got ${describeValue(value)}`);
@@ -19,7 +25,7 @@ export function assertKnownKeys(value: unknown, known: readonly string[], label:
     if (known.includes(key)) continue;
     const hint = nearestKey(key, known);
     throw new TypeError(
-      `${label}: unknown option '${key}'${hint === undefined ? '' : `; did you mean '${hint}'?`}` +
+      `${label}: unknown ${noun} '${key}'${hint === undefined ? '' : `; did you mean '${hint}'?`}` +
         ` (known: ${known.join(', ')})`,
     );
   }

@@ -1,7 +1,10 @@
 import { TZDate } from '@date-fns/tz';
 import type Decimal from 'decimal.js';
+import { describeValue } from '../rules/_internals/describe.js';
 import type { OperatorRegistry } from '../rules/index.js';
+import { assertKnownKeys } from './knownKeys.js';
 import { Money, type RoundingName, roundingMode } from './money.js';
+import { wholeNumber } from './wholeNumber.js';
 
 /**
  * Options shared by the core, `replay` and the engine. Every field is optional.
@@ -50,35 +53,81 @@ export interface ResolvedOptions {
   readonly operators: OperatorRegistry | undefined;
 }
 
+/** Every key of {@link CoreOptions}, for entry points whose options extend it. */
+export const CORE_OPTION_KEYS: readonly (keyof CoreOptions)[] = Object.freeze([
+  'timeZone',
+  'scale',
+  'rounding',
+  'currency',
+  'operators',
+]);
+
 /**
  * Validates options and fills in defaults.
  * @param options - what the caller gave
  * @returns the resolved options
- * @throws RangeError for an unknown time zone, a scale outside 0–10 or an unknown rounding name
+ * @throws TypeError for a key that is not an option (a misspelt `timezone`), a currency that is not
+ *   a non-empty string or `operators` that is not a registry; RangeError for an unknown time
+ *   zone, a scale outside 0–10 or an unknown rounding name
+ * @example
+ * ```ts
+ * const options = resolveOptions({ timeZone: 'Europe/Paris', scale: 3 });
+ * ```
  * @public
  */
 export function resolveOptions(options: CoreOptions = {}): ResolvedOptions {
+  assertKnownKeys(options, CORE_OPTION_KEYS, 'core options');
+  return resolveCoreOptions(options);
+}
+
+/**
+ * {@link resolveOptions} without the check of unknown keys, for an entry point whose options
+ * extend {@link CoreOptions} and which has checked its own keys.
+ * @param options - the caller's options; only the fields of {@link CoreOptions} are read
+ * @returns the resolved options
+ * @throws as {@link resolveOptions}, apart from unknown keys
+ */
+export function resolveCoreOptions(options: CoreOptions): ResolvedOptions {
   const timeZone = options.timeZone ?? 'UTC';
   try {
+    if (typeof timeZone !== 'string') throw new RangeError(String(timeZone));
     // Throws RangeError for a zone the runtime does not know.
     new Intl.DateTimeFormat('en-US', { timeZone });
     if (Number.isNaN(new TZDate(0, timeZone).getTime())) throw new RangeError(timeZone);
   } catch {
-    throw new RangeError(`Unknown time zone '${timeZone}'`);
+    throw new RangeError(`Unknown time zone '${String(timeZone)}'`);
   }
-  const scale = options.scale ?? 2;
-  if (!Number.isInteger(scale) || scale < 0 || scale > 10) {
-    throw new RangeError(`scale must be a whole number from 0 to 10, got ${String(scale)}`);
-  }
+  const scale = wholeNumber(options.scale ?? 2, 'scale', { min: 0, max: 10 });
   const rounding = options.rounding ?? 'half-up';
   const mode = roundingMode(rounding);
+  const currency = options.currency ?? 'EUR';
+  if (typeof currency !== 'string' || currency.trim() === '') {
+    throw new TypeError(`currency must be a non-empty string, got ${describeValue(currency)}`);
+  }
+  const operators = options.operators;
+  if (operators !== undefined && !isRegistry(operators)) {
+    throw new TypeError(
+      `operators must be a registry from createOperatorRegistry, got ${describeValue(operators)}`,
+    );
+  }
   return Object.freeze({
     timeZone,
     scale,
     rounding,
     roundingMode: mode,
-    currency: options.currency ?? 'EUR',
+    currency,
     unit: Money.pow(10, scale).toNumber(),
-    operators: options.operators,
+    operators,
   });
+}
+
+function isRegistry(value: unknown): value is OperatorRegistry {
+  const r = value as Partial<OperatorRegistry> | null;
+  return (
+    typeof r === 'object' &&
+    r !== null &&
+    typeof r.get === 'function' &&
+    typeof r.with === 'function' &&
+    Array.isArray(r.names)
+  );
 }

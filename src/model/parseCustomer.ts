@@ -27,15 +27,20 @@ export interface ParsedCustomer {
 
 /**
  * Messages for zod's type issues in the words the hand-written transaction parser uses (`is
- * required`, `must be a string`), so that customers, offers and transactions report alike; other
- * issues keep the schema's own message.
+ * required`, `must be a string`), so that customers, offers and transactions report alike, and
+ * for a value outside an enumeration (`must be one of 'all', 'new', 'returning'`); other issues
+ * keep the schema's own message.
  */
 export function zodMessage(issue: {
   readonly code?: string;
   readonly input?: unknown;
   readonly expected?: string;
   readonly errors?: readonly (readonly { readonly code?: string; readonly expected?: string }[])[];
+  readonly values?: readonly unknown[];
 }): string | undefined {
+  if (issue.code === 'invalid_value' && issue.values !== undefined && issue.input !== undefined) {
+    return `must be one of ${issue.values.map((v) => (typeof v === 'string' ? `'${v}'` : String(v))).join(', ')}`;
+  }
   if (issue.code !== 'invalid_type' && issue.code !== 'invalid_union') return undefined;
   if (issue.input === undefined) return 'is required';
   if (issue.code === 'invalid_type') return `must be ${typeName(issue.expected)}`;

@@ -31,6 +31,12 @@ export const AmountSchema = z.union([
     .refine((s) => /[1-9]/.test(s), 'must be greater than 0'),
 ]);
 
+/** Whether a valid amount is above 100 (a discount is a percentage). */
+function overHundred(v: string | number): boolean {
+  const a = parseAmount(v);
+  return typeof a !== 'string' && a.decimal.gt(100);
+}
+
 /** The amount of a transaction: an {@link AmountSchema} of at most 10^12. */
 const TransactionAmountSchema = AmountSchema.refine((v) => {
   const a = parseAmount(v);
@@ -122,7 +128,7 @@ export const OfferSchema = z
     age: z.array(z.string()).optional(),
     gender: z.array(z.string()).optional(),
     category_name: z.string().optional(),
-    discount: AmountSchema,
+    discount: AmountSchema.refine((v) => !overHundred(v), 'must be at most 100'),
     valid_from: DaySchema,
     valid_to: DaySchema,
     active: z.boolean().optional(),
@@ -137,17 +143,19 @@ export const OfferSchema = z
       .optional(),
     conditions: z.unknown().optional(),
   })
-  .superRefine((o, ctx) => {
-    const from = parseDay(o.valid_from);
-    const to = parseDay(o.valid_to);
-    if (from !== undefined && to !== undefined && from > to) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['valid_to'],
-        message: 'must not be before valid_from',
-      });
-    }
+  .refine((o) => (parseDay(o.valid_from) as number) <= (parseDay(o.valid_to) as number), {
+    path: ['valid_to'],
+    message: 'must not be before valid_from',
+    // Whenever both days are real, even if other fields are wrong: every problem at once.
+    when: (payload) => {
+      const o = payload.value as { valid_from?: unknown; valid_to?: unknown } | null;
+      return isDay(o?.valid_from) && isDay(o?.valid_to);
+    },
   });
+
+function isDay(value: unknown): boolean {
+  return typeof value === 'string' && parseDay(value) !== undefined;
+}
 
 /** A customer as sent (seed 2.1). @public */
 export type CustomerInput = z.input<typeof CustomerSchema>;

@@ -279,7 +279,20 @@ describe('replay: what it rejects before deciding', () => {
     expect(bad({ ...base, transactions: tx() })).toThrow(
       new TypeError('data.transactions must be an array, got an object'),
     );
-    expect(bad({ ...base, offers: 5 })).toThrow(OfferValidationError);
+    expect(bad({ ...base, offers: 5 })).toThrow(
+      new TypeError(
+        'data.offers must be an array of offers or an OfferSet from compileOffers, got the number 5',
+      ),
+    );
+    expect(bad({ ...base, offers: 'x' })).toThrow(
+      new TypeError(
+        'data.offers must be an array of offers or an OfferSet from compileOffers, got the string "x"',
+      ),
+    );
+    expect(bad({ ...base, offers: { byMerchant: 1 } })).toThrow(/^data\.offers must be an array/);
+    expect(() => createReplay({ ...base, offers: 'x' } as never)).toThrow(
+      /^data\.offers must be an array/,
+    );
     const session = createReplay(base);
     expect(() => session.push(undefined as unknown as unknown[])).toThrow(
       new TypeError('transactions must be an array, got undefined'),
@@ -294,5 +307,79 @@ describe('replay: what it rejects before deciding', () => {
     expect(() => screenHistory('t1' as never, {} as never)).toThrow(TypeError);
     // Nothing was decided by the calls that threw.
     expect(session.summary().transactions).toBe(0);
+  });
+
+  test('a key the input object does not have is a TypeError naming it and the nearest field', () => {
+    const base = { offers: [offer()], customers: [customer()], transactions: [tx()] };
+    const { transactions, ...sessionData } = base;
+    expect(() => replay({ ...sessionData, transaction: transactions } as never)).toThrow(
+      new TypeError(
+        "data: unknown field 'transaction'; did you mean 'transactions'? " +
+          '(known: offers, customers, history, transactions)',
+      ),
+    );
+    expect(() => replay({ ...base, histroy: [] } as never)).toThrow(
+      /^data: unknown field 'histroy'; did you mean 'history'\?/,
+    );
+    expect(() => createReplay({ ...sessionData, transaction: transactions } as never)).toThrow(
+      /^data: unknown field 'transaction'; did you mean 'transactions'\?/,
+    );
+    // The same data set feeds a session, which leaves its transactions to push.
+    expect(createReplay(base).push([]).length).toBe(0);
+    expect(() => createReplay({ ...base, transactions: {} } as never)).toThrow(
+      new TypeError('data.transactions must be an array, got an object'),
+    );
+    expect(() => replay({ ...base, customers: undefined } as never)).toThrow(
+      new TypeError('data.customers must be an array, got undefined'),
+    );
+  });
+
+  test('an options key that is not an option is a TypeError naming the nearest one', () => {
+    const base = { offers: [offer()], customers: [customer()], transactions: [tx()] };
+    expect(() => replay(base, { timezone: 'Europe/Paris' } as never)).toThrow(
+      new TypeError(
+        "replay options: unknown option 'timezone'; did you mean 'timeZone'? " +
+          '(known: timeZone, scale, rounding, currency, operators, maxLatenessDays, clock, ids)',
+      ),
+    );
+    expect(() => replay(base, { maxLateness: 3 } as never)).toThrow(
+      /^replay options: unknown option 'maxLateness'; did you mean 'maxLatenessDays'\?/,
+    );
+    const { transactions: _, ...sessionData } = base;
+    // clock and ids stamp a replay's result; a session has none.
+    expect(() => createReplay(sessionData, { clock: () => new Date() } as never)).toThrow(
+      /^createReplay options: unknown option 'clock' \(known: /,
+    );
+    expect(() => replay(base, null as never)).toThrow(
+      new TypeError('replay options must be an object, got null'),
+    );
+  });
+
+  test('option values of the wrong type are errors naming the option', () => {
+    const base = { offers: [offer()], customers: [customer()], transactions: [tx()] };
+    expect(() => replay(base, { clock: '2026-01-01' } as never)).toThrow(
+      new TypeError('replay options.clock must be a function, got the string "2026-01-01"'),
+    );
+    expect(() => replay(base, { ids: 'evt-1' } as never)).toThrow(
+      new TypeError('replay options.ids must be a function, got the string "evt-1"'),
+    );
+    expect(() => replay(base, { clock: () => '2026-01-01' } as never)).toThrow(
+      new TypeError('replay options.clock must return a valid Date, got the string "2026-01-01"'),
+    );
+    expect(() => replay(base, { ids: () => 7 } as never)).toThrow(
+      new TypeError('replay options.ids must return a non-empty string, got the number 7'),
+    );
+    expect(() => replay(base, { currency: 978 } as never)).toThrow(
+      new TypeError('currency must be a non-empty string, got the number 978'),
+    );
+    expect(() => replay(base, { operators: [] } as never)).toThrow(
+      new TypeError('operators must be a registry from createOperatorRegistry, got a list'),
+    );
+    expect(() => replay(base, { scale: 1.5 })).toThrow(
+      new RangeError('scale must be a whole number from 0 to 10, got 1.5'),
+    );
+    expect(() => replay(base, { maxLatenessDays: -1 })).toThrow(
+      new RangeError('maxLatenessDays must be a whole number >= 0 or Infinity, got -1'),
+    );
   });
 });

@@ -62,6 +62,7 @@ describe('compileOffers', () => {
     ).toEqual([
       '1 discount: must be greater than 0',
       '2 warranty: must be a whole number',
+      '2 discount: must be at most 100',
       '3 valid_from: must be a real date YYYY-MM-DD',
       '4 valid_to: must not be before valid_from',
       "5 age.1: 'teen' is not an age label A-B or A+",
@@ -110,8 +111,70 @@ describe('compileOffers', () => {
     expect(() => compileOffers([bad])).toThrow(/offer 4: conditions\.all\[1\]\.value/);
   });
 
-  test('refuses something that is not an array', () => {
-    expect(() => compileOffers({} as unknown as unknown[])).toThrow('offers must be an array');
+  test('reports every problem of one offer at once, in the issues and in the message', () => {
+    const bad = {
+      offer_id: 9,
+      name: 5,
+      merchant_name: ' ',
+      warranty: -1,
+      discount: 150,
+      valid_from: '2025-05-01',
+      valid_to: '2025-01-01',
+      age: ['18-25', 'teen'],
+      audience: 'everyone',
+      conditions: { all: [{ fact: 'transaction.colour', operator: 'equal', value: 'red' }] },
+    };
+    const expected: [string, string][] = [
+      ['name', 'must be a string'],
+      ['merchant_name', 'must not be empty'],
+      ['warranty', 'must be at least 0'],
+      ['discount', 'must be at most 100'],
+      ['audience', "must be one of 'all', 'new', 'returning'"],
+      ['valid_to', 'must not be before valid_from'],
+      ['age.1', "'teen' is not an age label A-B or A+"],
+    ];
+    const found = issues([bad]);
+    expect(found.slice(0, -1)).toEqual(expected.map(([path, why]) => `9 ${path}: ${why}`));
+    expect(found.at(-1)).toMatch(/^9 conditions\.all\[0\]\.fact: /);
+    let message = '';
+    try {
+      compileOffers([bad]);
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    const listed = expected.map(([path, why]) => `${path} ${why}`).join('; ');
+    expect(message.startsWith(`Invalid offers: offer 9: ${listed}; conditions.all[0].fact`)).toBe(
+      true,
+    );
+  });
+
+  test('names every problem of the first five offers in the message, and counts the others', () => {
+    const bad = Array.from({ length: 7 }, (_, i) =>
+      offer({ offer_id: i + 1, warranty: -1, discount: 0 }),
+    );
+    expect(() => compileOffers(bad)).toThrow(
+      'Invalid offers: offer 1: warranty must be at least 0; discount must be greater than 0 | offer 2: ',
+    );
+    expect(() => compileOffers(bad)).toThrow(
+      /\| offer 5: [^|]+ \(and 2 more offer\(s\) with problems\)$/,
+    );
+  });
+
+  test('refuses something that is not an array with a TypeError', () => {
+    expect(() => compileOffers({} as unknown as unknown[])).toThrow(
+      new TypeError('offers must be an array, got an object'),
+    );
+    expect(() => compileOffers('x' as unknown as unknown[])).toThrow(
+      new TypeError('offers must be an array, got the string "x"'),
+    );
+  });
+
+  test('rejects an unknown option, naming the nearest known one', () => {
+    expect(() => compileOffers([offer()], { operator: undefined } as never)).toThrow(
+      new TypeError(
+        "compileOffers options: unknown option 'operator'; did you mean 'operators'? (known: operators)",
+      ),
+    );
   });
 });
 

@@ -1,5 +1,6 @@
 import type { Compilation, Evaluate } from './_internals/Compilation.js';
 import { compileNode } from './_internals/compileNode.js';
+import { assertKnownKeys } from './_internals/knownKeys.js';
 import { ConditionError, type ConditionIssue } from './ConditionError.js';
 import { createOperatorRegistry, type OperatorRegistry } from './createOperatorRegistry.js';
 import type { FactContext } from './facts.js';
@@ -31,7 +32,10 @@ export interface CompileOptions {
 
 let builtIns: OperatorRegistry | undefined;
 
+const COMPILE_OPTION_KEYS: readonly (keyof CompileOptions)[] = ['operators', 'path'];
+
 function compile(condition: unknown, options: CompileOptions) {
+  assertKnownKeys(options, COMPILE_OPTION_KEYS, 'compileCondition options');
   builtIns ??= createOperatorRegistry();
   const c: Compilation = {
     operators: options.operators ?? builtIns,
@@ -48,6 +52,7 @@ function compile(condition: unknown, options: CompileOptions) {
  * @param condition - the condition, typically parsed JSON.
  * @param options - operators and the root's name in issue paths.
  * @returns every issue found, in tree order; empty when the condition compiles.
+ * @throws TypeError when `options` has a key it does not know.
  * @public
  */
 export function checkCondition(
@@ -62,7 +67,8 @@ export function checkCondition(
  * @param condition - the condition, typically parsed JSON (see `Condition`).
  * @param options - operators and the root's name in issue paths.
  * @returns the compiled condition.
- * @throws ConditionError listing every issue when the condition is malformed or ill-typed.
+ * @throws ConditionError listing every issue when the condition is malformed or ill-typed;
+ *   TypeError when `options` has a key it does not know.
  * @example
  * ```ts
  * const { evaluate, usesHistory } = compileCondition({

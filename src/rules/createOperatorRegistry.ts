@@ -1,3 +1,4 @@
+import { describeValue } from './_internals/describe.js';
 import { builtInOperators } from './builtInOperators.js';
 import type { Operator } from './Operator.js';
 
@@ -50,9 +51,15 @@ const builtIns = registry(new Map(builtInOperators.map((operator) => [operator.n
  * Creates the registry of operators conditions may use: the built-ins plus `custom`.
  * @param custom - operators to add, typically from `defineOperator`.
  * @returns the registry, to pass to `compileCondition`.
- * @throws Error when a custom operator's name is taken (built-in names included).
+ * @throws Error when a custom operator's name is taken (built-in names included); TypeError when
+ *   `custom` is not a list, or holds something `defineOperator` did not build.
  * @public
  */
 export function createOperatorRegistry(custom: readonly Operator[] = []): OperatorRegistry {
+  if (!Array.isArray(custom)) {
+    throw new TypeError(
+      `createOperatorRegistry takes a list of operators, got ${describeValue(custom)}`,
+    );
+  }
   return builtIns.with(...custom);
 }

@@ -1,4 +1,5 @@
 import { describeType, describeValue } from './_internals/describe.js';
+import { assertKnownKeys } from './_internals/knownKeys.js';
 import { factHasType, literalHasType } from './_internals/operandTypes.js';
 import type { Operator } from './Operator.js';
 
@@ -48,10 +49,32 @@ export interface OperatorDefinition<F extends OperandType, V extends OperandType
   readonly evaluate: (factValue: OperandValue<F>, value: OperandValue<V>) => boolean;
 }
 
+const DEFINITION_KEYS: readonly string[] = ['name', 'factType', 'valueType', 'evaluate'];
+
+const OPERAND_TYPES: readonly OperandType[] = [
+  'string',
+  'number',
+  'number?',
+  'boolean',
+  'string[]',
+  'number[]',
+  'unknown',
+];
+
+function operandType(value: unknown, name: string, field: string): OperandType {
+  if (value === undefined) return 'unknown';
+  if (OPERAND_TYPES.includes(value as OperandType)) return value as OperandType;
+  throw new TypeError(
+    `Operator "${name}": ${field} must be one of ${OPERAND_TYPES.map((t) => `'${t}'`).join(', ')}, got ${describeValue(value)}`,
+  );
+}
+
 /**
  * Builds a custom operator whose operand types are checked when conditions compile.
  * @param definition - name, operand types and the comparison.
  * @returns the operator, ready for `createOperatorRegistry`.
+ * @throws TypeError for a key the definition does not have (a misspelt `valuetype`), a missing
+ *   name or `evaluate`, or an operand type that is not one of {@link OperandValues}
  * @example
  * ```ts
  * const startsWith = defineOperator({
@@ -68,13 +91,14 @@ export function defineOperator<
   F extends OperandType = 'unknown',
   V extends OperandType = 'unknown',
 >(definition: OperatorDefinition<F, V>): Operator {
-  const { name, evaluate } = definition;
+  assertKnownKeys(definition, DEFINITION_KEYS, 'defineOperator definition');
+  const { name, evaluate } = definition ?? {};
   if (typeof name !== 'string' || name === '') throw new TypeError('An operator needs a name');
   if (typeof evaluate !== 'function') {
     throw new TypeError(`Operator "${name}" needs an evaluate function`);
   }
-  const factType: OperandType = definition.factType ?? 'unknown';
-  const valueType: OperandType = definition.valueType ?? 'unknown';
+  const factType = operandType(definition.factType, name, 'factType');
+  const valueType = operandType(definition.valueType, name, 'valueType');
   const operator: Operator = {
     name,
     checkFact: (fact) =>

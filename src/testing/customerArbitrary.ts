@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { assertKnownKeys } from '../model/knownKeys.js';
 import { birthdayArbitrary } from './_internals/dates.js';
 import { CUSTOMER_IDS, GENDERS, PLACES } from './_internals/pools.js';
 import { genderArbitrary } from './_internals/variants.js';
@@ -36,12 +37,20 @@ export interface CustomerArbitraryOptions {
   readonly places?: readonly { readonly country: string; readonly city: string }[];
 }
 
+const KEYS: readonly (keyof CustomerArbitraryOptions)[] = [
+  'customerIds',
+  'birthdays',
+  'genders',
+  'places',
+];
+
 /**
  * Valid customers (seed 2.1): ids from a pool, birthdays including 29 February, genders in
  * spelling variants, a location. Several customers with one id in one request are all rejected
  * (DESIGN.md §3), so draw a set with unique ids.
  * @param options - pools and ranges
  * @returns an arbitrary of customers
+ * @throws TypeError for an unknown option; RangeError for empty pools or a bad day range
  * @example
  * ```ts
  * const customers = fc.uniqueArray(customerArbitrary(), { selector: (c) => c.customer_id });
@@ -51,6 +60,7 @@ export interface CustomerArbitraryOptions {
 export function customerArbitrary(
   options: CustomerArbitraryOptions = {},
 ): fc.Arbitrary<CustomerJson> {
+  assertKnownKeys(options, KEYS, 'customerArbitrary options');
   const ids = options.customerIds ?? CUSTOMER_IDS;
   const places = options.places ?? PLACES;
   if (ids.length === 0 || places.length === 0)

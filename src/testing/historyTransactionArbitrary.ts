@@ -1,8 +1,12 @@
 import fc from 'fast-check';
+import { assertKnownKeys } from '../model/knownKeys.js';
 import { CUSTOMER_IDS, TRANSACTION_MERCHANTS } from './_internals/pools.js';
 import { transactionParts } from './_internals/transactionParts.js';
 import type { HistoryTransactionJson } from './shapes.js';
-import type { TransactionArbitraryOptions } from './transactionArbitrary.js';
+import {
+  TRANSACTION_ARBITRARY_KEYS,
+  type TransactionArbitraryOptions,
+} from './transactionArbitrary.js';
 
 /**
  * Valid history transactions (seed 4.2): like {@link transactionArbitrary}, with the optional
@@ -10,6 +14,7 @@ import type { TransactionArbitraryOptions } from './transactionArbitrary.js';
  * start with `h-` by default, so they do not meet submitted ones unless you make them.
  * @param options - pools and ranges; dates default to 2024-01-01 … 2025-12-31
  * @returns an arbitrary of history transactions
+ * @throws TypeError for an unknown option; RangeError for empty pools or a bad day range
  * @example
  * ```ts
  * const history = fc.uniqueArray(historyTransactionArbitrary(), { selector: (t) => t.transaction_id });
@@ -19,6 +24,7 @@ import type { TransactionArbitraryOptions } from './transactionArbitrary.js';
 export function historyTransactionArbitrary(
   options: TransactionArbitraryOptions = {},
 ): fc.Arbitrary<HistoryTransactionJson> {
+  assertKnownKeys(options, TRANSACTION_ARBITRARY_KEYS, 'historyTransactionArbitrary options');
   const parts = transactionParts({
     idPrefix: options.idPrefix ?? 'h-',
     customerIds: options.customerIds ?? CUSTOMER_IDS,

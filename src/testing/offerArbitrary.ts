@@ -1,4 +1,6 @@
 import fc from 'fast-check';
+import { assertKnownKeys } from '../model/knownKeys.js';
+import { wholeNumber } from '../model/wholeNumber.js';
 import { formatDay } from '../model/day.js';
 import { centsArbitrary } from './_internals/amounts.js';
 import { conditionArbitrary } from './_internals/conditions.js';
@@ -62,6 +64,17 @@ export interface OfferArbitraryOptions {
   readonly genders?: readonly string[];
 }
 
+const KEYS: readonly (keyof OfferArbitraryOptions)[] = [
+  'merchants',
+  'merchantVariants',
+  'offerIds',
+  'validity',
+  'extensions',
+  'conditions',
+  'cities',
+  'genders',
+];
+
 /** An age label: `A-B` (A ≤ B) or `A+`. */
 const ageLabel = fc.oneof(
   fc
@@ -77,6 +90,7 @@ const ageLabel = fc.oneof(
  * Offer ids are drawn from a range; a set of offers needs unique ids (see the example).
  * @param options - pools and ranges
  * @returns an arbitrary of offers
+ * @throws TypeError for an unknown option; RangeError for a bad id or day range
  * @example
  * ```ts
  * fc.assert(fc.property(
@@ -87,17 +101,11 @@ const ageLabel = fc.oneof(
  * @public
  */
 export function offerArbitrary(options: OfferArbitraryOptions = {}): fc.Arbitrary<OfferJson> {
+  assertKnownKeys(options, KEYS, 'offerArbitrary options');
   const ids = options.offerIds ?? { min: 1, max: 50 };
-  if (
-    !Number.isSafeInteger(ids.min) ||
-    !Number.isSafeInteger(ids.max) ||
-    ids.min < 1 ||
-    ids.min > ids.max
-  ) {
-    throw new RangeError(
-      `offerIds must be positive safe integers with min <= max, got ${ids.min}..${ids.max}`,
-    );
-  }
+  assertKnownKeys(ids, ['min', 'max'], 'offerArbitrary options.offerIds');
+  const min = wholeNumber(ids.min, 'offerIds.min', { min: 1 });
+  wholeNumber(ids.max, 'offerIds.max', { min });
   const days = dayNumbers(options.validity ?? { from: '2025-01-01', to: '2025-12-31' }, 'validity');
   const merchants = merchantNameArbitrary(
     options.merchants ?? OFFER_MERCHANTS,

@@ -1,4 +1,6 @@
 import fc from 'fast-check';
+import { assertKnownKeys } from '../model/knownKeys.js';
+import { wholeNumber } from '../model/wholeNumber.js';
 import { formatDay } from '../model/day.js';
 import {
   CUSTOMER_CORRUPTIONS,
@@ -118,11 +120,23 @@ function rate(value: number | undefined, name: string): number {
 }
 
 function size(value: number | undefined, fallback: number, name: string): number {
-  const n = value ?? fallback;
-  if (!Number.isSafeInteger(n) || n < 0)
-    throw new RangeError(`${name} must be a whole number >= 0, got ${n}`);
-  return n;
+  return wholeNumber(value ?? fallback, name);
 }
+
+const KEYS: readonly (keyof ScenarioArbitraryOptions)[] = [
+  'merchants',
+  'customerIds',
+  'dates',
+  'maxOffers',
+  'maxHistory',
+  'maxTransactions',
+  'invalidRate',
+  'unknownCustomerRate',
+  'duplicateRate',
+  'offsets',
+  'wideAmounts',
+  'conditions',
+];
 
 /**
  * A whole data set `{ offers, customers, history, transactions }` for `replay`, with invalid
@@ -133,6 +147,7 @@ function size(value: number | undefined, fallback: number, name: string): number
  * clean data set.
  * @param options - sizes, rates and pools
  * @returns an arbitrary of data sets
+ * @throws TypeError for an unknown option; RangeError for a bad size, rate or day range
  * @example
  * ```ts
  * fc.assert(fc.property(scenarioArbitrary({ duplicateRate: 0.3 }), (s) => {
@@ -143,6 +158,7 @@ function size(value: number | undefined, fallback: number, name: string): number
  * @public
  */
 export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Arbitrary<Scenario> {
+  assertKnownKeys(options, KEYS, 'scenarioArbitrary options');
   const invalid = rate(options.invalidRate, 'invalidRate');
   const unknown = rate(options.unknownCustomerRate, 'unknownCustomerRate');
   const duplicate = rate(options.duplicateRate, 'duplicateRate');

@@ -1,3 +1,5 @@
+import { assertKnownKeys } from '../model/knownKeys.js';
+import { wholeNumber } from '../model/wholeNumber.js';
 import type { Store } from '../store/index.js';
 import { customerTests } from './_internals/storeConformanceCustomers.js';
 import type { Suite } from './_internals/storeConformanceKit.js';
@@ -48,6 +50,14 @@ export interface StoreConformanceOptions {
   readonly largeBatch?: number;
 }
 
+const KEYS: readonly (keyof StoreConformanceOptions)[] = [
+  'name',
+  'createStore',
+  'describe',
+  'test',
+  'largeBatch',
+];
+
 /**
  * Registers the store conformance suite (DESIGN.md §5): the tests every `Store` must pass,
  * whatever it is backed by. They check the whole repository contract: units of work kept whole
@@ -60,6 +70,7 @@ export interface StoreConformanceOptions {
  * not checked for its writes.
  * @param options - the store factory and the runner's `describe` and `test`
  * @returns nothing: the tests are registered with `options.test`
+ * @throws TypeError for an unknown option; RangeError when `largeBatch` is not a whole number >= 1
  * @example
  * ```ts
  * import { describe, test } from 'vitest';
@@ -70,10 +81,8 @@ export interface StoreConformanceOptions {
  * @public
  */
 export function storeConformance(options: StoreConformanceOptions): void {
-  const largeBatch = options.largeBatch ?? 10_000;
-  if (!Number.isSafeInteger(largeBatch) || largeBatch < 1) {
-    throw new RangeError(`largeBatch must be a whole number of at least 1, got ${largeBatch}`);
-  }
+  assertKnownKeys(options, KEYS, 'storeConformance options');
+  const largeBatch = wholeNumber(options.largeBatch ?? 10_000, 'largeBatch', { min: 1 });
   const suite: Suite = {
     describe: options.describe,
     test: (name, fn, timeout) => {

@@ -1,4 +1,5 @@
 import type fc from 'fast-check';
+import { assertKnownKeys } from '../model/knownKeys.js';
 import { CUSTOMER_IDS, TRANSACTION_MERCHANTS } from './_internals/pools.js';
 import { transactionParts } from './_internals/transactionParts.js';
 import type { DayRange } from './DayRange.js';
@@ -53,12 +54,24 @@ export interface TransactionArbitraryOptions {
   readonly wideAmounts?: boolean;
 }
 
+/** Every key of {@link TransactionArbitraryOptions}. */
+export const TRANSACTION_ARBITRARY_KEYS: readonly (keyof TransactionArbitraryOptions)[] = [
+  'idPrefix',
+  'customerIds',
+  'merchants',
+  'merchantVariants',
+  'dates',
+  'offsets',
+  'wideAmounts',
+];
+
 /**
  * Valid submitted transactions (seed 2.4, all seven fields): customer ids from a pool, merchant
  * names from a pool in spelling variants, amounts as numbers or decimal strings, dates within a
  * range, optionally with `Z` or an offset. Ids are random; draw a batch with unique ids.
  * @param options - pools and ranges
  * @returns an arbitrary of transactions
+ * @throws TypeError for an unknown option; RangeError for empty pools or a bad day range
  * @example
  * ```ts
  * const batch = fc.uniqueArray(transactionArbitrary({ offsets: false }), {
@@ -71,6 +84,7 @@ export interface TransactionArbitraryOptions {
 export function transactionArbitrary(
   options: TransactionArbitraryOptions = {},
 ): fc.Arbitrary<TransactionJson> {
+  assertKnownKeys(options, TRANSACTION_ARBITRARY_KEYS, 'transactionArbitrary options');
   return transactionParts({
     idPrefix: options.idPrefix ?? 'tx-',
     customerIds: options.customerIds ?? CUSTOMER_IDS,

@@ -14,8 +14,10 @@ import {
 import {
   customerArbitrary,
   historyTransactionArbitrary,
+  invariants,
   offerArbitrary,
   scenarioArbitrary,
+  storeConformance,
   transactionArbitrary,
 } from '../../src/testing/index.js';
 
@@ -96,5 +98,81 @@ describe('arbitraries', () => {
         'history:duplicate_transaction',
       ].sort(),
     );
+  });
+});
+
+describe('options of the testing entry', () => {
+  it('every arbitrary rejects a key that is not an option, naming the nearest one', () => {
+    expect(() => offerArbitrary({ merchant: ['Acme'] } as never)).toThrow(
+      /^offerArbitrary options: unknown option 'merchant'; did you mean 'merchants'\?/,
+    );
+    expect(() => offerArbitrary({ offerIds: { min: 1, maximum: 9 } } as never)).toThrow(
+      /^offerArbitrary options\.offerIds: unknown option 'maximum'/,
+    );
+    expect(() =>
+      customerArbitrary({ birthday: { from: '2000-01-01', to: '2001-01-01' } } as never),
+    ).toThrow(/^customerArbitrary options: unknown option 'birthday'; did you mean 'birthdays'\?/);
+    expect(() => transactionArbitrary({ offset: false } as never)).toThrow(
+      /^transactionArbitrary options: unknown option 'offset'; did you mean 'offsets'\?/,
+    );
+    expect(() => historyTransactionArbitrary({ date: {} } as never)).toThrow(
+      /^historyTransactionArbitrary options: unknown option 'date'; did you mean 'dates'\?/,
+    );
+    expect(() => scenarioArbitrary({ invalidRatio: 0 } as never)).toThrow(
+      /^scenarioArbitrary options: unknown option 'invalidRatio'; did you mean 'invalidRate'\?/,
+    );
+  });
+
+  it('sizes and ids are whole numbers, with the same words everywhere', () => {
+    expect(() => scenarioArbitrary({ maxOffers: 2.5 })).toThrow(
+      new RangeError('maxOffers must be a whole number >= 0, got 2.5'),
+    );
+    expect(() => offerArbitrary({ offerIds: { min: 0, max: 9 } })).toThrow(
+      new RangeError('offerIds.min must be a whole number >= 1, got 0'),
+    );
+    expect(() => offerArbitrary({ offerIds: { min: 5, max: 4 } })).toThrow(
+      new RangeError('offerIds.max must be a whole number >= 5, got 4'),
+    );
+  });
+
+  it('the invariants take the options replay was given, and nothing else', () => {
+    const scenario = { offers: [], customers: [], transactions: [] };
+    const result = replay(scenario);
+    const replayOptions = {
+      timeZone: 'UTC',
+      currency: 'EUR',
+      ids: () => 'evt',
+      clock: () => new Date(0),
+    };
+    expect(() => invariants.all(scenario, result, replayOptions)).not.toThrow();
+    expect(() => invariants.all(scenario, result, { timezone: 'UTC' } as never)).toThrow(
+      /^invariants options: unknown option 'timezone'; did you mean 'timeZone'\?/,
+    );
+  });
+
+  it('storeConformance rejects a key that is not an option', () => {
+    const noop = () => undefined;
+    expect(() =>
+      storeConformance({
+        name: 'x',
+        createStore: () => {
+          throw new Error('not called');
+        },
+        describe: noop,
+        test: noop,
+        largebatch: 10,
+      } as never),
+    ).toThrow(
+      /^storeConformance options: unknown option 'largebatch'; did you mean 'largeBatch'\?/,
+    );
+    expect(() =>
+      storeConformance({
+        name: 'x',
+        createStore: noop as never,
+        describe: noop,
+        test: noop,
+        largeBatch: 0,
+      }),
+    ).toThrow(new RangeError('largeBatch must be a whole number >= 1, got 0'));
   });
 });

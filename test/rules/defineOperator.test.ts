@@ -121,6 +121,40 @@ describe('a custom operator', () => {
     const noEvaluate = { name: 'x' } as unknown as Parameters<typeof defineOperator>[0];
     expect(() => defineOperator(noEvaluate)).toThrow('needs an evaluate function');
   });
+  test('rejects a key the definition does not have, naming the nearest one', () => {
+    const misspelt = { name: 'odd', valuetype: 'number', evaluate: () => true };
+    expect(() => defineOperator(misspelt as never)).toThrow(
+      new TypeError(
+        "defineOperator definition: unknown option 'valuetype'; did you mean 'valueType'? " +
+          '(known: name, factType, valueType, evaluate)',
+      ),
+    );
+  });
+  test('rejects an operand type that is not one', () => {
+    expect(() =>
+      defineOperator({ name: 'odd', factType: 'integer' as never, evaluate: () => true }),
+    ).toThrow(
+      new TypeError(
+        `Operator "odd": factType must be one of 'string', 'number', 'number?', 'boolean', ` +
+          `'string[]', 'number[]', 'unknown', got the string "integer"`,
+      ),
+    );
+  });
+});
+
+describe('compileCondition and checkCondition options', () => {
+  test('reject a key that is not an option, naming the nearest one', () => {
+    const leaf = { fact: 'transaction.hour', operator: 'lessThan', value: 10 };
+    expect(() => compileCondition(leaf, { operator: operators } as never)).toThrow(
+      new TypeError(
+        "compileCondition options: unknown option 'operator'; did you mean 'operators'? " +
+          '(known: operators, path)',
+      ),
+    );
+    expect(() => checkCondition(leaf, { paht: 'x' } as never)).toThrow(
+      /^compileCondition options: unknown option 'paht'; did you mean 'path'\?/,
+    );
+  });
 });
 
 describe('createOperatorRegistry', () => {
@@ -147,5 +181,10 @@ describe('createOperatorRegistry', () => {
   });
   test('refuses what is not an operator', () => {
     expect(() => createOperatorRegistry([{ name: 'x' } as never])).toThrow('Not an operator');
+  });
+  test('refuses operators that are not in a list', () => {
+    expect(() => createOperatorRegistry(startsWith as never)).toThrow(
+      new TypeError('createOperatorRegistry takes a list of operators, got an object'),
+    );
   });
 });

@@ -1,3 +1,4 @@
+import { assertKnownKeys } from '../../model/knownKeys.js';
 import { type ExactAmount, parseAmount } from '../../model/money.js';
 import { type ResolvedOptions, resolveOptions } from '../../model/options.js';
 import { type ParsedTransaction, parseTransaction } from '../../model/parseTransaction.js';
@@ -24,6 +25,21 @@ export interface PreparedInput {
   paidTransaction(payment: ReplayPayment): ParsedTransaction | undefined;
 }
 
+/**
+ * The options of `replay`: the invariants read three of them, and accept the others so that the
+ * options `replay` was given can be passed as they are.
+ */
+const REPLAY_OPTION_KEYS: readonly string[] = [
+  'timeZone',
+  'scale',
+  'rounding',
+  'currency',
+  'operators',
+  'maxLatenessDays',
+  'clock',
+  'ids',
+];
+
 function amountOf(v: unknown): ExactAmount | undefined {
   const a = v === undefined ? undefined : parseAmount(v);
   return typeof a === 'object' ? a : undefined;
@@ -33,6 +49,7 @@ function amountOf(v: unknown): ExactAmount | undefined {
  * Reads the offers' terms and indexes the valid submitted transactions by id and customer.
  */
 export function prepareInput(input: ReplayInput, options: InvariantOptions): PreparedInput {
+  assertKnownKeys(options, REPLAY_OPTION_KEYS, 'invariants options');
   const resolved = resolveOptions({
     timeZone: options.timeZone,
     scale: options.scale,

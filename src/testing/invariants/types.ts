@@ -44,7 +44,9 @@ export interface ReplayOutput {
 }
 
 /**
- * The options `replay` was given that the invariants depend on.
+ * The options `replay` was given that the invariants depend on. The other options of `replay`
+ * (`currency`, `operators`, `maxLatenessDays`, `clock`, `ids`) are accepted and not read, so
+ * `replay`'s options can be passed as they are; any other key is a TypeError.
  * @example
  * ```ts
  * const options: InvariantOptions = { timeZone: 'Europe/Paris', scale: 3, rounding: 'half-even' };

@@ -33,7 +33,9 @@ function detail(check: EligibilityCheck, offer: CompiledOffer, m: MatchInput): s
     case 'valid_dates':
       return `day ${tx.when.dayText} is outside ${formatDay(offer.validFrom)}..${formatDay(offer.validTo)}`;
     case 'age':
-      return `age ${m.age} is not in ${bands(offer)}`;
+      return m.age < 0
+        ? `the customer's birthday ${m.customer.birthday} is after the day ${tx.when.dayText}`
+        : `age ${m.age} is not in ${bands(offer)}`;
     case 'gender':
       return `gender '${m.customer.genderKey}' is not in ${offer.genders.join(', ')}`;
     case 'min_amount':

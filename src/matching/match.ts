@@ -29,6 +29,7 @@ export type EligibilityCheck =
 export interface MatchInput {
   readonly tx: ParsedTransaction;
   readonly customer: ParsedCustomer;
+  /** Whole years on the transaction's day; negative when the day is before the birthday. */
   readonly age: number;
   /** Earlier purchases of the customer at the transaction's merchant; `undefined` when none. */
   readonly purchases: readonly Purchase[] | undefined;
@@ -61,7 +62,9 @@ export function firstFailedCheck(
   if (!offer.active) return 'active';
   const day = tx.when.day;
   if (day < offer.validFrom || day > offer.validTo) return 'valid_dates';
-  if (offer.ageBands.length > 0 && !inAnyBand(offer.ageBands, m.age)) return 'age';
+  // Before the birthday the customer has no age, and no offer pays, age bands or not
+  // (docs/decisions.md, Outcomes).
+  if (m.age < 0 || (offer.ageBands.length > 0 && !inAnyBand(offer.ageBands, m.age))) return 'age';
   if (offer.genders.length > 0 && !offer.genders.includes(m.customer.genderKey)) return 'gender';
   if (offer.minAmount !== undefined && compareExact(tx.amount, offer.minAmount) < 0)
     return 'min_amount';

@@ -64,6 +64,12 @@ export interface ScenarioArbitraryOptions {
    */
   readonly dates?: DayRange;
   /**
+   * Days customers' birthdays are drawn from. A range that reaches into `dates` draws customers
+   * not born yet on some transactions' days, who earn nothing.
+   * @defaultValue `{ from: '1940-01-01', to: '2012-12-31' }`
+   */
+  readonly birthdays?: DayRange;
+  /**
    * Most offers.
    * @defaultValue `6`
    */
@@ -127,6 +133,7 @@ const KEYS: readonly (keyof ScenarioArbitraryOptions)[] = [
   'merchants',
   'customerIds',
   'dates',
+  'birthdays',
   'maxOffers',
   'maxHistory',
   'maxTransactions',
@@ -187,7 +194,7 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
     .tuple(
       ...customerIds.map((id) =>
         fc.tuple(
-          customerArbitrary({ customerIds: [id] }),
+          customerArbitrary({ customerIds: [id], birthdays: options.birthdays }),
           kindArbitrary(invalid, 0, duplicate),
           fc.nat(99),
           fc.nat(99),

@@ -85,6 +85,41 @@ describe('offer eligibility (DESIGN.md §3)', () => {
     expect(outcome([o], { date: '2025-05-15T00:00:00' })).toBe('offer 1: 0.5');
   });
 
+  test('a customer not born yet on the day earns nothing, even from an offer for any age', () => {
+    // Born 2025-06-10; the transaction is on 2025-06-02. The day of birth itself is age 0.
+    const c = { birthday: '2025-06-10' };
+    for (const o of [offer(), offer({ age: ['0+'] }), offer({ age: [] })]) {
+      expect(outcome([o], {}, c)).toBe('no_offer');
+      expect(failedCheck(o, {}, c)).toBe('age');
+      expect(outcome([o], { date: '2025-06-10T00:00:00' }, c)).toBe('offer 1: 0.5');
+    }
+    const e = explain(tx(), { offers: [offer()], customer: customer(c) });
+    expect(e.candidates[0]?.failed?.detail).toBe(
+      "the customer's birthday 2025-06-10 is after the day 2025-06-02",
+    );
+    expect(e.outcome).toMatchObject({
+      ok: false,
+      error: {
+        code: 'no_offer',
+        message: 'No cashback offer associated with this transaction: offer 1 failed its age check',
+      },
+    });
+    // A condition on customer.age never sees a negative age: the age check comes first.
+    const young = offer({ conditions: { fact: 'customer.age', operator: 'lessThan', value: 5 } });
+    expect(outcome([young], {}, c)).toBe('no_offer');
+  });
+
+  test('a transaction dated before the birthday is still stored: history for later ones', () => {
+    const c = { birthday: '2025-06-10' };
+    const r = replay({
+      offers: [offer({ audience: 'returning' })],
+      customers: [customer(c)],
+      transactions: [tx(), tx({ transaction_id: 't2', date: '2025-06-20T10:00:00' })],
+    });
+    expect(r.errors.map((e) => [e.key, e.code])).toEqual([['t1', 'no_offer']]);
+    expect(r.payments.map((p) => p.transaction_id)).toEqual(['t2']);
+  });
+
   test('a 29 February birthday counts on 1 March in common years', () => {
     const o = offer({ age: ['18+'], valid_from: '2020-01-01' });
     const c = { birthday: '2004-02-29' };

@@ -251,6 +251,8 @@ export function referenceReplay(
       if ((offer.active ?? true) !== true) continue;
       if (merchantOf(offer.merchant_name as string) !== merchant) continue;
       if (day < (offer.valid_from as string) || day > (offer.valid_to as string)) continue;
+      // Before the birthday nobody has an age, and no offer pays (docs/decisions.md, Outcomes).
+      if (day < customer.birthday) continue;
       if (!inAgeBands((offer.age as string[] | undefined) ?? [], age)) continue;
       const genders = ((offer.gender as string[] | undefined) ?? []).map((g) =>
         g.trim().toLowerCase(),

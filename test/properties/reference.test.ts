@@ -71,6 +71,14 @@ describe('the indexed matcher', () => {
     });
   });
 
+  it('agrees with the reference on customers not born yet on the day of their transactions', () => {
+    const scenarios = scenarioArbitrary({
+      maxOffers: 8,
+      birthdays: { from: '2024-06-01', to: '2025-12-31' },
+    });
+    fc.assert(fc.property(scenarios, optionsArbitrary, sameDecisions), { numRuns: 200 });
+  });
+
   it('orders purchases by their full date-time, nanoseconds included, as "strictly before" asks', () => {
     // Smallest counterexample found: a purchase at .0000001 s is strictly before one at .0000002 s.
     const known: Scenario = {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
+import { formatDay } from '../model/day.js';
 import { assertKnownKeys } from '../model/knownKeys.js';
 import { wholeNumber } from '../model/wholeNumber.js';
-import { formatDay } from '../model/day.js';
 import { centsArbitrary } from './_internals/amounts.js';
 import { conditionArbitrary } from './_internals/conditions.js';
 import { dayNumbers } from './_internals/dates.js';

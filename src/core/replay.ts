@@ -33,7 +33,7 @@ export interface ReplaySessionOptions extends CoreOptions {
    * unknown customers read no history). The session keeps each customer's purchases at such a
    * merchant for the longest lookback plus this many days before that newest day, and drops older
    * ones, so its memory grows with customers and merchants, not with the transactions read
-   * (DESIGN.md §8). A transaction later than this throws {@link LateTransactionError} before
+   * (docs/replay.md, Streaming large data sets). A transaction later than this throws {@link LateTransactionError} before
    * anything of its chunk is decided. `Infinity` keeps every purchase and accepts any order.
    * @defaultValue `31` for `createReplay`; `Infinity` for `replay`, which holds its whole input anyway
    */
@@ -162,8 +162,8 @@ const DATA_KEYS: readonly string[] = ['offers', 'customers', 'history', 'transac
  * The same string, as V8's interned copy where it has one: the key a property of that name
  * would have. `JSON.parse` interns short string values, so a transaction's `customer_id` read
  * from JSON is then the very object the customer map holds, and the map compares the two by
- * address instead of reading the key (measured: about 40% faster lookups among 100,000
- * customers). Any other string comes back equal, so lookups are exactly as before.
+ * address instead of reading the key (docs/benchmarks.md, Figures behind choices in the code).
+ * Any other string comes back equal, so lookups are exactly as before.
  */
 function interned(id: string): string {
   return Object.keys({ [id]: 0 })[0] ?? id;
@@ -259,7 +259,7 @@ function startSession(
   const store = (accepted: readonly ParsedTransaction[]): void => {
     // decide records accepted ids in `ids` itself (storedIds).
     for (const tx of accepted) {
-      // Only merchants whose offers read history keep purchases (DESIGN.md §8).
+      // Only merchants whose offers read history keep purchases (docs/replay.md).
       if (!offers.historyKeys.has(tx.merchantKey)) continue;
       let list = purchases.listFor(tx.customerId, tx.merchantKey);
       if (list.length > 0 && (list[0] as Purchase).day < cutoff) {

@@ -158,7 +158,7 @@ function compileOne(
 /**
  * Validates and compiles offers for matching. All or nothing: if any offer is invalid, or two
  * share an `offer_id`, an {@link OfferValidationError} lists every problem and nothing is loaded.
- * @param offers - offers in the seed's JSON shape (2.7) plus `active` and the extensions
+ * @param offers - offers in their JSON shape, `active` and the extensions included (docs/concepts.md, Offers)
  * @param options - custom operators for conditions
  * @returns the compiled, indexed offer set
  * @throws OfferValidationError when any offer is invalid; TypeError when `offers` is not an array

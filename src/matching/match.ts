@@ -11,7 +11,7 @@ import { hasEarlierPurchase, type Purchase } from './history.js';
 import type { CompiledOffer } from './offer.js';
 
 /**
- * The eligibility checks of DESIGN.md §3, in the order they run; the first that fails is the
+ * The eligibility checks (docs/concepts.md, Eligibility), in the order they run; the first that fails is the
  * one `explain` reports.
  * @public
  */

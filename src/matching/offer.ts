@@ -7,7 +7,7 @@ import type { AgeBand } from './ageBands.js';
 export type Audience = 'all' | 'new' | 'returning';
 
 /**
- * An offer as the engine reports it (seed 2.7 plus `active` and the extensions): the loaded
+ * An offer as the engine reports it (docs/concepts.md, Offers: `active` filled in, extensions included): the loaded
  * JSON with `active` filled in.
  * @public
  */

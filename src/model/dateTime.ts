@@ -98,15 +98,16 @@ export function isBefore(aSeconds: number, aNanos: number, b: WallClock): boolea
 /**
  * Parses a transaction date-time: `YYYY-MM-DDTHH:mm:ss` with optional fractional seconds, taken
  * as wall-clock time in `timeZone`. A value with `Z` or an offset is an instant and is converted
- * into that zone (DESIGN.md §3).
+ * into that zone (docs/concepts.md, Time zones).
  * @param text - the date-time text
  * @param timeZone - IANA zone of the engine
  * @returns the wall-clock time, or a reason why the text is not a valid date-time
  * @public
  */
 export function parseDateTime(text: string, timeZone: string): WallClock | string {
-  // Digits are read with charCodeAt: a regex with eight captures and their Number() conversions
-  // cost a third of parsing a transaction. DATE_TIME_RE stays the definition of the shape.
+  // Digits are read with charCodeAt, not by a regex with eight captures and their Number()
+  // conversions (docs/benchmarks.md, Figures behind choices in the code). DATE_TIME_RE stays the
+  // definition of the shape.
   const y = digits(text, 0, 4);
   const mo = digits(text, 5, 2);
   const d = digits(text, 8, 2);

@@ -100,7 +100,7 @@ const DAY_TEXTS_MAX = 4096;
 
 /**
  * Age in whole years on a day. Birthdays compare as month-day pairs, so a 29 February birthday
- * is reached on 1 March in common years (DESIGN.md §3).
+ * is reached on 1 March in common years (docs/concepts.md, Eligibility).
  */
 export function ageOn(
   birthYear: number,

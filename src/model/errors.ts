@@ -55,17 +55,17 @@ export function issuesMessage(what: string, issues: readonly FieldIssue[]): stri
   return `Invalid ${what}: ${parts.join('; ')}`;
 }
 
-/** The seed's message for an unknown customer. */
+/** The partner API's message for an unknown customer. */
 export function customerNotFound(customerId: string): string {
   return `Customer with id '${customerId}' not found`;
 }
 
-/** The seed's message for a transaction that is already in the service. */
+/** The partner API's message for a transaction that is already in the service. */
 export function duplicateTransaction(transactionId: string): string {
   return `Transaction '${transactionId}' is already in the service`;
 }
 
-/** The seed's message for several customers with one id in one request. */
+/** The partner API's message for several customers with one id in one request. */
 export function duplicateCustomer(customerId: string): string {
   return `Several customers with the id '${customerId}' were provided in the request`;
 }

@@ -75,7 +75,8 @@ export interface ExactAmount {
 
 /**
  * An {@link ExactAmount} whose decimal.js value is made on first use: the cashback fast path needs
- * only `units`, and building a decimal for every parsed transaction cost a fifth of parsing.
+ * only `units`, and building a decimal for every parsed transaction was a large share of parsing
+ * (docs/benchmarks.md, Figures behind choices in the code).
  */
 class LazyExact implements ExactAmount {
   private value: MoneyValue | undefined;

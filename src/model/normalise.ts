@@ -1,6 +1,6 @@
 /**
  * The match key of a merchant name: Unicode NFKC, trimmed, inner runs of white space made one
- * space, then lower-cased (DESIGN.md §3). Offers and transactions meet on this key.
+ * space, then lower-cased (docs/concepts.md, Eligibility). Offers and transactions meet on this key.
  * @param name - the merchant name as sent
  * @returns the key
  * @example
@@ -11,7 +11,8 @@
  */
 export function merchantKey(name: string): string {
   // Printable ASCII words joined by single spaces are their own NFKC form and need no folding of
-  // white space: only lower-casing is left. Most names take this path (it is ~10x faster).
+  // white space: only lower-casing is left. Most names take this path, which skips NFKC and the
+  // white-space regex.
   if (PLAIN_ASCII.test(name)) return name.toLowerCase();
   // ASCII is its own NFKC form: only the white space needs folding.
   const text = NON_ASCII.test(name) ? name.normalize('NFKC') : name;

@@ -65,7 +65,7 @@ export function zodIssues(
 }
 
 /**
- * Parses a customer (seed 2.1): all four fields required.
+ * Parses a customer: all four fields required (docs/concepts.md, Input rules).
  * @param input - the JSON item
  * @param index - its position, for the `#<index>` key of an item without a usable id
  * @returns the parsed customer, or its problems

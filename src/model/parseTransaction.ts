@@ -80,10 +80,11 @@ const SCRATCH: FieldIssue[] = [];
  * transaction (`description`, `merchant.id`, `merchant.category_code` and `location` optional).
  *
  * Hand-written rather than `TransactionSchema.safeParse`: it runs once per transaction of a
- * replay, and zod cost about as much as `JSON.parse` of the line itself (measured 0.66 µs vs
- * 1.25 µs per item). A property test (test/model/parseTransaction.test.ts) proves it accepts
- * exactly what the zod schemas accept, with one exception the schemas cannot know of: a date
- * with an offset that lands outside the years 0000–9999 in `timeZone` is refused.
+ * replay, and zod cost about half as much as `JSON.parse` of the line itself (docs/benchmarks.md,
+ * Figures behind choices in the code). A property test (test/model/parseTransaction.test.ts)
+ * proves it accepts exactly what the zod schemas accept, with one exception the schemas cannot
+ * know of: a date with an offset that lands outside the years 0000–9999 in `timeZone` is
+ * refused.
  *
  * @param input - the JSON item
  * @param index - its position in the array, for the `#<index>` key of an item without an id

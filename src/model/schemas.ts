@@ -3,7 +3,7 @@ import { parseDay } from './day.js';
 import { AMOUNT_TOO_LARGE, overMaxAmount, parseAmount } from './money.js';
 
 /**
- * zod schemas of the seed's JSON shapes. They are the schema of record: types are inferred from
+ * zod schemas of the JSON shapes of the partner API (docs/concepts.md, Input rules and Offers). They are the schema of record: types are inferred from
  * them and the HTTP layer's OpenAPI document is generated from them. Submitted and history
  * transactions are validated on the hot path by a hand-written validator that a property test
  * proves equal to these schemas (see `parseTransaction.ts`), apart from a date that an offset
@@ -62,17 +62,17 @@ export const DateTimeSchema = z
   .string()
   .refine(isDateTime, 'must be a real date-time YYYY-MM-DDTHH:mm:ss[.fff]');
 
-/** Location (seed 2.2). @public */
+/** Location of a customer or a transaction. @public */
 export const LocationSchema = z.object({ country: z.string(), city: z.string() });
 
-/** Merchant (seed 2.3) of a submitted transaction. @public */
+/** Merchant of a submitted transaction. @public */
 export const MerchantSchema = z.object({
   id: z.string(),
   name: z.string().trim().min(1, 'must not be empty'),
   category_code: z.string(),
 });
 
-/** Customer (seed 2.1). @public */
+/** Customer: all four fields required. @public */
 export const CustomerSchema = z.object({
   customer_id: IdSchema,
   birthday: DaySchema,
@@ -80,7 +80,7 @@ export const CustomerSchema = z.object({
   location: LocationSchema,
 });
 
-/** Transaction submitted for cashback (seed 2.4, all seven fields). @public */
+/** Transaction submitted for cashback: all seven fields required. @public */
 export const TransactionSchema = z.object({
   transaction_id: IdSchema,
   description: z.string(),
@@ -91,7 +91,7 @@ export const TransactionSchema = z.object({
   location: LocationSchema,
 });
 
-/** History transaction (seed 4.2): `description`, `merchant.id`, `merchant.category_code`, `location` optional. @public */
+/** History transaction: `description`, `merchant.id`, `merchant.category_code`, `location` optional. @public */
 export const HistoryTransactionSchema = z.object({
   transaction_id: IdSchema,
   description: z.string().optional(),
@@ -109,7 +109,7 @@ export const HistoryTransactionSchema = z.object({
 /** Audience of an offer (extension): everyone, first-time or returning customers of the merchant. @public */
 export const AudienceSchema = z.enum(['all', 'new', 'returning']);
 
-/** Offer (seed 2.7) with `active` and the extensions of DESIGN.md §3. @public */
+/** Offer with `active` and the extensions (docs/concepts.md, Offers). @public */
 export const OfferSchema = z
   .object({
     offer_id: z
@@ -157,15 +157,15 @@ function isDay(value: unknown): boolean {
   return typeof value === 'string' && parseDay(value) !== undefined;
 }
 
-/** A customer as sent (seed 2.1). @public */
+/** A customer as sent. @public */
 export type CustomerInput = z.input<typeof CustomerSchema>;
-/** A location (seed 2.2). @public */
+/** A location. @public */
 export type Location = z.infer<typeof LocationSchema>;
-/** A merchant (seed 2.3). @public */
+/** A merchant. @public */
 export type Merchant = z.infer<typeof MerchantSchema>;
-/** A submitted transaction as sent (seed 2.4). @public */
+/** A submitted transaction as sent. @public */
 export type TransactionInput = z.input<typeof TransactionSchema>;
-/** A history transaction as sent (seed 4.2). @public */
+/** A history transaction as sent. @public */
 export type HistoryTransactionInput = z.input<typeof HistoryTransactionSchema>;
-/** An offer as loaded (seed 2.7 plus extensions). @public */
+/** An offer as loaded, extensions included. @public */
 export type OfferInput = z.input<typeof OfferSchema>;

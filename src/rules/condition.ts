@@ -1,6 +1,6 @@
 /**
  * The condition language as JSON, compatible with json-rules-engine's condition syntax
- * (see DESIGN.md §4).
+ * (see docs/concepts.md, The condition language).
  */
 
 /** A JSON value, as a literal `value` of a leaf. @public */

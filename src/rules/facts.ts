@@ -3,7 +3,7 @@
  *
  * Facts have known types so that a condition comparing `transaction.amount` with a string is
  * rejected when offers load instead of being quietly false for every transaction
- * (see DESIGN.md §4).
+ * (see docs/concepts.md, The condition language).
  */
 
 /** Location as conditions see it. @public */

@@ -1,6 +1,6 @@
 /**
  * The condition language: JSON conditions compatible with json-rules-engine, type-checked
- * against the fact schema and compiled into closures (see DESIGN.md §4).
+ * against the fact schema and compiled into closures (see docs/concepts.md, The condition language).
  */
 
 export { builtInOperators } from './builtInOperators.js';

@@ -45,9 +45,9 @@ const KEYS: readonly (keyof CustomerArbitraryOptions)[] = [
 ];
 
 /**
- * Valid customers (seed 2.1): ids from a pool, birthdays including 29 February, genders in
+ * Valid customers (docs/concepts.md, Input rules): ids from a pool, birthdays including 29 February, genders in
  * spelling variants, a location. Several customers with one id in one request are all rejected
- * (DESIGN.md §3), so draw a set with unique ids.
+ * (docs/decisions.md, Outcomes), so draw a set with unique ids.
  * @param options - pools and ranges
  * @returns an arbitrary of customers
  * @throws TypeError for an unknown option; RangeError for empty pools or a bad day range

@@ -9,7 +9,7 @@ import {
 } from './transactionArbitrary.js';
 
 /**
- * Valid history transactions (seed 4.2): like {@link transactionArbitrary}, with the optional
+ * Valid history transactions (docs/concepts.md, Input rules): like {@link transactionArbitrary}, with the optional
  * `description`, `merchant.id`, `merchant.category_code` and `location` sometimes left out. Ids
  * start with `h-` by default, so they do not meet submitted ones unless you make them.
  * @param options - pools and ranges; dates default to 2024-01-01 … 2025-12-31

@@ -84,8 +84,8 @@ const ageLabel = fc.oneof(
 );
 
 /**
- * Valid offers in the JSON shape `compileOffers` loads (seed 2.7 plus `active` and the
- * extensions of DESIGN.md §3): merchant names from a small pool in spelling variants, discounts
+ * Valid offers in the JSON shape `compileOffers` loads (`active` and the extensions
+ * included, docs/concepts.md, Offers): merchant names from a small pool in spelling variants, discounts
  * with up to 2 decimals in (0, 100], age labels `A-B` / `A+`, genders, optional simple conditions.
  * Offer ids are drawn from a range; a set of offers needs unique ids (see the example).
  * @param options - pools and ranges

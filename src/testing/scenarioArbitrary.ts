@@ -30,11 +30,11 @@ import { transactionArbitrary } from './transactionArbitrary.js';
 export interface Scenario {
   /** Valid offers with unique `offer_id`s (`compileOffers` loads all or nothing). */
   offers: OfferJson[];
-  /** Customers (seed 2.1), some invalid. */
+  /** Customers, some invalid. */
   customers: unknown[];
-  /** History transactions (seed 4.2), some invalid, unknown-customer or duplicate. */
+  /** History transactions, some invalid, unknown-customer or duplicate. */
   history: unknown[];
-  /** Submitted transactions (seed 2.4), some invalid, unknown-customer or duplicate. */
+  /** Submitted transactions, some invalid, unknown-customer or duplicate. */
   transactions: unknown[];
 }
 

@@ -1,11 +1,11 @@
 /**
- * The JSON shapes the arbitraries draw (seed 2.1, 2.4, 2.7, 4.2 with DESIGN.md §3's extensions),
+ * The JSON shapes the arbitraries draw (docs/concepts.md, Offers and Input rules),
  * spelled out so that this entry point stands on its own. `_internals/shapeChecks.ts` proves each
  * one is accepted by the engine's zod input type.
  */
 
 /**
- * A location (seed 2.2).
+ * A location.
  * @example
  * ```ts
  * const paris: LocationJson = { country: 'FR', city: 'Paris' };
@@ -20,7 +20,7 @@ export interface LocationJson {
 }
 
 /**
- * An offer as `compileOffers` loads it (seed 2.7 plus `active` and the extensions).
+ * An offer as `compileOffers` loads it (`active` and the extensions included).
  * @example
  * ```ts
  * const offer: OfferJson = { offer_id: 1, name: 'Coffee', merchant_name: 'Coffee House',
@@ -59,12 +59,12 @@ export interface OfferJson {
   audience?: 'all' | 'new' | 'returning';
   /** Lookback of `audience` and `history` facts, in days. */
   lookback_days?: number;
-  /** A condition tree (DESIGN.md §4). */
+  /** A condition tree (docs/concepts.md, The condition language). */
   conditions?: Record<string, unknown>;
 }
 
 /**
- * A customer (seed 2.1).
+ * A customer.
  * @example
  * ```ts
  * const c: CustomerJson = { customer_id: 'c1', birthday: '2000-02-29', gender: 'female',
@@ -84,7 +84,7 @@ export interface CustomerJson {
 }
 
 /**
- * A submitted transaction (seed 2.4, all seven fields).
+ * A submitted transaction, all seven fields.
  * @example
  * ```ts
  * const t: TransactionJson = { transaction_id: 't1', customer_id: 'c1', description: '',
@@ -112,7 +112,7 @@ export interface TransactionJson {
 }
 
 /**
- * A history transaction (seed 4.2): like {@link TransactionJson}, with `description`,
+ * A history transaction: like {@link TransactionJson}, with `description`,
  * `merchant.id`, `merchant.category_code` and `location` optional.
  * @example
  * ```ts

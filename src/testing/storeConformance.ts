@@ -59,7 +59,7 @@ const KEYS: readonly (keyof StoreConformanceOptions)[] = [
 ];
 
 /**
- * Registers the store conformance suite (DESIGN.md §5): the tests every `Store` must pass,
+ * Registers the store conformance suite (docs/stores.md): the tests every `Store` must pass,
  * whatever it is backed by. They check the whole repository contract: units of work kept whole
  * or not at all and invisible to others until they resolve, insert-if-absent and upsert counts
  * that hold when callers race, payments unique per transaction and listed in order with paging,

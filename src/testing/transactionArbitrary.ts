@@ -66,7 +66,7 @@ export const TRANSACTION_ARBITRARY_KEYS: readonly (keyof TransactionArbitraryOpt
 ];
 
 /**
- * Valid submitted transactions (seed 2.4, all seven fields): customer ids from a pool, merchant
+ * Valid submitted transactions, all seven fields (docs/concepts.md, Input rules): customer ids from a pool, merchant
  * names from a pool in spelling variants, amounts as numbers or decimal strings, dates within a
  * range, optionally with `Z` or an offset. Ids are random; draw a batch with unique ids.
  * @param options - pools and ranges

@@ -18,7 +18,7 @@ function codes(r: ReturnType<typeof run>) {
   return Object.fromEntries(r.errors.map((e) => [e.key, e.code]));
 }
 
-describe('replay: the seed message conditions', () => {
+describe('replay: the message conditions of the partner API', () => {
   test('a customer with the given id not found', () => {
     const r = run({ transactions: [tx({ customer_id: 'nobody' })] });
     expect(r.errors).toEqual([

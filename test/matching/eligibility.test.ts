@@ -31,7 +31,7 @@ function failedCheck(
   return e.candidates[0]?.failed?.check;
 }
 
-describe('offer eligibility (DESIGN.md §3)', () => {
+describe('offer eligibility (docs/concepts.md)', () => {
   test('an inactive offer pays nothing', () => {
     expect(outcome([offer({ active: false })])).toBe('no_offer');
     expect(failedCheck(offer({ active: false }))).toBe('active');

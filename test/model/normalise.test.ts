@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { merchantKey, normaliseGender } from '../../src/model/normalise.js';
 
-/** The rule of DESIGN.md §3, written plainly: the fast path must agree with it. */
+/** The rule of docs/concepts.md (Eligibility, merchant), written plainly: the fast path must agree with it. */
 const reference = (name: string) =>
   name.normalize('NFKC').trim().replace(/\s+/g, ' ').toLowerCase();
 

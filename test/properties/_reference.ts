@@ -1,5 +1,5 @@
 /**
- * A naive reference of DESIGN.md §3, written plainly for the differential property: every offer
+ * A naive reference of docs/concepts.md (Eligibility; Selection, cashback and payment), written plainly for the differential property: every offer
  * is checked against every transaction, rule by rule, with decimal.js directly. Nothing here
  * comes from src/matching or src/core; only item parsing (src/model, proved against the zod
  * schemas by its own property) is reused.
@@ -52,7 +52,7 @@ interface Stored {
   readonly day: number;
 }
 
-/** Wall-clock whole seconds and nanoseconds: dates carry up to 9 fractional digits (§3). */
+/** Wall-clock whole seconds and nanoseconds: dates carry up to 9 fractional digits. */
 interface Instant {
   readonly seconds: number;
   readonly nanos: number;
@@ -70,7 +70,7 @@ function before(a: Instant, b: Instant): boolean {
 
 type Json = Record<string, unknown>;
 
-/** §3 rule 2: NFKC, trimmed, inner white space made one space, lower-cased. */
+/** Eligibility, merchant: NFKC, trimmed, inner white space made one space, lower-cased. */
 function merchantOf(name: string): string {
   return name.normalize('NFKC').trim().replace(/\s+/g, ' ').toLowerCase();
 }
@@ -235,7 +235,7 @@ export function referenceReplay(
     const age = ageOn(customer.birthday, day);
     const weekday = ((new Date(dayNo * 86_400_000).getUTCDay() + 6) % 7) + 1;
     const at = instantOf(item, tx.when.seconds);
-    // §3: earlier purchases are strictly before this one and at most lookback days before its day.
+    // Audience: earlier purchases are strictly before this one and at most lookback days before its day.
     const earlier = (lookback: number) =>
       stored.filter(
         (p) =>

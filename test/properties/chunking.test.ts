@@ -1,6 +1,6 @@
 /**
  * Property 3: splitting the transactions into consecutive chunks changes nothing, keys included
- * (DESIGN.md §3: a transaction sees everything stored before it, earlier items of its batch too).
+ * (docs/concepts.md, Outcomes and error codes: a transaction sees everything stored before it, earlier items of its batch too).
  * Whether a transaction is too late for the session (`maxLatenessDays`) does not depend on the
  * chunks either: both runs stop at the same transaction, or neither does.
  */

@@ -1,5 +1,5 @@
 /**
- * Property 7: a replay is deterministic (DESIGN.md §2: no clock, no randomness in the core): the
+ * Property 7: a replay is deterministic (no clock, no randomness in the core: docs/decisions.md, Replay): the
  * same input twice gives deep-equal results.
  */
 import fc from 'fast-check';

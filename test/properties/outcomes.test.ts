@@ -1,5 +1,5 @@
 /**
- * Property 1: every submitted transaction has exactly one outcome (DESIGN.md §3), from `replay`
+ * Property 1: every submitted transaction has exactly one outcome (docs/concepts.md, Outcomes and error codes), from `replay`
  * and from `decide` itself.
  */
 import fc from 'fast-check';

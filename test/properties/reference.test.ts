@@ -1,5 +1,5 @@
 /**
- * Property 2: the indexed matcher decides exactly what a naive reference of DESIGN.md §3 decides
+ * Property 2: the indexed matcher decides exactly what a naive reference of docs/concepts.md decides
  * (test/properties/_reference.ts): same payments (transaction, customer, offer, cashback,
  * payment_date) and same error codes and keys, for every item.
  */

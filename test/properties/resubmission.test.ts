@@ -1,5 +1,5 @@
 /**
- * Property 4: pushing the same transactions again in the same session. DESIGN.md §3: checks run
+ * Property 4: pushing the same transactions again in the same session. docs/concepts.md, Outcomes and error codes: checks run
  * validation, duplicate, customer, then matching; valid transactions of known customers are stored
  * whatever they earn, invalid ones and those of unknown customers are not. So the second time:
  * - an invalid item is invalid again (its `#<index>` key counts on from the stream's start);

@@ -1,6 +1,6 @@
 /**
  * Property 8: results do not depend on time zones when dates carry no offset. Such dates are
- * wall-clock times taken as is (DESIGN.md §3), so the engine's `timeZone` option changes nothing;
+ * wall-clock times taken as is (docs/concepts.md, Time zones), so the engine's `timeZone` option changes nothing;
  * CI also runs this folder under TZ=Pacific/Kiritimati and TZ=America/Los_Angeles, for the host's.
  */
 import fc from 'fast-check';

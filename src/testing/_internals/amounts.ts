@@ -34,7 +34,7 @@ const anyDouble = fc
   .filter((d) => d > 0);
 
 /**
- * A valid amount (DESIGN.md §3): mostly cents as numbers or decimal strings, a few cents often;
+ * A valid amount (docs/concepts.md, Input rules): mostly cents as numbers or decimal strings, a few cents often;
  * with `wide`, also many decimals, huge values and arbitrary doubles.
  */
 export function amountArbitrary(wide: boolean): fc.Arbitrary<number | string> {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 
-/** A leaf of the condition language over a fact the engine knows (DESIGN.md §4). */
+/** A leaf of the condition language over a fact the engine knows (docs/concepts.md, The condition language). */
 function leafArbitrary(cities: readonly string[]): fc.Arbitrary<Record<string, unknown>> {
   const city = fc.constantFrom(...cities);
   return fc.oneof(

@@ -83,7 +83,7 @@ export function transactionCorruptions(required: readonly string[]): readonly Co
   ];
 }
 
-/** Every field a submitted transaction needs (seed 2.4). */
+/** Every field a submitted transaction needs. */
 export const TRANSACTION_REQUIRED: readonly string[] = [
   'transaction_id',
   'customer_id',
@@ -99,7 +99,7 @@ export const TRANSACTION_REQUIRED: readonly string[] = [
   'location.city',
 ];
 
-/** What a history transaction needs (seed 4.2). */
+/** What a history transaction needs. */
 export const HISTORY_REQUIRED: readonly string[] = [
   'transaction_id',
   'customer_id',
@@ -109,7 +109,7 @@ export const HISTORY_REQUIRED: readonly string[] = [
   'merchant.name',
 ];
 
-/** Customer corruptions (seed 2.1: all four fields required). */
+/** Customer corruptions (all four fields are required). */
 export const CUSTOMER_CORRUPTIONS: readonly Corruption[] = [
   { name: 'not an object', apply: (_, n) => pick(NOT_OBJECTS, n) },
   {

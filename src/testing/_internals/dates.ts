@@ -52,7 +52,7 @@ const zone = fc.oneof(
 
 /**
  * A transaction date-time `YYYY-MM-DDTHH:mm:ss[.f…]` on a day of the range, optionally with `Z` or
- * an offset (DESIGN.md §3).
+ * an offset (docs/concepts.md, Time zones).
  */
 export function dateTimeArbitrary(range: DayRange, offsets: boolean): fc.Arbitrary<string> {
   const local = fc

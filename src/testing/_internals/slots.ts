@@ -76,7 +76,7 @@ export function realise<
   const items = slots.map((s, i) => {
     let t: T = { ...s.item, transaction_id: `${prefix}${i + 1}` };
     if (s.kind === 'unknown') t = { ...t, customer_id: s.unknownId };
-    // Ids are trimmed (DESIGN.md §3): a padded customer id names the same customer.
+    // Ids are trimmed (docs/concepts.md, Input rules): a padded customer id names the same customer.
     if (s.kind === 'valid' && s.padded && s.pick % 4 === 0)
       t = { ...t, customer_id: ` ${t.customer_id}` };
     if (s.kind === 'duplicate') {

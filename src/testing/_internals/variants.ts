@@ -7,7 +7,7 @@ function fullWidth(text: string): string {
 }
 
 /**
- * Spellings of a merchant name with the same match key (DESIGN.md §3: NFKC, trimmed, inner white
+ * Spellings of a merchant name with the same match key (docs/concepts.md, Eligibility: NFKC, trimmed, inner white
  * space collapsed, lower-cased): case, padding, doubled or non-breaking spaces, full-width forms.
  * Spellings whose key would differ (possible for some non-ASCII names) are dropped.
  */

@@ -10,7 +10,7 @@ function slack(rounding: string): number {
 }
 
 /**
- * Checks every payment's cashback (DESIGN.md §3): above 0 (a rounded 0 pays nothing), at most
+ * Checks every payment's cashback (docs/concepts.md, Selection, cashback and payment): above 0 (a rounded 0 pays nothing), at most
  * `scale` decimals, at most the offer's `max_cashback`, and at most `amount × discount / 100` plus
  * what rounding may add: half a unit of the last place for the `half-*` modes, a whole one for
  * `up` and `ceil`, none for `down` and `floor`. Cashback is a JSON number, so the bounds are

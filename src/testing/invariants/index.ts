@@ -35,7 +35,7 @@ export interface Invariants {
 }
 
 /**
- * The invariants every replay keeps (DESIGN.md §3). Pass the options `replay` was given.
+ * The invariants every replay keeps (docs/concepts.md). Pass the options `replay` was given.
  * @example
  * ```ts
  * fc.assert(fc.property(scenarioArbitrary(), (scenario) => {

@@ -1,6 +1,6 @@
 import type { ReplayInput, ReplayOutput } from './types.js';
 
-/** The key DESIGN.md §3 gives an item's outcome: its trimmed id, or `#<index>` without one. */
+/** The key of an item's outcome (docs/concepts.md, Outcomes and error codes): its trimmed id, or `#<index>` without one. */
 function keyOf(item: unknown, index: number): string {
   const raw = (item as { transaction_id?: unknown } | null)?.transaction_id;
   const id = typeof raw === 'string' ? raw.trim() : '';
@@ -8,7 +8,7 @@ function keyOf(item: unknown, index: number): string {
 }
 
 /**
- * Checks that every submitted transaction has exactly one outcome (DESIGN.md §3): the payments and
+ * Checks that every submitted transaction has exactly one outcome (docs/concepts.md, Outcomes and error codes): the payments and
  * the errors, both in transaction order, interleave into one outcome per item, each naming that
  * item's key, and the summary counts every item once.
  * @param input - what `replay` was given

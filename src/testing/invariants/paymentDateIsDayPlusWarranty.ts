@@ -4,7 +4,7 @@ import type { InvariantOptions, ReplayInput, ReplayOutput } from './types.js';
 
 /**
  * Checks that every payment's `payment_date` is the transaction's day, in the engine's time zone,
- * plus the offer's `warranty` days (DESIGN.md §3).
+ * plus the offer's `warranty` days (docs/concepts.md, Selection, cashback and payment).
  * @param input - what `replay` was given
  * @param result - what it returned
  * @param options - the options `replay` was given (the time zone matters)

@@ -1,5 +1,5 @@
 import { TZDate } from '@date-fns/tz';
-import { dayNumberOf, formatCivil, isRealDate } from './day.js';
+import { dayNumberOf, formatCivil, isRealDate, pad } from './day.js';
 
 /**
  * A transaction date-time as wall-clock time in the engine's time zone.
@@ -38,10 +38,6 @@ function digits(text: string, at: number, count: number): number {
     n = n * 10 + c;
   }
   return n;
-}
-
-function pad(n: number, width: number): string {
-  return String(n).padStart(width, '0');
 }
 
 /**

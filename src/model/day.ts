@@ -64,14 +64,15 @@ export function parseDay(text: string): number | undefined {
   return isRealDate(y, mo, d) ? dayNumberOf(y, mo, d) : undefined;
 }
 
-function pad2(n: number): string {
-  return n < 10 ? `0${n}` : String(n);
+/** `n` (a whole number ≥ 0) in at least `width` digits, zeros in front: `pad(7, 2)` is `07`. */
+export function pad(n: number, width = 2): string {
+  return String(n).padStart(width, '0');
 }
 
 /** Formats `[year, month, day]` as `YYYY-MM-DD`. */
 export function formatCivil(year: number, month: number, day: number): string {
-  const y = year >= 0 && year < 10000 ? String(year).padStart(4, '0') : String(year);
-  return `${y}-${pad2(month)}-${pad2(day)}`;
+  const y = year >= 0 && year < 10000 ? pad(year, 4) : String(year);
+  return `${y}-${pad(month)}-${pad(day)}`;
 }
 
 /**

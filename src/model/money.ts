@@ -52,7 +52,8 @@ export function roundingMode(name: RoundingName): Decimal.Rounding {
   return mode;
 }
 
-const PLAIN_DECIMAL = /^[0-9]+(\.[0-9]+)?$/;
+/** A plain decimal string: digits, then optionally a point and digits (no sign, no exponent). */
+export const PLAIN_DECIMAL = /^[0-9]+(\.[0-9]+)?$/;
 
 /** Largest power of ten we keep as an exact double in the fast path. */
 const POW10: readonly number[] = Array.from({ length: 16 }, (_, i) => 10 ** i);

@@ -1,5 +1,6 @@
 import { civilDate, parseDay } from './day.js';
 import type { FieldIssue } from './errors.js';
+import { itemKey } from './itemKey.js';
 import { normaliseGender } from './normalise.js';
 import type { ParseResult } from './parseTransaction.js';
 import { CustomerSchema, type Location } from './schemas.js';
@@ -74,9 +75,7 @@ export function zodIssues(
 export function parseCustomer(input: unknown, index: number): ParseResult<ParsedCustomer> {
   const r = CustomerSchema.safeParse(input, { error: zodMessage });
   if (!r.success) {
-    const raw = (input as { customer_id?: unknown } | null)?.customer_id;
-    const id = typeof raw === 'string' ? raw.trim() : '';
-    const key = id.length > 0 && id.length <= 128 ? id : `#${index}`;
+    const key = itemKey((input as { customer_id?: unknown } | null)?.customer_id, index);
     return { ok: false, key, issues: zodIssues(r.error.issues) };
   }
   const c = r.data;

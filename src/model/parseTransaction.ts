@@ -1,6 +1,8 @@
+import { isRecord } from '../rules/_internals/isRecord.js';
 import type { WallClock } from './dateTime.js';
 import { parseDateTime } from './dateTime.js';
 import type { FieldIssue } from './errors.js';
+import { MAX_ID_LENGTH } from './itemKey.js';
 import type { ExactAmount } from './money.js';
 import { AMOUNT_TOO_LARGE, overMaxAmount, parseAmount } from './money.js';
 import { merchantKey } from './normalise.js';
@@ -35,12 +37,6 @@ export type ParseResult<T> =
   | { readonly ok: true; readonly value: T }
   | { readonly ok: false; readonly key: string; readonly issues: readonly FieldIssue[] };
 
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 function readId(v: unknown, path: string, issues: FieldIssue[]): string {
   if (typeof v !== 'string') {
     issues.push({ path, message: v === undefined ? 'is required' : 'must be a string' });
@@ -48,7 +44,9 @@ function readId(v: unknown, path: string, issues: FieldIssue[]): string {
   }
   const id = v.trim();
   if (id.length === 0) issues.push({ path, message: 'must not be empty' });
-  else if (id.length > 128) issues.push({ path, message: 'must be at most 128 characters' });
+  else if (id.length > MAX_ID_LENGTH) {
+    issues.push({ path, message: `must be at most ${MAX_ID_LENGTH} characters` });
+  }
   return id;
 }
 
@@ -61,7 +59,7 @@ function readString(v: unknown, path: string, issues: FieldIssue[], optional: bo
 
 function readLocation(v: unknown, issues: FieldIssue[], optional: boolean): Location | undefined {
   if (v === undefined && optional) return undefined;
-  if (!isObject(v)) {
+  if (!isRecord(v)) {
     issues.push({
       path: 'location',
       message: v === undefined ? 'is required' : 'must be an object',
@@ -99,7 +97,7 @@ export function parseTransaction(
   timeZone: string,
   history = false,
 ): ParseResult<ParsedTransaction> {
-  if (!isObject(input)) {
+  if (!isRecord(input)) {
     return { ok: false, key: `#${index}`, issues: [{ path: '', message: 'must be an object' }] };
   }
   // One scratch list, copied only when the item is invalid: parsing is synchronous and never
@@ -132,7 +130,7 @@ export function parseTransaction(
   let merchant: ParsedTransaction['merchant'] | undefined;
   let key = '';
   const m = input.merchant;
-  if (!isObject(m)) {
+  if (!isRecord(m)) {
     issues.push({
       path: 'merchant',
       message: m === undefined ? 'is required' : 'must be an object',

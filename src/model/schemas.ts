@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { parseDay } from './day.js';
-import { AMOUNT_TOO_LARGE, overMaxAmount, parseAmount } from './money.js';
+import { MAX_ID_LENGTH } from './itemKey.js';
+import { AMOUNT_TOO_LARGE, overMaxAmount, PLAIN_DECIMAL, parseAmount } from './money.js';
 
 /**
  * zod schemas of the JSON shapes of the partner API (docs/concepts.md, Input rules and Offers). They are the schema of record: types are inferred from
@@ -15,7 +16,7 @@ export const IdSchema = z
   .string()
   .trim()
   .min(1, 'must not be empty')
-  .max(128, 'must be at most 128 characters');
+  .max(MAX_ID_LENGTH, `must be at most ${MAX_ID_LENGTH} characters`);
 
 /** A real calendar day `YYYY-MM-DD`. @public */
 export const DaySchema = z
@@ -27,7 +28,7 @@ export const AmountSchema = z.union([
   z.number().finite('must be a finite number').positive('must be greater than 0'),
   z
     .string()
-    .regex(/^[0-9]+(\.[0-9]+)?$/, 'must be a plain decimal string')
+    .regex(PLAIN_DECIMAL, 'must be a plain decimal string')
     .refine((s) => /[1-9]/.test(s), 'must be greater than 0'),
 ]);
 
@@ -109,6 +110,15 @@ export const HistoryTransactionSchema = z.object({
 /** Audience of an offer (extension): everyone, first-time or returning customers of the merchant. @public */
 export const AudienceSchema = z.enum(['all', 'new', 'returning']);
 
+/** A number of days in an offer (`warranty`, `lookback_days`): a whole number from 0 to 36,500. */
+function wholeDays() {
+  return z
+    .number()
+    .int('must be a whole number')
+    .min(0, 'must be at least 0')
+    .max(36_500, 'must be at most 36500');
+}
+
 /** Offer with `active` and the extensions (docs/concepts.md, Offers). @public */
 export const OfferSchema = z
   .object({
@@ -120,11 +130,7 @@ export const OfferSchema = z
     name: z.string(),
     merchant_name: z.string().trim().min(1, 'must not be empty'),
     merchant_logo: z.url().optional(),
-    warranty: z
-      .number()
-      .int('must be a whole number')
-      .min(0, 'must be at least 0')
-      .max(36_500, 'must be at most 36500'),
+    warranty: wholeDays(),
     age: z.array(z.string()).optional(),
     gender: z.array(z.string()).optional(),
     category_name: z.string().optional(),
@@ -135,12 +141,7 @@ export const OfferSchema = z
     min_amount: AmountSchema.optional(),
     max_cashback: AmountSchema.optional(),
     audience: AudienceSchema.optional(),
-    lookback_days: z
-      .number()
-      .int('must be a whole number')
-      .min(0, 'must be at least 0')
-      .max(36_500, 'must be at most 36500')
-      .optional(),
+    lookback_days: wholeDays().optional(),
     conditions: z.unknown().optional(),
   })
   .refine((o) => (parseDay(o.valid_from) as number) <= (parseDay(o.valid_to) as number), {

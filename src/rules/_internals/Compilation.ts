@@ -20,11 +20,6 @@ export function report(c: Compilation, code: ConditionIssueCode, path: string, m
   c.issues.push({ code, path, message });
 }
 
-/** Whether a value is a JSON object (not null, not a list). */
-export function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 /**
  * Reports every key of `node` outside `allowed`; `params` gets its own reason.
  */

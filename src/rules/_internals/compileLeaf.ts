@@ -1,15 +1,9 @@
 import type { FactOperand, ValueOperand } from '../Operator.js';
-import {
-  type Compilation,
-  checkKeys,
-  type Evaluate,
-  isRecord,
-  NEVER,
-  report,
-} from './Compilation.js';
+import { type Compilation, checkKeys, type Evaluate, NEVER, report } from './Compilation.js';
 import { compileFactField } from './compileFactField.js';
 import { createGetter } from './createGetter.js';
 import { freezeLiteral } from './freezeLiteral.js';
+import { isRecord } from './isRecord.js';
 import type { ResolvedFact } from './resolveFact.js';
 
 const LEAF_KEYS = ['fact', 'path', 'operator', 'value', 'name', 'priority'];

@@ -1,14 +1,8 @@
-import {
-  type Compilation,
-  checkKeys,
-  type Evaluate,
-  isRecord,
-  NEVER,
-  report,
-} from './Compilation.js';
+import { type Compilation, checkKeys, type Evaluate, NEVER, report } from './Compilation.js';
 import { combine } from './combine.js';
 import { compileLeaf } from './compileLeaf.js';
 import { describeValue } from './describe.js';
+import { isRecord } from './isRecord.js';
 
 const BOOLEAN_KEYS = ['all', 'any', 'not'] as const;
 const LEAF_KEYS = ['fact', 'path', 'operator', 'value'];

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { formatDay, parseDay } from '../../model/day.js';
+import { formatDay, pad, parseDay } from '../../model/day.js';
 import type { DayRange } from '../DayRange.js';
 
 /**
@@ -19,10 +19,6 @@ export function dayNumbers(range: DayRange, what: string): { min: number; max: n
 /** A day of the range. */
 export function dayArbitrary(range: DayRange, what: string): fc.Arbitrary<string> {
   return fc.integer(dayNumbers(range, what)).map(formatDay);
-}
-
-function pad(n: number, width = 2): string {
-  return String(n).padStart(width, '0');
 }
 
 /** Fractional seconds: none most often, milliseconds, or up to nanoseconds. */

@@ -1,6 +1,10 @@
 import type { ReplayInput, ReplayOutput } from './types.js';
 
-/** The key of an item's outcome (docs/concepts.md, Outcomes and error codes): its trimmed id, or `#<index>` without one. */
+/**
+ * The key of an item's outcome (docs/concepts.md, Outcomes and error codes): its trimmed id, or
+ * `#<index>` without one. Restated here rather than imported, so that the invariant checks the
+ * engine's keys against the rule instead of against the engine's own code.
+ */
 function keyOf(item: unknown, index: number): string {
   const raw = (item as { transaction_id?: unknown } | null)?.transaction_id;
   const id = typeof raw === 'string' ? raw.trim() : '';

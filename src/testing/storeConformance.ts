@@ -70,7 +70,7 @@ const KEYS: readonly (keyof StoreConformanceOptions)[] = [
  * not checked for its writes.
  * @param options - the store factory and the runner's `describe` and `test`
  * @returns nothing: the tests are registered with `options.test`
- * @throws TypeError for an unknown option; RangeError when `largeBatch` is not a whole number >= 1
+ * @throws TypeError for an unknown option; RangeError when `largeBatch` is not a whole number of at least 1
  * @example
  * ```ts
  * import { describe, test } from 'vitest';

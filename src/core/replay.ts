@@ -143,7 +143,10 @@ export interface ReplaySession {
    * is not an array, and {@link LateTransactionError} as `maxLatenessDays` says.
    */
   push(transactions: readonly unknown[]): readonly Outcome[];
-  /** Decides a chunk that is already parsed (see `parseTransaction`); throws as `push` does. */
+  /**
+   * Decides a chunk that is already parsed (see `parseTransaction`); throws as `push` does, and a
+   * `TypeError` naming the first item that is not a result of `parseTransaction`.
+   */
   pushParsed(items: readonly ParseResult<ParsedTransaction>[]): readonly Outcome[];
   /** Totals so far. */
   summary(): ReplaySummary;
@@ -200,6 +203,28 @@ function checkData(data: unknown, withTransactions: boolean): asserts data is Re
   if (d.history !== undefined) _requireArray(d.history, 'data.history');
   if (withTransactions || d.transactions !== undefined) {
     _requireArray(d.transactions, 'data.transactions');
+  }
+}
+
+/**
+ * Throws a `TypeError` naming the first item that is not a parse result (what `parseTransaction`
+ * returns), before anything of the chunk is decided: deciding one would fail half-way with a
+ * message about its insides.
+ */
+function checkParseResults(items: readonly unknown[]): void {
+  for (let i = 0; i < items.length; i++) {
+    const r = items[i] as Partial<{ ok: boolean; value: unknown; key: unknown; issues: unknown }>;
+    const ok =
+      typeof r === 'object' &&
+      r !== null &&
+      (r.ok === true
+        ? typeof r.value === 'object' && r.value !== null
+        : r.ok === false && typeof r.key === 'string' && Array.isArray(r.issues));
+    if (!ok) {
+      throw new TypeError(
+        `items[${i}] must be a result of parseTransaction, got ${describeValue(items[i])}`,
+      );
+    }
   }
 }
 
@@ -319,6 +344,7 @@ function startSession(
 
   const pushParsed = (items: readonly ParseResult<ParsedTransaction>[]): readonly Outcome[] => {
     // decide refuses an `items` that is not an array before anything is recorded.
+    if (Array.isArray(items)) checkParseResults(items);
     const idsBefore = ids.size;
     const d = decide(items, state);
     let newest: number;

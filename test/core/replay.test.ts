@@ -300,6 +300,12 @@ describe('replay: what it rejects before deciding', () => {
     expect(() => session.pushParsed({} as never)).toThrow(
       new TypeError('items must be an array, got an object'),
     );
+    expect(() => session.pushParsed([tx()] as never)).toThrow(
+      new TypeError('items[0] must be a result of parseTransaction, got an object'),
+    );
+    expect(() => session.pushParsed([{ ok: false, key: '#0', issues: [] }, null] as never)).toThrow(
+      new TypeError('items[1] must be a result of parseTransaction, got null'),
+    );
     expect(() => screenCustomers(null as never)).toThrow(
       new TypeError('customers must be an array, got null'),
     );

@@ -118,6 +118,9 @@ describe('options of the testing entry', () => {
     expect(() => historyTransactionArbitrary({ date: {} } as never)).toThrow(
       /^historyTransactionArbitrary options: unknown option 'date'; did you mean 'dates'\?/,
     );
+    expect(() =>
+      scenarioArbitrary({ dates: { from: '2025-01-01', until: '2025-02-01' } } as never),
+    ).toThrow(/^dates: unknown field 'until' \(known: from, to\)/);
     expect(() => scenarioArbitrary({ invalidRatio: 0 } as never)).toThrow(
       /^scenarioArbitrary options: unknown option 'invalidRatio'; did you mean 'invalidRate'\?/,
     );

@@ -1,11 +1,13 @@
 import fc from 'fast-check';
 import { formatDay, pad, parseDay } from '../../model/day.js';
+import { assertKnownKeys } from '../../model/knownKeys.js';
 import type { DayRange } from '../DayRange.js';
 
 /**
  * Day numbers of a range, checked.
  */
 export function dayNumbers(range: DayRange, what: string): { min: number; max: number } {
+  assertKnownKeys(range, ['from', 'to'], what, 'field');
   const min = parseDay(range.from);
   const max = parseDay(range.to);
   if (min === undefined || max === undefined || min > max) {

@@ -33,8 +33,9 @@ export interface ReplaySessionOptions extends CoreOptions {
    * unknown customers read no history). The session keeps each customer's purchases at such a
    * merchant for the longest lookback plus this many days before that newest day, and drops older
    * ones, so its memory grows with customers and merchants, not with the transactions read
-   * (docs/replay.md, Streaming large data sets). A transaction later than this throws {@link LateTransactionError} before
-   * anything of its chunk is decided. `Infinity` keeps every purchase and accepts any order.
+   * (docs/replay.md, Streaming large data sets). A transaction later than this throws
+   * {@link LateTransactionError} before anything of its chunk is decided. `Infinity` keeps every
+   * purchase and accepts any order.
    * @defaultValue `31` for `createReplay`; `Infinity` for `replay`, which holds its whole input anyway
    */
   readonly maxLatenessDays?: number;
@@ -53,7 +54,7 @@ export interface ReplayOptions extends ReplaySessionOptions {
 
 /** What a replay starts from. @public */
 export interface ReplayData {
-  /** Offers in their JSON shape (docs/concepts.md, Offers), or a set compiled by `compileOffers`. */
+  /** Offers in their JSON shape (docs/concepts.md, Offers), or a set from `compileOffers`. */
   readonly offers: readonly unknown[] | OfferSet;
   /** Customers (docs/concepts.md, Input rules), applied first as one request. */
   readonly customers: readonly unknown[];

@@ -2,6 +2,7 @@
  * What the store conformance suite's parts share: the registration of a test on a fresh store,
  * record factories, and helpers that compare what a store returns with what it was given.
  */
+import { formatDay, parseDay } from '../../model/day.js';
 import type {
   CustomerRecord,
   OfferRecord,
@@ -152,10 +153,11 @@ export function makeRichOffer(id: number): OfferRecord {
   });
 }
 
-/** The day `n` days after `day` (`YYYY-MM-DD`, proleptic Gregorian, UTC). */
+/** The day `n` days after `day` (`YYYY-MM-DD`). */
 export function addDays(day: string, n: number): string {
-  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
-  return new Date(Date.UTC(y, m - 1, d + n)).toISOString().slice(0, 10);
+  const number = parseDay(day);
+  if (number === undefined) throw new RangeError(`'${day}' is not a day YYYY-MM-DD`);
+  return formatDay(number + n);
 }
 
 /** Code-unit order, the listing order of the interface. */

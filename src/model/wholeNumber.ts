@@ -1,3 +1,5 @@
+import { describeValue } from '../rules/_internals/describe.js';
+
 /**
  * Reads a whole-number option: a safe integer from `min` to `max`, or (with `infinity`) exactly
  * `Infinity`. Every count, size and scale among the options goes through here, so they all
@@ -26,8 +28,7 @@ export function wholeNumber(
       : min === max
         ? `${min}`
         : `from ${min} to ${max}`;
-  const shown = typeof value === 'string' ? JSON.stringify(value) : String(value);
   throw new RangeError(
-    `${name} must be a whole number ${bounds}${range.infinity === true ? ' or Infinity' : ''}, got ${shown}`,
+    `${name} must be a whole number ${bounds}${range.infinity === true ? ' or Infinity' : ''}, got ${describeValue(value)}`,
   );
 }

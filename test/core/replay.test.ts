@@ -382,10 +382,10 @@ describe('replay: what it rejects before deciding', () => {
       new TypeError('operators must be a registry from createOperatorRegistry, got a list'),
     );
     expect(() => replay(base, { scale: 1.5 })).toThrow(
-      new RangeError('scale must be a whole number from 0 to 10, got 1.5'),
+      new RangeError('scale must be a whole number from 0 to 10, got the number 1.5'),
     );
     expect(() => replay(base, { maxLatenessDays: -1 })).toThrow(
-      new RangeError('maxLatenessDays must be a whole number >= 0 or Infinity, got -1'),
+      new RangeError('maxLatenessDays must be a whole number >= 0 or Infinity, got the number -1'),
     );
   });
 });

@@ -1,5 +1,5 @@
 import { TZDate } from '@date-fns/tz';
-import type Decimal from 'decimal.js';
+import type { Decimal } from 'decimal.js';
 import type { OperatorRegistry } from '../rules/index.js';
 import { _roundingMode, Money, type RoundingName } from './money.js';
 

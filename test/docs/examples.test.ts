@@ -249,28 +249,31 @@ describe('code examples in README.md and docs/', () => {
     });
 
     const runnable = examples.filter((e) => e.runs).map((e) => [e.name, e] as const);
-    it.concurrent.each(runnable)('%s runs, exits 0 and prints what the docs say', async (_, example) => {
-      const js = ts.transpileModule(example.code, {
-        compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
-      }).outputText;
-      const path = fileOf(example, 'mjs');
-      writeFileSync(path, js);
-      const { stdout, stderr } = await run(process.execPath, [path], {
-        cwd: root,
-        timeout: 60_000,
-        env: {
-          ...process.env,
-          // What the HTTP example reads from its environment.
-          BANK_A_KEY: 'a-long-random-key',
-          BANK_A_WEBHOOK_SECRET: 'whsec_example',
-          CASHBACK_TOKEN_SECRET: 'an-example-token-secret-of-at-least-32-bytes',
-        },
-      }).catch((error: { stdout?: string; stderr?: string; message: string }) => ({
-        stdout: error.stdout ?? '',
-        stderr: `exit ${error.message}\n${error.stderr ?? ''}`,
-      }));
-      expect(stderr.startsWith('exit '), stderr).toBe(false);
-      if (example.output !== undefined) expect(stdout).toBe(example.output);
-    });
+    it.concurrent.each(runnable)(
+      '%s runs, exits 0 and prints what the docs say',
+      async (_, example) => {
+        const js = ts.transpileModule(example.code, {
+          compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+        }).outputText;
+        const path = fileOf(example, 'mjs');
+        writeFileSync(path, js);
+        const { stdout, stderr } = await run(process.execPath, [path], {
+          cwd: root,
+          timeout: 60_000,
+          env: {
+            ...process.env,
+            // What the HTTP example reads from its environment.
+            BANK_A_KEY: 'a-long-random-key',
+            BANK_A_WEBHOOK_SECRET: 'whsec_example',
+            CASHBACK_TOKEN_SECRET: 'an-example-token-secret-of-at-least-32-bytes',
+          },
+        }).catch((error: { stdout?: string; stderr?: string; message: string }) => ({
+          stdout: error.stdout ?? '',
+          stderr: `exit ${error.message}\n${error.stderr ?? ''}`,
+        }));
+        expect(stderr.startsWith('exit '), stderr).toBe(false);
+        if (example.output !== undefined) expect(stdout).toBe(example.output);
+      },
+    );
   });
 });

@@ -64,7 +64,7 @@ function nameVariant(rnd, name) {
   return fullwidth(name[0]) + name.slice(1).replace(' ', '\u00a0');
 }
 
-/** Customers (seed 2.1), ids `c000000`…; genders vary in case and spacing. */
+/** Customers (the shape of docs/http.md, `POST /customers/`), ids `c000000`…; genders vary in case and spacing. */
 export function generateCustomers(count, seed) {
   const rnd = mulberry32(seed ^ 0xc0ffee);
   const genders = ['male', 'female', 'Male', 'FEMALE', ' female '];
@@ -115,7 +115,7 @@ const WEEKDAYS = {
 const DISCOUNTS = [1, 2, 2.5, 3, 5, 7.5, 10, 12, 15, 20];
 
 /**
- * Offers (seed 2.7 plus extensions), ids 1…count. With `plain`, the same offers without
+ * Offers (docs/concepts.md, with the extensions), ids 1…count. With `plain`, the same offers without
  * min_amount, max_cashback, audience and conditions, which every compared implementation can express.
  */
 export function generateOffers(count, seed, plain = false) {
@@ -151,7 +151,7 @@ export function generateOffers(count, seed, plain = false) {
 }
 
 /**
- * Transactions (seed 2.4) over 2025, in date order as a card stream comes (times within a day are
+ * Transactions (docs/http.md, `POST /transactions`) over 2025, in date order as a card stream comes (times within a day are
  * random): ids `t0000000`…, about 30% at merchants with offers when there are `offers` offers, the
  * rest at the other merchants; amounts are JSON numbers with 2 decimals. In date order, a streaming
  * replay keeps only the purchases its lookbacks can still read.

@@ -1,5 +1,5 @@
 // Replays the bundled sample data set (docs/examples/) and prints what it would pay and why the
-// rest earns nothing. Run with `npm run demo` (it builds first).
+// rest earns nothing. Run with `npm run demo` (it builds dist/ first when src/ is newer).
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -4,7 +4,7 @@
  * not, and the built commands start with a shebang.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -21,11 +21,17 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
   main?: string;
   module?: string;
   types?: string;
+  typesVersions?: Record<string, Record<string, string[]>>;
   exports: Record<string, unknown>;
   bin?: string | Record<string, string>;
+  license?: string;
+  dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+  peerDependenciesMeta?: Record<string, unknown>;
 };
 
-/** The core must not load test or adapter dependencies (DESIGN.md §2). */
+/** The core entry must not load test or adapter dependencies: an engine-only user installs none. */
 const CORE_FORBIDDEN = ['fast-check', 'pg', '@electric-sql/pglite', 'hono', 'jose'];
 
 /** `.` → `index`, `./testing` → `testing`; `./package.json` is not a build entry. */
@@ -83,6 +89,36 @@ describe('package.json', () => {
     });
   });
 
+  it('maps each subpath to its types for resolvers that ignore exports (typesVersions)', () => {
+    const expected = Object.fromEntries(
+      subpaths
+        .filter((s) => s !== '.')
+        .map((s) => [s.slice(2), [`./dist/${entryOfSubpath(s)}.d.ts`]]),
+    );
+    expect(pkg.typesVersions).toEqual({ '*': expected });
+  });
+
+  it('agrees with the root of package-lock.json, so `npm install` leaves the lockfile as it is', () => {
+    const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, Record<string, unknown>>;
+    };
+    const bin = Object.fromEntries(
+      commands.map(([name, path]) => [name, path.replace(/^\.\//, '')]),
+    );
+    const fields = {
+      name: pkg.name,
+      version: pkg.version,
+      license: pkg.license,
+      dependencies: pkg.dependencies,
+      bin,
+      devDependencies: pkg.devDependencies,
+      engines: pkg.engines,
+      peerDependencies: pkg.peerDependencies,
+      peerDependenciesMeta: pkg.peerDependenciesMeta,
+    };
+    expect(lock.packages['']).toEqual(fields);
+  });
+
   it('points main, module and types at the index entry', () => {
     expect(pkg.main).toBe('./dist/index.cjs');
     expect(pkg.module).toBe('./dist/index.js');
@@ -93,6 +129,18 @@ describe('package.json', () => {
     const { format, dts } = tsupOptions();
     expect([format].flat().sort()).toEqual(['cjs', 'esm']);
     expect(dts).toBeTruthy();
+  });
+
+  it('builds the commands only as ESM, without declarations', () => {
+    const { entry, dts, esbuildOptions } = tsupOptions();
+    const all = entry as Record<string, string>;
+    const cjs: { entryPoints?: unknown } = { entryPoints: { ...all } };
+    esbuildOptions?.(cjs as never, { format: 'cjs' });
+    expect(Object.keys(cjs.entryPoints as object).sort()).toEqual([...entries].sort());
+    const esm: { entryPoints?: unknown } = { entryPoints: { ...all } };
+    esbuildOptions?.(esm as never, { format: 'esm' });
+    expect(Object.keys(esm.entryPoints as object).sort()).toEqual(Object.keys(all).sort());
+    expect(Object.keys((dts as { entry: object }).entry).sort()).toEqual([...entries].sort());
   });
 });
 
@@ -171,6 +219,13 @@ describe.skipIf(!existsSync(dist))('built package (skipped without dist/: `npm r
       expect(offending).toEqual([]);
     },
   );
+
+  it('holds no files for the commands but their ESM entry', () => {
+    const extra = readdirSync(dist).filter((file) =>
+      binEntries.some((name) => file.startsWith(`${name}.`) && !/\.js(\.map)?$/.test(file)),
+    );
+    expect(extra).toEqual([]);
+  });
 
   it.each(commands)('the %s command is an executable file with a node shebang', (_, path) => {
     const file = join(root, path);

@@ -1,4 +1,4 @@
-import Decimal from 'decimal.js';
+import { Decimal } from 'decimal.js';
 
 /**
  * The decimal type used for every amount. A private clone of decimal.js with enough precision

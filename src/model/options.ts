@@ -1,5 +1,5 @@
 import { TZDate } from '@date-fns/tz';
-import type Decimal from 'decimal.js';
+import type { Decimal } from 'decimal.js';
 import { describeValue } from '../rules/_internals/describe.js';
 import type { OperatorRegistry } from '../rules/index.js';
 import { assertKnownKeys } from './knownKeys.js';

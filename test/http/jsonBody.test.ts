@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { _parseJsonBody } from '../../src/http/_jsonBody.js';
+import { parseJsonBody } from '../../src/http/jsonBody.js';
 
 const encode = (text: string) => new TextEncoder().encode(text);
 const BOM = [0xef, 0xbb, 0xbf];
@@ -20,7 +20,7 @@ function plain(bytes: Uint8Array): string {
 
 function split(bytes: Uint8Array): string {
   try {
-    return JSON.stringify(_parseJsonBody(bytes));
+    return JSON.stringify(parseJsonBody(bytes));
   } catch (err) {
     return (err as Error).name;
   }
@@ -70,7 +70,7 @@ const mutated = fc
     return Uint8Array.from(out);
   });
 
-describe('_parseJsonBody', () => {
+describe('parseJsonBody', () => {
   test('reads valid JSON as JSON.parse does, arrays and other values, with a leading BOM', () => {
     fc.assert(
       fc.property(jsonText, (bytes) => {
@@ -136,7 +136,7 @@ describe('_parseJsonBody', () => {
   });
 
   test('keeps __proto__ and constructor keys as own data, as JSON.parse does', () => {
-    const items = _parseJsonBody(encode('[{"__proto__": {"x": 1}, "constructor": 2}]')) as object[];
+    const items = parseJsonBody(encode('[{"__proto__": {"x": 1}, "constructor": 2}]')) as object[];
     expect(Object.getPrototypeOf(items[0])).toBe(Object.prototype);
     expect(Object.keys(items[0] as object)).toEqual(['__proto__', 'constructor']);
     expect(({} as { x?: number }).x).toBeUndefined();

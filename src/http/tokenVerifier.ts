@@ -20,9 +20,8 @@ interface Passed {
  * Why by hand: `jwtVerify` costs about 130 µs a call on Node 20 (its WebCrypto HMAC), a third of
  * a `GET /cashback-payments` in bench/http.mjs, and a partner sends one token for up to `tokenTtl`
  * seconds. A remembered token is the exact string jose accepted; tokens with `nbf` are not kept.
- * @internal
  */
-export class _TokenVerifier {
+export class TokenVerifier {
   readonly #key: Promise<webcrypto.CryptoKey>;
   readonly #clock: () => Date;
   readonly #passed = new Map<string, Passed>();

@@ -8,11 +8,12 @@
 // 2. The right key's GET /get-token while wrong keys for the same application id arrive at
 //    200 per second, each from a new client address (the app's `clientAddress` reads a header
 //    here, to stand for addresses on 127.0.0.1): the answers' statuses and latencies.
-// Wall-clock figures never fail the run.
+// BENCH_KEY_CHECKS=<n> sets limits.keyChecksInFlight. Wall-clock figures never fail the run.
 import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { buildInfo, engine, log } from './util.mjs';
 
 const http = await import(pathToFileURL(join(dirname(process.env.BENCH_DIST), 'http.js')).href);
@@ -42,6 +43,10 @@ async function start() {
     engine: createEngine({ partners }),
     partners,
     tokenSecret: SECRET,
+    // BENCH_KEY_CHECKS=<n> sets limits.keyChecksInFlight (builds that have it).
+    ...(process.env.BENCH_KEY_CHECKS
+      ? { limits: { keyChecksInFlight: Number(process.env.BENCH_KEY_CHECKS) } }
+      : {}),
     clientAddress: (c) => c.req.header('x-bench-address') ?? 'local',
   });
   return http.serveHttp(app, { port: 0, host: '127.0.0.1' });
@@ -128,23 +133,44 @@ const nested = new TextEncoder().encode(`${'['.repeat(N)}${']'.repeat(N)}`);
   };
   const wrong = [];
   const right = [];
-  let n = 0;
-  const attacker = (async () => {
-    const pending = [];
-    const start = performance.now();
-    while (performance.now() < stopAt) {
-      const due = start + (n * 1000) / WRONG_PER_SECOND;
-      const wait = due - performance.now();
-      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-      const i = n++;
-      pending.push(
-        get(`wrong-key-${i}`, `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`).then((r) =>
-          wrong.push(r),
-        ),
-      );
-    }
-    await Promise.all(pending);
-  })();
+  // The wrong keys come from a worker thread: an event loop of their own, as another process's.
+  const attacker = new Promise((resolve, reject) => {
+    const worker = new Worker(
+      `
+      const { parentPort, workerData } = require('node:worker_threads');
+      const { url, perSecond, seconds } = workerData;
+      const results = [];
+      const pending = [];
+      const start = performance.now();
+      (async () => {
+        for (let i = 0; performance.now() < start + seconds * 1000; i++) {
+          const wait = start + (i * 1000) / perSecond - performance.now();
+          if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+          const address = '10.' + ((i >> 16) & 255) + '.' + ((i >> 8) & 255) + '.' + (i & 255);
+          const t = performance.now();
+          pending.push(
+            fetch(url + '/get-token', {
+              headers: { applicationId: 'bank', applicationKey: 'wrong-key-' + i, 'x-bench-address': address },
+            })
+              .then(async (r) => { await r.text(); results.push({ ms: performance.now() - t, status: r.status }); })
+              .catch(() => results.push({ ms: performance.now() - t, status: 'error' })),
+          );
+        }
+        await Promise.all(pending);
+        parentPort.postMessage(results);
+      })();
+      `,
+      {
+        eval: true,
+        workerData: { url: server.url, perSecond: WRONG_PER_SECOND, seconds: SECONDS },
+      },
+    );
+    worker.once('message', (results) => {
+      wrong.push(...results);
+      resolve();
+    });
+    worker.once('error', reject);
+  });
   const partner = (async () => {
     for (let i = 0; performance.now() < stopAt; i++) {
       // The partner's own addresses, 20 requests each: under the per-address request limit.

@@ -3,7 +3,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 
 /**
  * The code of a request-level error (docs/http.md, "Errors"). Per-item problems never use these: they stay
- * inside a 200 response, in the seed's `errors` / `Errors` maps.
+ * inside a 200 response, in the `errors` / `Errors` maps.
  * @public
  */
 export type HttpErrorCode =

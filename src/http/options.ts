@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import type { Context } from 'hono';
 import type { CashbackEngine } from '../engine/createEngine.js';
 import type { PartnerRegistry } from '../engine/partners.js';
@@ -69,7 +70,10 @@ export interface HttpLimits {
    * Key checks (scrypt runs) in progress at once; a token request that would start one more is
    * answered 503 (`busy`) with `Retry-After` instead of waiting. Keys checked before and
    * remembered need no scrypt run and are never refused for this.
-   * @defaultValue `4` (the size of Node's default thread pool, where scrypt runs)
+   * scrypt runs on Node's thread pool and takes a core while it runs: with as many runs as
+   * cores, the event loop (every other request, remembered keys included) waits for a core.
+   * @defaultValue one less than the cores Node may use (`os.availableParallelism()`), at least 1
+   * and at most 4 (the default size of Node's thread pool)
    */
   readonly keyChecksInFlight?: number;
 }
@@ -147,7 +151,7 @@ const LIMIT_DEFAULTS: ResolvedLimits = {
   tokenFailureWindowSeconds: 86_400,
   tokenRequestsPerAddress: 30,
   tokenWindowSeconds: 60,
-  keyChecksInFlight: 4,
+  keyChecksInFlight: Math.max(1, Math.min(4, availableParallelism() - 1)),
 };
 
 function positiveInteger(value: unknown, name: string, fallback: number): number {

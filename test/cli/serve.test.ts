@@ -257,7 +257,10 @@ interface CurlCall {
  * Runs a printed walk-through in bash, with `curl` wrapped so that every call's arguments,
  * status and body are kept (the wrapper's `-w` comes last, so it wins over the walk-through's).
  */
-async function runWalkthrough(script: string): Promise<CurlCall[]> {
+async function runWalkthrough(
+  script: string,
+  env: Record<string, string> = {},
+): Promise<CurlCall[]> {
   const calls = tempDir('calls');
   const wrapper = `set -euo pipefail
 curl() {
@@ -275,7 +278,7 @@ curl() {
     execFile(
       'bash',
       [file],
-      { env: childEnv({ CALLS: calls }), timeout: 20_000 },
+      { env: childEnv({ ...env, CALLS: calls }), timeout: 20_000 },
       (error, out, err) =>
         done({ code: error === null ? 0 : (error.code as number | null), out, err }),
     ),
@@ -917,6 +920,49 @@ describe('cashback serve', () => {
       headers: { applicationId: 'bank-a', applicationKey: 'bank-a-key-0123456789' },
     });
     expect(r.status).toBe(200);
+    served.child.kill('SIGTERM');
+    expect((await served.exited).code).toBe(0);
+  });
+
+  it('runs the shell blocks of docs/http.md top to bottom, as the partner walk-through they are', async () => {
+    const { served, url } = await startServing([
+      ...startArgs,
+      '--port',
+      '0',
+      '--data-dir',
+      tempDir('data'),
+    ]);
+    const key = /^APP_KEY='([^']+)'$/m.exec(served.stdout())?.[1] as string;
+    const doc = readFileSync(join(root, 'docs', 'http.md'), 'utf8');
+    const blocks = [...doc.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m) => m[1] as string);
+    expect(blocks.length).toBeGreaterThanOrEqual(7);
+    const calls = await runWalkthrough(blocks.join('\n'), { BASE: url, APP_KEY: key });
+    expect(calls.map((c) => `${c.method} ${c.path} ${c.status}`)).toEqual([
+      'GET /get-token 200',
+      'GET /get-token 200',
+      'POST /customers/ 200',
+      'POST /customers 200',
+      'POST /transactions-history 200',
+      'POST /transactions 200',
+      'GET /cashback-payments 200',
+      'GET /cashback-payments 200',
+      'GET /active-offers 200',
+    ]);
+    for (const c of calls) checkAgainstOpenApi(c.method, c.path, c.status, c.body);
+    const [, , added, refused, history, transactions, byQuery, byHeaders] = calls.map(
+      (c) => c.body,
+    );
+    // The answers the comments of docs/http.md show.
+    expect(added).toEqual({ Added: 2, Updated: 0, Errors: {} });
+    expect(Object.keys(refused.Errors)).toEqual(['c-003', 'c-004']);
+    expect(history[0].errors).toEqual({ 'h-002': "Customer with id 'nobody' not found" });
+    expect(transactions[0].payments).toEqual([
+      { cashback: 0.34, payment_date: '2025-06-16', transaction_id: 't-001' },
+      { cashback: 1.32, payment_date: '2025-06-10', transaction_id: 't-002' },
+    ]);
+    expect(Object.keys(transactions[0].errors)).toEqual(['t-003']);
+    expect(byQuery.total_count).toBe(2);
+    expect(byHeaders).toEqual(byQuery);
     served.child.kill('SIGTERM');
     expect((await served.exited).code).toBe(0);
   });

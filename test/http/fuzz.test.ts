@@ -1,5 +1,5 @@
 /**
- * Fuzzing the partner API (DESIGN.md §6) over a real server on 127.0.0.1 with real fetch:
+ * Fuzzing the partner API (docs/http.md) over a real server on 127.0.0.1 with real fetch:
  * fast-check draws malformed requests for every route — broken JSON, wrong types, numbers beyond
  * doubles, deep nesting, `__proto__` / `constructor` keys, non-arrays, wrong content types,
  * oversized, chunked and length-lying bodies, batches over the item limit, bad dates and pages,

@@ -7,7 +7,8 @@ import { assertKnownKeys } from '../model/knownKeys.js';
 /**
  * Where request logs go: any logger with pino's `info` / `error` signature (a pino logger fits).
  * Each request logs one line with its id, method, path (never the query string), status,
- * duration and partner; never a header, token, key or body.
+ * duration and partner, and for a token request that got no token the application id it asked
+ * for; never a key, token, other header or body.
  * @public
  */
 export interface HttpLogger {
@@ -51,8 +52,10 @@ export interface HttpLimits {
    */
   readonly tokenFailuresPerAddress?: number;
   /**
-   * Length of the window of the two failure counts, in seconds.
-   * @defaultValue `86400` (one day)
+   * Length of the window of the two failure counts, in seconds. The counts live in memory, one
+   * entry per address (and per application id and address) until its window ends: a longer
+   * window remembers more addresses.
+   * @defaultValue `3600` (one hour)
    */
   readonly tokenFailureWindowSeconds?: number;
   /**
@@ -148,7 +151,7 @@ const LIMIT_DEFAULTS: ResolvedLimits = {
   nestingDepth: 32,
   tokenFailuresPerApplicationAndAddress: 10,
   tokenFailuresPerAddress: 100,
-  tokenFailureWindowSeconds: 86_400,
+  tokenFailureWindowSeconds: 3600,
   tokenRequestsPerAddress: 30,
   tokenWindowSeconds: 60,
   keyChecksInFlight: Math.max(1, Math.min(4, availableParallelism() - 1)),

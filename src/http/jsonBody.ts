@@ -39,7 +39,7 @@ export class JsonBodyLimitError extends Error {
   constructor(
     readonly limit: 'items' | 'depth',
     readonly value: number,
-    /** For `items`: how many the array holds, counted without parsing them. */
+    /** For `items`: how many the array holds, counted on its commas without parsing them. */
     readonly found?: number,
   ) {
     super(`The body is over its ${limit} limit of ${value}`);
@@ -48,33 +48,13 @@ export class JsonBodyLimitError extends Error {
 }
 
 /**
- * How many more items the top-level array holds from `from` (just past a comma or the opening
- * bracket) on: its commas at depth 0, counted by a byte scan, plus the item after the last one.
+ * Scans the brackets of `bytes[from, to)` (outside strings) once: throws when arrays and objects
+ * nest deeper than `depth` levels, and returns how many items a top-level array holds (its commas
+ * at level 1, plus one; for a body that is not one, a number that means nothing).
  */
-function countItems(bytes: Uint8Array, from: number): number {
+function scan(bytes: Uint8Array, from: number, to: number, depth: number): number {
   let level = 0;
-  let count = 1;
-  for (let i = from; i < bytes.length; i++) {
-    const c = bytes[i];
-    if (c === QUOTE) {
-      for (i++; i < bytes.length; i++) {
-        const d = bytes[i];
-        if (d === BACKSLASH) i++;
-        else if (d === QUOTE) break;
-      }
-    } else if (c === OPEN_ARRAY || c === OPEN_OBJECT) level++;
-    else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) {
-      if (level === 0) break;
-      level--;
-    } else if (c === COMMA && level === 0) count++;
-  }
-  return count;
-}
-
-/** Throws when the arrays and objects of `bytes[from, to)` nest deeper than `depth` levels. */
-function checkDepth(bytes: Uint8Array, from: number, to: number, depth: number): void {
-  if (depth === Number.POSITIVE_INFINITY) return;
-  let level = 0;
+  let commas = 0;
   for (let i = from; i < to; i++) {
     const c = bytes[i];
     if (c === QUOTE) {
@@ -86,7 +66,9 @@ function checkDepth(bytes: Uint8Array, from: number, to: number, depth: number):
     } else if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
       if (++level > depth) throw new JsonBodyLimitError('depth', depth);
     } else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) level--;
+    else if (c === COMMA && level === 1) commas++;
   }
+  return commas + 1;
 }
 
 /**
@@ -112,7 +94,8 @@ export function parseJsonBody(bytes: Uint8Array, limits: JsonBodyLimits = UNLIMI
   const n = bytes.length;
   let i = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
   while (isSpace(bytes[i])) i++;
-  checkDepth(bytes, i, n, limits.depth);
+  const limited = limits.depth !== UNLIMITED.depth || limits.items !== UNLIMITED.items;
+  const count = limited ? scan(bytes, i, n, limits.depth) : 0;
   if (bytes[i] !== OPEN_ARRAY) return JSON.parse(UTF8.decode(bytes));
   i++;
   while (isSpace(bytes[i])) i++;
@@ -121,7 +104,7 @@ export function parseJsonBody(bytes: Uint8Array, limits: JsonBodyLimits = UNLIMI
   else {
     for (;;) {
       if (items.length >= limits.items) {
-        throw new JsonBodyLimitError('items', limits.items, items.length + countItems(bytes, i));
+        throw new JsonBodyLimitError('items', limits.items, count);
       }
       const start = i;
       let depth = 0;

@@ -2,6 +2,7 @@
  * The options of createHttpApp and serveHttp: unknown keys, missing fields and values out of
  * range are refused with a TypeError naming them, before anything starts.
  */
+import { connect } from 'node:net';
 import { describe, expect, test } from 'vitest';
 import { createHttpApp, type HttpAppOptions, serveHttp } from '../../src/http/index.js';
 import { createEngine, createMemoryPartners } from '../../src/index.js';
@@ -82,5 +83,40 @@ describe('serveHttp options', () => {
     });
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
     await server.close();
+  });
+
+  test('a client that stops sending its headers, or its body, is answered 408 and let go', async () => {
+    // An app that reads every body to its end before answering.
+    const echo = { fetch: async (request: Request) => new Response(await request.text()) };
+    const server = await serveHttp(echo, {
+      port: 0,
+      host: '127.0.0.1',
+      headersTimeoutMs: 300,
+      requestTimeoutMs: 600,
+    });
+    /** Sends `text`, then nothing more; resolves with what came back once the server closed. */
+    const stall = (text: string) =>
+      new Promise<string>((done, fail) => {
+        const socket = connect(server.port, '127.0.0.1');
+        let received = '';
+        socket.setEncoding('utf8').on('data', (d: string) => {
+          received += d;
+        });
+        socket.on('error', fail);
+        socket.on('close', () => done(received));
+        socket.write(text);
+      });
+    try {
+      const [headers, body] = await Promise.all([
+        stall('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n'),
+        stall(
+          'POST /echo HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-length: 100\r\n\r\n[{"customer_id":',
+        ),
+      ]);
+      expect(headers).toMatch(/^HTTP\/1\.1 408 /);
+      expect(body).toMatch(/^HTTP\/1\.1 408 /);
+    } finally {
+      await server.close();
+    }
   });
 });

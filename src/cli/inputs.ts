@@ -44,7 +44,7 @@ function lineAndColumn(text: string, offset: number): string {
 }
 
 /**
- * Reads and parses a JSON file. A syntax error is reported by line and column only: the parser's
+ * Reads and parses a JSON file, a leading UTF-8 byte-order mark allowed. A syntax error is reported by line and column only: the parser's
  * own message may quote the file, and a partners file holds application keys.
  * @param path - the file, as given on the command line
  * @param what - what the file holds (`offers`, `partners`), for messages
@@ -58,6 +58,8 @@ export function readJsonFile(path: string, what: string): unknown {
   } catch (err) {
     throw new UsageError(`cannot read the ${what} file ${path}: ${readFailure(err)}`);
   }
+  // A byte-order mark some editors write first is not part of the JSON.
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   try {
     return JSON.parse(text);
   } catch (err) {

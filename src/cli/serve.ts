@@ -196,7 +196,10 @@ export async function serve(
     server = await serveHttp(app, { port: options.port, host: options.host });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    const why = code === 'EADDRINUSE' ? 'the port is in use' : (err as Error).message;
+    const why =
+      code === 'EADDRINUSE'
+        ? `the port is in use; choose another --port (0 picks a free one), or see what holds it with: ss -ltnp 'sport = :${options.port}'`
+        : (err as Error).message;
     throw new StartError(`cannot listen on ${options.host}:${options.port}: ${why}`);
   }
   logger.info(

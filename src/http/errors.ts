@@ -2,8 +2,8 @@ import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 
 /**
- * The code of a request-level error (DESIGN.md §6). Per-item problems never use these: they stay
- * inside a 200 response, in the seed's `errors` / `Errors` maps.
+ * The code of a request-level error (docs/http.md, "Errors"). Per-item problems never use these: they stay
+ * inside a 200 response, in the `errors` / `Errors` maps.
  * @public
  */
 export type HttpErrorCode =
@@ -16,8 +16,10 @@ export type HttpErrorCode =
   | 'method_not_allowed'
   | 'body_too_large'
   | 'batch_too_large'
+  | 'nesting_too_deep'
   | 'unsupported_media_type'
   | 'rate_limited'
+  | 'busy'
   | 'storage_full'
   | 'store_unavailable'
   | 'internal';
@@ -57,8 +59,10 @@ export const STATUS: Readonly<Record<HttpErrorCode, ContentfulStatusCode>> = {
   method_not_allowed: 405,
   body_too_large: 413,
   batch_too_large: 413,
+  nesting_too_deep: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
+  busy: 503,
   storage_full: 503,
   store_unavailable: 503,
   internal: 500,

@@ -11,7 +11,7 @@ import { STATUS } from './errors.js';
 
 // The OpenAPI document is generated from zod schemas: the request schemas are the model's own
 // (the schema of record for validation), the response schemas below describe exactly what the
-// routes send (strict objects: a field the seed does not name would fail the response tests).
+// routes send (strict objects: a field docs/http.md does not name would fail the response tests).
 
 /** `info.version` of the document: the package version (a test keeps them equal). */
 export const OPENAPI_VERSION = '0.1.0';
@@ -122,10 +122,13 @@ const ERROR_TEXT: Readonly<Record<number, string>> = {
   401: 'No valid token (or, at /get-token, bad credentials)',
   404: 'No such route',
   405: 'The path exists with another method',
-  413: 'The body is over the byte limit, or the array over the item limit',
+  413: 'The body is over the byte limit, the array over the item limit, or the nesting too deep',
   415: 'The body is not declared as application/json',
   429: 'Too many token requests; see Retry-After',
   500: 'The server failed; no internals are disclosed',
+  503:
+    'Not now, see Retry-After: the store refused the whole call and kept nothing ' +
+    '(storage_full, store_unavailable), or too many key checks are in progress (busy)',
 };
 
 /** The header every response carries (hono's request-id middleware). */
@@ -147,7 +150,7 @@ function errors(...statuses: number[]): Record<string, object> {
   const out: Record<string, object> = {};
   for (const s of statuses) {
     const headers: Record<string, object> = { ...REQUEST_ID_HEADER };
-    if (s === 429) {
+    if (s === 429 || s === 503) {
       headers['Retry-After'] = {
         description: 'Seconds to wait',
         required: true,
@@ -166,8 +169,8 @@ function errors(...statuses: number[]): Record<string, object> {
   return out;
 }
 
-const GET_ERRORS = [401, 404, 405, 500];
-const POST_ERRORS = [400, 401, 404, 405, 413, 415, 500];
+const GET_ERRORS = [401, 404, 405, 500, 503];
+const POST_ERRORS = [400, 401, 404, 405, 413, 415, 500, 503];
 
 function batch(item: string, description: string, result: string, resultText: string) {
   return {
@@ -211,7 +214,7 @@ function pageParameters(): object[] {
 export function openApiDocument(): Record<string, unknown> {
   const transactionsOps = batch(
     'Transaction',
-    'Transactions to decide, all seven fields each (seed 2.4)',
+    'Transactions to decide, all seven fields each',
     'TransactionsResult',
     'One result: payments, and an error per transaction that earns nothing',
   );
@@ -246,7 +249,7 @@ export function openApiDocument(): Record<string, unknown> {
       '/get-token': {
         get: {
           operationId: 'getToken',
-          summary: 'Get token (seed 4.1)',
+          summary: 'Get token',
           security: [],
           parameters: [
             { name: 'applicationId', in: 'header', required: true, schema: { type: 'string' } },
@@ -254,17 +257,17 @@ export function openApiDocument(): Record<string, unknown> {
           ],
           responses: {
             '200': ok('A token for the Token header', ref('Token')),
-            ...errors(401, 404, 405, 429, 500),
+            ...errors(401, 404, 405, 429, 500, 503),
           },
         },
       },
       '/transactions-history': {
         post: {
           operationId: 'addTransactionsHistory',
-          summary: 'Add transactions history (seed 4.2)',
+          summary: 'Add transactions history',
           ...batch(
             'HistoryTransaction',
-            'History transactions (seed 4.2)',
+            'History transactions',
             'HistoryResult',
             'One result: an error per item not stored',
           ),
@@ -273,28 +276,28 @@ export function openApiDocument(): Record<string, unknown> {
       '/customers/': {
         post: {
           operationId: 'addCustomers',
-          summary: 'Add customers (seed 4.3)',
+          summary: 'Add customers',
           ...batch('Customer', 'Customers', 'CustomersResult', 'Counts and per-item errors'),
         },
       },
       '/customers': {
         post: {
           operationId: 'addCustomersNoSlash',
-          summary: 'Add customers (seed 4.3), path without the slash',
+          summary: 'Add customers, path without the slash',
           ...batch('Customer', 'Customers', 'CustomersResult', 'Counts and per-item errors'),
         },
       },
       '/transactions': {
         post: {
           operationId: 'addTransactions',
-          summary: 'Add transactions (seed 4.4)',
+          summary: 'Add transactions',
           ...transactionsOps,
         },
       },
       '/cashback-payments': {
         get: {
           operationId: 'getCashbackPayments',
-          summary: 'Get cashback payments (seed 4.5)',
+          summary: 'Get cashback payments',
           description:
             'Each input is read from the query string, or else from a header of the same name.',
           parameters: pageParameters(),
@@ -307,7 +310,7 @@ export function openApiDocument(): Record<string, unknown> {
       '/active-offers': {
         get: {
           operationId: 'getActiveOffers',
-          summary: 'Get all active offers (seed 4.6)',
+          summary: 'Get all active offers',
           responses: {
             '200': ok('Active offers not yet expired, by offer_id', {
               type: 'array',

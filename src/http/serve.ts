@@ -1,6 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { serve } from '@hono/node-server';
+import { assertKnownKeys } from '../model/knownKeys.js';
 
 /** Options of {@link serveHttp}. @public */
 export interface ServeOptions {
@@ -19,6 +20,53 @@ export interface ServeOptions {
    * @defaultValue `10000`
    */
   readonly shutdownTimeoutMs?: number;
+  /**
+   * Most connections open at once from one client address; a connection past it is closed as
+   * soon as it is accepted, so one address cannot use up the process's file descriptors.
+   * @defaultValue `256`
+   */
+  readonly maxConnectionsPerAddress?: number;
+  /**
+   * How long a client may take to send a request's headers, in ms; past it the connection is
+   * closed (Node answers 408 when it can).
+   * @defaultValue `10000` (Node's own default is 60 s)
+   */
+  readonly headersTimeoutMs?: number;
+  /**
+   * How long a client may take to send a whole request, body included, in ms; past it the
+   * connection is closed (Node answers 408 when it can). At least `headersTimeoutMs`.
+   * @defaultValue `30000` (Node's own default is 300 s)
+   */
+  readonly requestTimeoutMs?: number;
+}
+
+const SERVE_KEYS = [
+  'port',
+  'host',
+  'shutdownTimeoutMs',
+  'maxConnectionsPerAddress',
+  'headersTimeoutMs',
+  'requestTimeoutMs',
+] as const satisfies readonly (keyof ServeOptions)[];
+
+/** How often Node checks the header and request timeouts of open connections, in ms. */
+const TIMEOUT_CHECK_MS = 1000;
+
+/** A whole number from `min` to `max`, or the fallback when undefined; else a TypeError. */
+function wholeNumber(
+  value: unknown,
+  name: string,
+  min: number,
+  max: number,
+  fallback: number,
+): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min || value > max) {
+    throw new TypeError(
+      `serveHttp options: ${name} must be a whole number from ${min} to ${max}, got ${typeof value === 'string' ? `'${value}'` : String(value)}`,
+    );
+  }
+  return value;
 }
 
 /** A server started by {@link serveHttp}. @public */
@@ -40,30 +88,85 @@ export interface RunningServer {
 
 /**
  * Starts an app (anything with a `fetch` handler, such as `createHttpApp`'s) on Node's HTTP
- * server, on 127.0.0.1:8080 unless told otherwise.
+ * server, on 127.0.0.1:8080 unless told otherwise, with limits on connections per client
+ * address and on the time a request may take to arrive.
  * @param app - the app
- * @param options - port, host, shutdown timeout
+ * @param options - port, host, shutdown timeout, connection and timeout limits
  * @returns the running server, once it listens
+ * @throws TypeError for an unknown option or a value out of range (a port that is not a whole
+ * number from 0 to 65535, …); the listen error (such as `EADDRINUSE`) when the port is taken
+ * @example
+ * ```ts
+ * const server = await serveHttp(app, { port: 0, host: '127.0.0.1' });
+ * console.log(server.url);
+ * await server.close();
+ * ```
  * @public
  */
 export async function serveHttp(
   app: { fetch: (request: Request, env: never) => Response | Promise<Response> },
   options: ServeOptions = {},
 ): Promise<RunningServer> {
+  assertKnownKeys(options, SERVE_KEYS, 'serveHttp options');
+  if (typeof app?.fetch !== 'function') {
+    throw new TypeError('serveHttp: app must have a fetch handler (such as createHttpApp’s)');
+  }
   const host = options.host ?? '127.0.0.1';
-  const timeout = options.shutdownTimeoutMs ?? 10_000;
+  if (typeof host !== 'string' || host === '') {
+    throw new TypeError(`serveHttp options: host must be a non-empty string, got ${String(host)}`);
+  }
+  const port = wholeNumber(options.port, 'port', 0, 65535, 8080);
+  const timeout = wholeNumber(
+    options.shutdownTimeoutMs,
+    'shutdownTimeoutMs',
+    0,
+    2 ** 31 - 1,
+    10_000,
+  );
+  const perAddress = wholeNumber(
+    options.maxConnectionsPerAddress,
+    'maxConnectionsPerAddress',
+    1,
+    Number.MAX_SAFE_INTEGER,
+    256,
+  );
+  const headersTimeout = wholeNumber(
+    options.headersTimeoutMs,
+    'headersTimeoutMs',
+    1,
+    2 ** 31 - 1,
+    10_000,
+  );
+  const requestTimeout = wholeNumber(
+    options.requestTimeoutMs,
+    'requestTimeoutMs',
+    1,
+    2 ** 31 - 1,
+    30_000,
+  );
+  if (requestTimeout < headersTimeout) {
+    throw new TypeError(
+      `serveHttp options: requestTimeoutMs (${requestTimeout}) must be at least headersTimeoutMs (${headersTimeout})`,
+    );
+  }
   const server = await new Promise<Server>((resolve, reject) => {
     const s = serve(
       {
         fetch: app.fetch as (request: Request) => Response | Promise<Response>,
-        port: options.port ?? 8080,
+        port,
         hostname: host,
+        serverOptions: {
+          headersTimeout,
+          requestTimeout,
+          connectionsCheckingInterval: Math.min(TIMEOUT_CHECK_MS, headersTimeout),
+        },
       },
       () => resolve(s as Server),
     ) as Server;
     s.once('error', reject);
+    limitConnections(s, perAddress);
   });
-  const port = (server.address() as AddressInfo).port;
+  const listening = (server.address() as AddressInfo).port;
   let closing: Promise<void> | undefined;
   // Answers sent once closing has begun carry `Connection: close`, so a client opens a new
   // connection (refused) for its next request instead of reusing a kept-alive one. Without it a
@@ -80,8 +183,8 @@ export async function serveHttp(
   });
   const urlHost = host.includes(':') ? `[${host}]` : host;
   return {
-    url: `http://${urlHost}:${port}`,
-    port,
+    url: `http://${urlHost}:${listening}`,
+    port: listening,
     host,
     close() {
       closing ??= new Promise<void>((resolve, reject) => {
@@ -99,4 +202,27 @@ export async function serveHttp(
       return closing;
     },
   };
+}
+
+/**
+ * Closes each connection accepted while its client address already has `max` open: one address
+ * cannot hold enough idle or slow connections to use up the file descriptors, and every other
+ * address is still served.
+ */
+function limitConnections(server: Server, max: number): void {
+  const open = new Map<string, number>();
+  server.on('connection', (socket: Socket) => {
+    const address = socket.remoteAddress ?? 'unknown';
+    const count = open.get(address) ?? 0;
+    if (count >= max) {
+      socket.destroy();
+      return;
+    }
+    open.set(address, count + 1);
+    socket.once('close', () => {
+      const left = (open.get(address) ?? 1) - 1;
+      if (left === 0) open.delete(address);
+      else open.set(address, left);
+    });
+  });
 }

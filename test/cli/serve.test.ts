@@ -27,7 +27,8 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { connect, type Socket } from 'node:net';
+import { request as httpRequest } from 'node:http';
+import { type AddressInfo, connect, createServer as createNetServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -139,9 +140,22 @@ function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return env;
 }
 
-/** Starts `node <args>` (or, with `npm`, `npm start -- <args>`) in the private package root. */
-function start(args: readonly string[], env: Record<string, string> = {}, npm = false): Served {
-  const [file, argv] = npm ? ['npm', ['start', '--', ...args]] : [process.execPath, args];
+/**
+ * Starts `node <args>` (or, with `npm`, `npm start -- <args>`) in the private package root;
+ * with `fileLimit`, through bash with `ulimit -n <fileLimit>` first.
+ */
+function start(
+  args: readonly string[],
+  env: Record<string, string> = {},
+  npm = false,
+  fileLimit?: number,
+): Served {
+  const quoted = [process.execPath, ...args].map((a) => `'${a.replaceAll("'", `'\\''`)}'`);
+  const [file, argv] = npm
+    ? ['npm', ['start', '--', ...args]]
+    : fileLimit !== undefined
+      ? ['bash', ['-c', `ulimit -n ${fileLimit} && exec ${quoted.join(' ')}`]]
+      : [process.execPath, args];
   const child = spawn(file, argv, {
     cwd: pkgRoot,
     env: childEnv(env),
@@ -207,8 +221,9 @@ async function startServing(
   args: readonly string[],
   env: Record<string, string> = {},
   npm = false,
+  fileLimit?: number,
 ) {
-  const served = start(args, env, npm);
+  const served = start(args, env, npm, fileLimit);
   await served.until((out) => LISTENING.test(out), 'the listening line');
   const url = LISTENING.exec(served.stdout())?.[1] as string;
   return { served, url };
@@ -247,7 +262,10 @@ interface CurlCall {
  * Runs a printed walk-through in bash, with `curl` wrapped so that every call's arguments,
  * status and body are kept (the wrapper's `-w` comes last, so it wins over the walk-through's).
  */
-async function runWalkthrough(script: string): Promise<CurlCall[]> {
+async function runWalkthrough(
+  script: string,
+  env: Record<string, string> = {},
+): Promise<CurlCall[]> {
   const calls = tempDir('calls');
   const wrapper = `set -euo pipefail
 curl() {
@@ -265,7 +283,7 @@ curl() {
     execFile(
       'bash',
       [file],
-      { env: childEnv({ CALLS: calls }), timeout: 20_000 },
+      { env: childEnv({ ...env, CALLS: calls }), timeout: 20_000 },
       (error, out, err) =>
         done({ code: error === null ? 0 : (error.code as number | null), out, err }),
     ),
@@ -753,5 +771,204 @@ describe('cashback serve', () => {
     const printed = served.stdout() + served.stderr();
     for (const key of Object.values(keys)) expect(printed).not.toContain(key);
     expect(printed).not.toContain('whsec-0123456789');
+  });
+
+  it('serves another address while one address holds 6,000 connections, with 4,096 file descriptors', async () => {
+    const { served, url } = await startServing(
+      [...startArgs, '--port', '0', '--data-dir', tempDir('data')],
+      {},
+      false,
+      4096,
+    );
+    const { hostname, port } = new URL(url);
+    // 6,000 connections from 127.0.0.1 that send nothing; each is kept open until the server
+    // closes it (a connection past the per-address limit is closed at once).
+    const sockets: Socket[] = [];
+    let closedByServer = 0;
+    for (let i = 0; i < 6000; i += 500) {
+      await Promise.all(
+        Array.from(
+          { length: 500 },
+          () =>
+            new Promise<void>((done) => {
+              const socket = connect({
+                host: hostname,
+                port: Number(port),
+                localAddress: '127.0.0.1',
+              });
+              sockets.push(socket);
+              socket.once('connect', () => done());
+              socket.once('error', () => done());
+              socket.once('close', () => {
+                closedByServer++;
+                done();
+              });
+            }),
+        ),
+      );
+    }
+    try {
+      // Another address (all of 127.0.0.0/8 is loopback on Linux) is still served.
+      const answer = await new Promise<{ status?: number; body: string }>((done, fail) => {
+        const req = httpRequest(
+          {
+            host: hostname,
+            port: Number(port),
+            path: '/healthz',
+            localAddress: '127.0.0.2',
+            timeout: 10_000,
+          },
+          (res) => {
+            let body = '';
+            res.setEncoding('utf8').on('data', (d: string) => {
+              body += d;
+            });
+            res.on('end', () => done({ status: res.statusCode, body }));
+          },
+        );
+        req.on('timeout', () => req.destroy(new Error('no answer within 10 s')));
+        req.on('error', fail);
+        req.end();
+      });
+      expect(answer).toEqual({ status: 200, body: '{"status":"ok"}' });
+      expect(closedByServer).toBeGreaterThanOrEqual(6000 - 256);
+      expect(served.stderr()).not.toMatch(/EMFILE/);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+    }
+    served.child.kill('SIGTERM');
+    expect((await served.exited).code).toBe(0);
+  }, 60_000);
+
+  it('on SIGTERM closes a kept-alive connection between requests cleanly, without a reset', async () => {
+    const { served, url } = await startServing([
+      ...startArgs,
+      '--port',
+      '0',
+      '--data-dir',
+      tempDir('data'),
+    ]);
+    const { hostname, port } = new URL(url);
+    const socket = connect(Number(port), hostname);
+    const events: string[] = [];
+    let received = '';
+    const answered = new Promise<void>((done) =>
+      socket.setEncoding('utf8').on('data', (d: string) => {
+        received += d;
+        if (received.includes('{"status":"ok"}')) done();
+      }),
+    );
+    socket.on('error', (err: NodeJS.ErrnoException) => events.push(`error ${err.code}`));
+    socket.on('end', () => events.push('end'));
+    const closed = new Promise<boolean>((done) => socket.on('close', (hadError) => done(hadError)));
+    await new Promise<void>((done) => socket.once('connect', () => done()));
+    socket.write(`GET /healthz HTTP/1.1\r\nHost: ${hostname}\r\n\r\n`);
+    await answered;
+    expect(received).toMatch(/^HTTP\/1\.1 200 /);
+    expect(received.toLowerCase()).toContain('connection: keep-alive');
+
+    served.child.kill('SIGTERM');
+    const hadError = await closed;
+    expect(hadError).toBe(false);
+    expect(events).toEqual(['end']);
+    expect(await served.exited).toEqual({ code: 0, signal: null });
+  });
+
+  it('exits 1 when the port is in use, saying how to find what holds it', async () => {
+    const holder = createNetServer();
+    await new Promise<void>((done) => holder.listen(0, '127.0.0.1', done));
+    const { port } = holder.address() as AddressInfo;
+    try {
+      const r = await runToEnd([
+        ...startArgs,
+        '--port',
+        String(port),
+        '--data-dir',
+        tempDir('data'),
+      ]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`cannot listen on 127.0.0.1:${port}: the port is in use`);
+      expect(r.stderr).toContain('another --port');
+      expect(r.stderr).toContain(`ss -ltnp 'sport = :${port}'`);
+    } finally {
+      holder.close();
+    }
+  });
+
+  it('accepts offers and partners files that start with a UTF-8 byte-order mark', async () => {
+    const dir = tempDir('bom');
+    const offers = join(dir, 'offers.json');
+    const partners = join(dir, 'partners.json');
+    const bom = '\uFEFF';
+    writeFileSync(
+      offers,
+      bom + readFileSync(join(root, 'docs', 'examples', 'offers.json'), 'utf8'),
+    );
+    writeFileSync(
+      partners,
+      `${bom}${JSON.stringify([{ application_id: 'bank-a', application_key: 'bank-a-key-0123456789' }])}`,
+    );
+    const { served, url } = await startServing([
+      'dist/cli.js',
+      'serve',
+      '--port',
+      '0',
+      '--data-dir',
+      tempDir('data'),
+      '--offers',
+      offers,
+      '--partners',
+      partners,
+    ]);
+    expect(served.stdout()).toMatch(/offers {8}7 from/);
+    const r = await fetch(`${url}/get-token`, {
+      headers: { applicationId: 'bank-a', applicationKey: 'bank-a-key-0123456789' },
+    });
+    expect(r.status).toBe(200);
+    served.child.kill('SIGTERM');
+    expect((await served.exited).code).toBe(0);
+  });
+
+  it('runs the shell blocks of docs/http.md top to bottom, as the partner walk-through they are', async () => {
+    const { served, url } = await startServing([
+      ...startArgs,
+      '--port',
+      '0',
+      '--data-dir',
+      tempDir('data'),
+    ]);
+    const key = /^APP_KEY='([^']+)'$/m.exec(served.stdout())?.[1] as string;
+    const doc = readFileSync(join(root, 'docs', 'http.md'), 'utf8');
+    const blocks = [...doc.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m) => m[1] as string);
+    expect(blocks.length).toBeGreaterThanOrEqual(7);
+    const calls = await runWalkthrough(blocks.join('\n'), { BASE: url, APP_KEY: key });
+    expect(calls.map((c) => `${c.method} ${c.path} ${c.status}`)).toEqual([
+      'GET /get-token 200',
+      'GET /get-token 200',
+      'POST /customers/ 200',
+      'POST /customers 200',
+      'POST /transactions-history 200',
+      'POST /transactions 200',
+      'GET /cashback-payments 200',
+      'GET /cashback-payments 200',
+      'GET /active-offers 200',
+    ]);
+    for (const c of calls) checkAgainstOpenApi(c.method, c.path, c.status, c.body);
+    const [, , added, refused, history, transactions, byQuery, byHeaders] = calls.map(
+      (c) => c.body,
+    );
+    // The answers the comments of docs/http.md show.
+    expect(added).toEqual({ Added: 2, Updated: 0, Errors: {} });
+    expect(Object.keys(refused.Errors)).toEqual(['c-003', 'c-004']);
+    expect(history[0].errors).toEqual({ 'h-002': "Customer with id 'nobody' not found" });
+    expect(transactions[0].payments).toEqual([
+      { cashback: 0.34, payment_date: '2025-06-16', transaction_id: 't-001' },
+      { cashback: 1.32, payment_date: '2025-06-10', transaction_id: 't-002' },
+    ]);
+    expect(Object.keys(transactions[0].errors)).toEqual(['t-003']);
+    expect(byQuery.total_count).toBe(2);
+    expect(byHeaders).toEqual(byQuery);
+    served.child.kill('SIGTERM');
+    expect((await served.exited).code).toBe(0);
   });
 });

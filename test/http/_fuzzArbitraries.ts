@@ -37,7 +37,7 @@ export const PROTO_KEYS = ['__proto__', 'constructor', 'prototype'] as const;
  */
 export const POLLUTION_KEYS = ['polluted', 'isAdmin', 'then', 'toJSON', 'sub', 'status'] as const;
 
-/** The seed's field names, so that objects look like items. */
+/** The items' field names (docs/http.md), so that objects look like items. */
 const FIELD_KEYS = [
   'transaction_id',
   'customer_id',

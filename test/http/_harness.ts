@@ -134,7 +134,12 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const app = createHttpApp({
     tokenSecret: TOKEN_SECRET,
     // Tests ask for many tokens: the rate limits get their own tests.
-    limits: { tokenRequestsPerAddress: 1_000_000, tokenFailuresPerApplication: 1_000_000 },
+    limits: {
+      tokenRequestsPerAddress: 1_000_000,
+      tokenFailuresPerApplicationAndAddress: 1_000_000,
+      tokenFailuresPerAddress: 1_000_000,
+      keyChecksInFlight: 64,
+    },
     ...appOptions,
     engine,
     partners,

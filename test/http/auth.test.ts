@@ -1,8 +1,9 @@
 /**
- * Authentication of the partner API (seed 5, DESIGN.md §6): tokens are HS256 JWTs from jose with
+ * Authentication of the partner API (docs/http.md, "Security"): tokens are HS256 JWTs from jose with
  * `sub` = application id and a required `exp`; every way a token or credential can be wrong is a
- * 401 with one body that does not say which part was wrong. Token requests are rate-limited per
- * application id and per client address. Request logs never carry tokens, keys or bodies.
+ * 401 with one body that does not say which part was wrong. Wrong keys are limited per
+ * (application id, client address) and per address, never refusing the right key from elsewhere.
+ * Request logs never carry tokens, keys or bodies.
  */
 import { Writable } from 'node:stream';
 import { base64url, SignJWT, UnsecuredJWT } from 'jose';
@@ -184,53 +185,78 @@ describe('GET /get-token credentials', () => {
 });
 
 describe('token rate limits', () => {
-  test('per application id: past its wrong keys, 429 with Retry-After even for the right key; other ids unaffected', async () => {
-    const s = await start({
-      limits: {
-        tokenFailuresPerApplication: 3,
-        tokenRequestsPerAddress: 100,
-        tokenWindowSeconds: 60,
-      },
+  /** A server whose client address is the `x-client` header of each request (a test stand-in for a proxy's). */
+  async function byHeader(limits: HarnessOptions['limits']): Promise<Harness> {
+    return start({ limits, clientAddress: (c) => c.req.header('x-client') });
+  }
+  const ask = (s: Harness, from: string, key: string, id = A) =>
+    s.call('GET', '/get-token', {
+      headers: { applicationId: id, applicationKey: key, 'x-client': from },
     });
-    const right = { applicationId: A, applicationKey: keyOf(A) };
-    const wrong = { applicationId: A, applicationKey: 'guess' };
-    // Requests with the right key do not count: a partner's own token requests never use it up.
-    for (let i = 0; i < 5; i++) {
-      expect((await s.call('GET', '/get-token', { headers: right })).status).toBe(200);
-    }
-    for (let i = 0; i < 3; i++) {
-      expect((await s.call('GET', '/get-token', { headers: wrong })).status).toBe(401);
-    }
-    for (const headers of [wrong, right]) {
-      const r = await s.call('GET', '/get-token', { headers });
-      expect(r.status).toBe(429);
-      expect(r.body.error.code).toBe('rate_limited');
-      const retry = Number(r.headers.get('retry-after'));
-      expect(retry).toBeGreaterThanOrEqual(1);
-      expect(retry).toBeLessThanOrEqual(60);
-    }
-    const b = await s.call('GET', '/get-token', {
-      headers: { applicationId: 'bank-b', applicationKey: keyOf('bank-b') },
+
+  test('wrong keys from rotating addresses never refuse the right key from its own address', async () => {
+    const s = await byHeader({
+      tokenFailuresPerApplicationAndAddress: 3,
+      tokenFailuresPerAddress: 5,
+      tokenRequestsPerAddress: 100,
     });
-    expect(b.status).toBe(200);
+    for (let i = 0; i < 30; i++) {
+      expect((await ask(s, `10.9.0.${i}`, 'guess')).status).toBe(401);
+    }
+    expect((await ask(s, '10.0.0.1', keyOf(A))).status).toBe(200);
   });
 
-  test('per application id: concurrent guesses cannot slip past the limit', async () => {
-    const s = await start({
-      limits: { tokenFailuresPerApplication: 3, tokenRequestsPerAddress: 100 },
+  test('per application id and address: past its wrong keys in a row, 429 with Retry-After for that pair only; the right key resets the count', async () => {
+    const s = await byHeader({
+      tokenFailuresPerApplicationAndAddress: 3,
+      tokenFailuresPerAddress: 100,
+      tokenRequestsPerAddress: 100,
     });
-    const replies = await Promise.all(
-      Array.from({ length: 8 }, () =>
-        s.call('GET', '/get-token', { headers: { applicationId: A, applicationKey: 'guess' } }),
-      ),
-    );
+    const here = '10.0.0.1';
+    for (let i = 0; i < 2; i++) expect((await ask(s, here, 'guess')).status).toBe(401);
+    // The right key resets the count: three more wrong keys are counted from zero.
+    expect((await ask(s, here, keyOf(A))).status).toBe(200);
+    for (let i = 0; i < 3; i++) expect((await ask(s, here, 'guess')).status).toBe(401);
+    const r = await ask(s, here, 'guess');
+    expect(r.status).toBe(429);
+    expect(r.body.error.code).toBe('rate_limited');
+    const retry = Number(r.headers.get('retry-after'));
+    expect(retry).toBeGreaterThanOrEqual(1);
+    expect(retry).toBeLessThanOrEqual(3600);
+    // The same pair is refused; another id from here, and the same id from elsewhere, are not.
+    expect((await ask(s, here, 'guess')).status).toBe(429);
+    expect((await ask(s, here, keyOf('bank-b'), 'bank-b')).status).toBe(200);
+    expect((await ask(s, '10.0.0.2', keyOf(A))).status).toBe(200);
+  });
+
+  test('per application id and address: concurrent guesses cannot slip past the limit', async () => {
+    const s = await byHeader({
+      tokenFailuresPerApplicationAndAddress: 3,
+      tokenFailuresPerAddress: 100,
+      tokenRequestsPerAddress: 100,
+      keyChecksInFlight: 16,
+    });
+    const replies = await Promise.all(Array.from({ length: 8 }, () => ask(s, '10.0.0.1', 'guess')));
     expect(replies.map((r) => r.status).sort()).toEqual([401, 401, 401, 429, 429, 429, 429, 429]);
   });
 
-  test('per client address: rotating application ids does not get around it', async () => {
+  test('per address: wrong keys for many application ids count toward one limit', async () => {
+    const s = await byHeader({
+      tokenFailuresPerApplicationAndAddress: 100,
+      tokenFailuresPerAddress: 4,
+      tokenRequestsPerAddress: 100,
+    });
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await ask(s, '10.0.0.1', 'k', `guess-${i}`)).status);
+    expect(statuses).toEqual([401, 401, 401, 401, 429, 429]);
+    expect((await ask(s, '10.0.0.2', keyOf(A))).status).toBe(200);
+  });
+
+  test('per client address: rotating application ids does not get around the request limit', async () => {
     const s = await start({
       limits: {
-        tokenFailuresPerApplication: 100,
+        tokenFailuresPerApplicationAndAddress: 100,
+        tokenFailuresPerAddress: 100,
         tokenRequestsPerAddress: 4,
         tokenWindowSeconds: 60,
       },
@@ -248,7 +274,7 @@ describe('token rate limits', () => {
   test('clientAddress picks the address to limit by', async () => {
     let address = '10.0.0.1';
     const s = await start({
-      limits: { tokenFailuresPerApplication: 100, tokenRequestsPerAddress: 1 },
+      limits: { tokenFailuresPerApplicationAndAddress: 100, tokenRequestsPerAddress: 1 },
       clientAddress: () => address,
     });
     const get = () =>
@@ -257,6 +283,49 @@ describe('token rate limits', () => {
     expect((await get()).status).toBe(429);
     address = '10.0.0.2';
     expect((await get()).status).toBe(200);
+  });
+});
+
+describe('key checks in flight', () => {
+  test('past keyChecksInFlight a token request is answered 503 busy with Retry-After, and a key checked before still gets its token', async () => {
+    const s = await start({
+      limits: {
+        keyChecksInFlight: 1,
+        tokenFailuresPerApplicationAndAddress: 1000,
+        tokenFailuresPerAddress: 1000,
+        tokenRequestsPerAddress: 1000,
+      },
+    });
+    const right = { applicationId: A, applicationKey: keyOf(A) };
+    expect((await s.call('GET', '/get-token', { headers: right })).status).toBe(200);
+    const wrong = Array.from({ length: 6 }, (_, i) =>
+      s.call('GET', '/get-token', { headers: { applicationId: A, applicationKey: `guess-${i}` } }),
+    );
+    const again = s.call('GET', '/get-token', { headers: right });
+    const replies = await Promise.all(wrong);
+    expect((await again).status).toBe(200);
+    const busy = replies.filter((r) => r.status === 503);
+    expect(busy.length).toBeGreaterThanOrEqual(1);
+    expect(replies.filter((r) => r.status !== 503).every((r) => r.status === 401)).toBe(true);
+    expect(busy[0]?.body.error.code).toBe('busy');
+    expect(busy[0]?.headers.get('retry-after')).toBe('1');
+  });
+
+  test("a remembered key is checked again once the partner's key hash changes", async () => {
+    const s = await start();
+    const right = { applicationId: A, applicationKey: keyOf(A) };
+    expect((await s.call('GET', '/get-token', { headers: right })).status).toBe(200);
+    const partner = s.partners.byId.get(A);
+    s.partners.byId.set(A, {
+      ...(partner as NonNullable<typeof partner>),
+      application_key_hash: await hashApplicationKey('a-new-key-0123456789'),
+    });
+    const r = await s.call('GET', '/get-token', { headers: right });
+    expect([r.status, r.body]).toEqual([401, BAD_CREDENTIALS]);
+    const renewed = await s.call('GET', '/get-token', {
+      headers: { applicationId: A, applicationKey: 'a-new-key-0123456789' },
+    });
+    expect(renewed.status).toBe(200);
   });
 });
 
@@ -287,6 +356,9 @@ describe('request logs', () => {
       headers: { Token: token },
     });
     await s.call('GET', '/active-offers', { headers: { Token: 'garbage-token-value' } });
+    await s.call('GET', '/get-token', {
+      headers: { applicationId: A, applicationKey: 'wrong-key-value' },
+    });
     const text = chunks.join('');
     const lines = text
       .trim()
@@ -298,6 +370,16 @@ describe('request logs', () => {
       ['POST', '/transactions', 200, A],
       ['GET', '/cashback-payments', 200, A],
       ['GET', '/active-offers', 401, undefined],
+      ['GET', '/get-token', 401, undefined],
+    ]);
+    // A failed token request names the application id it asked for; a granted one need not.
+    expect(lines.map((l) => l.application_id)).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      A,
     ]);
     for (const l of lines) {
       expect(l.req_id).toMatch(/^[0-9a-f-]{36}$/);
@@ -310,6 +392,7 @@ describe('request logs', () => {
       'secret-customer-id',
       'secret-description',
       '2025-12-31',
+      'wrong-key-value',
     ]) {
       expect(text).not.toContain(secretText);
     }

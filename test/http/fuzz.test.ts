@@ -1,5 +1,5 @@
 /**
- * Fuzzing the partner API (DESIGN.md §6) over a real server on 127.0.0.1 with real fetch:
+ * Fuzzing the partner API (docs/http.md) over a real server on 127.0.0.1 with real fetch:
  * fast-check draws malformed requests for every route — broken JSON, wrong types, numbers beyond
  * doubles, deep nesting, `__proto__` / `constructor` keys, non-arrays, wrong content types,
  * oversized, chunked and length-lying bodies, batches over the item limit, bad dates and pages,
@@ -243,7 +243,9 @@ beforeAll(async () => {
       bodyBytes: BODY_BYTES,
       batchItems: BATCH_ITEMS,
       tokenRequestsPerAddress: 1_000_000_000,
-      tokenFailuresPerApplication: 1_000_000_000,
+      tokenFailuresPerApplicationAndAddress: 1_000_000_000,
+      tokenFailuresPerAddress: 1_000_000_000,
+      keyChecksInFlight: 1_000,
     },
   });
   await h.engine.upsertOffers([offer()]);
@@ -463,9 +465,33 @@ function judge(label: string, answer: Answer, before: Mark, expected?: Expected)
 // ---------------------------------------------------------------------------------------------
 // What the answers must be
 
+/** Default of `limits.nestingDepth`: levels of arrays and objects a body may nest. */
+const NESTING_DEPTH = 32;
+
+/**
+ * How deep the brackets of a body nest, strings left out (a string runs to its closing quote,
+ * a backslash escaping the next byte, or to the end).
+ */
+function bracketDepth(bytes: Uint8Array): number {
+  let level = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < bytes.length; i++) {
+    const ch = String.fromCharCode(bytes[i] as number);
+    if (inString) {
+      if (ch === '\\') i++;
+      else if (ch === '"') inString = false;
+    } else if (ch === '"') inString = true;
+    else if (ch === '[' || ch === '{') deepest = Math.max(deepest, ++level);
+    else if (ch === ']' || ch === '}') level--;
+  }
+  return deepest;
+}
+
 /**
  * The answer of a POST with a body, in the app's order of checks: token (401), content type
- * (415), bytes (413), JSON (400), array (400), items (413); else 200. `declared` is a
+ * (415), bytes (413), nesting (413, counted on the brackets before any parsing), JSON (400),
+ * array (400), items (413); else 200. `declared` is a
  * Content-Length other than the body's: the size check reads it, the body is cut to it.
  */
 async function expectedPost(
@@ -477,6 +503,9 @@ async function expectedPost(
   if (!tokenValid) return { status: 401, code: 'unauthorized' };
   if (!isJsonContentType(type)) return { status: 415, code: 'unsupported_media_type' };
   if (declared > BODY_BYTES) return { status: 413, code: 'body_too_large' };
+  if (bracketDepth(body.subarray(0, declared)) > NESTING_DEPTH) {
+    return { status: 413, code: 'nesting_too_deep' };
+  }
   let value: unknown;
   try {
     // Decoded as the server decodes it (UTF-8: one leading BOM dropped, bad bytes replaced).

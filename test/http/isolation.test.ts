@@ -1,5 +1,5 @@
 /**
- * Tenant isolation over HTTP (DESIGN.md §3): two partners use the same customer and transaction
+ * Tenant isolation over HTTP (docs/concepts.md): two partners use the same customer and transaction
  * ids on every endpoint; each sees and collides with only its own data. The partner is always the
  * token's subject.
  */

@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { _parseJsonBody } from '../../src/http/_jsonBody.js';
+import { JsonBodyLimitError, parseJsonBody } from '../../src/http/jsonBody.js';
 
 const encode = (text: string) => new TextEncoder().encode(text);
 const BOM = [0xef, 0xbb, 0xbf];
@@ -20,7 +20,7 @@ function plain(bytes: Uint8Array): string {
 
 function split(bytes: Uint8Array): string {
   try {
-    return JSON.stringify(_parseJsonBody(bytes));
+    return JSON.stringify(parseJsonBody(bytes));
   } catch (err) {
     return (err as Error).name;
   }
@@ -70,7 +70,7 @@ const mutated = fc
     return Uint8Array.from(out);
   });
 
-describe('_parseJsonBody', () => {
+describe('parseJsonBody', () => {
   test('reads valid JSON as JSON.parse does, arrays and other values, with a leading BOM', () => {
     fc.assert(
       fc.property(jsonText, (bytes) => {
@@ -136,9 +136,62 @@ describe('_parseJsonBody', () => {
   });
 
   test('keeps __proto__ and constructor keys as own data, as JSON.parse does', () => {
-    const items = _parseJsonBody(encode('[{"__proto__": {"x": 1}, "constructor": 2}]')) as object[];
+    const items = parseJsonBody(encode('[{"__proto__": {"x": 1}, "constructor": 2}]')) as object[];
     expect(Object.getPrototypeOf(items[0])).toBe(Object.prototype);
     expect(Object.keys(items[0] as object)).toEqual(['__proto__', 'constructor']);
     expect(({} as { x?: number }).x).toBeUndefined();
+  });
+});
+
+describe('parseJsonBody with limits', () => {
+  const limited = (text: string, items: number, depth: number) => {
+    try {
+      return JSON.stringify(parseJsonBody(encode(text), { items, depth }));
+    } catch (err) {
+      if (err instanceof JsonBodyLimitError) return `${err.limit} ${err.value} ${err.found ?? ''}`;
+      return (err as Error).name;
+    }
+  };
+
+  test('reads bodies within the limits as JSON.parse does', () => {
+    fc.assert(
+      fc.property(jsonText, (bytes) => {
+        const value = plain(bytes);
+        const read = (() => {
+          try {
+            return JSON.stringify(parseJsonBody(bytes, { items: 1e9, depth: 1e9 }));
+          } catch (err) {
+            return (err as Error).name;
+          }
+        })();
+        expect(read).toBe(value);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test.each([
+    ['items at the limit', '[1,2,3]', 3, 5, '[1,2,3]'],
+    ['one item past it, counted without parsing', '[1,2,3,4,[5,6],{"a":7}]', 3, 5, 'items 3 6'],
+    ['past it, even when a later item is not JSON', '[1,2,3,4,oops]', 3, 5, 'items 3 5'],
+    ['levels at the limit', '[[[1]]]', 10, 3, '[[[1]]]'],
+    ['one level past it', '[[[[1]]]]', 10, 3, 'depth 3 '],
+    [
+      'brackets in strings do not count',
+      '["[[[[[", {"a": "{{{{"}]',
+      10,
+      2,
+      '["[[[[[",{"a":"{{{{"}]',
+    ],
+    ['an object nesting too deep', '{"a": {"b": {"c": {}}}}', 10, 3, 'depth 3 '],
+    ['depth is checked before the JSON is', '[[[[[', 10, 3, 'depth 3 '],
+  ])('%s', (_name, text, items, depth, expected) => {
+    expect(limited(text, items, depth)).toBe(expected);
+  });
+
+  test('2.5 million tiny items or levels are refused', () => {
+    const n = 2_500_000;
+    expect(limited(`[${'0,'.repeat(n - 1)}0]`, 1000, 32)).toBe(`items 1000 ${n}`);
+    expect(limited(`${'['.repeat(n)}${']'.repeat(n)}`, 1000, 32)).toBe('depth 32 ');
   });
 });

@@ -1,5 +1,5 @@
 /**
- * The OpenAPI document of the partner API (`GET /openapi.json`, DESIGN.md §6): a valid OpenAPI 3.1
+ * The OpenAPI document of the partner API (`GET /openapi.json`, docs/http.md): a valid OpenAPI 3.1
  * document, byte for byte the committed `docs/openapi.json`, covering every route with its
  * method, security, inputs, error statuses and response headers; real answers of each error
  * status are documented on their route; and the response check every HTTP test relies on

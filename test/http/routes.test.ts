@@ -1,7 +1,7 @@
 /**
- * Every route of the partner API over a real server on 127.0.0.1 with real fetch, in the seed's
- * exact shapes: each example condition of seed 4.2–4.6 and 7, the request-level errors of
- * DESIGN.md §6, and what reaches the store. Every response is also checked against the OpenAPI
+ * Every route of the partner API over a real server on 127.0.0.1 with real fetch, in the exact
+ * shapes of docs/http.md: each per-item condition, the request-level errors, and what reaches
+ * the store. Every response is also checked against the OpenAPI
  * document (test/http/_harness.ts).
  */
 import { afterEach, describe, expect, test } from 'vitest';
@@ -29,7 +29,7 @@ async function ready(options: HarnessOptions = {}): Promise<Harness> {
 const elsewhere = (over: Record<string, unknown> = {}) =>
   tx({ merchant: { id: 'm9', name: 'Elsewhere', category_code: '1' }, ...over });
 
-describe('GET /get-token (seed 4.1)', () => {
+describe('GET /get-token', () => {
   test('answers { Token } for a valid id and key, and the token opens the other routes', async () => {
     const s = await ready();
     const r = await s.call('GET', '/get-token', {
@@ -43,7 +43,7 @@ describe('GET /get-token (seed 4.1)', () => {
   });
 });
 
-describe('POST /transactions-history (seed 4.2): [{ event_id, errors }]', () => {
+describe('POST /transactions-history: [{ event_id, errors }]', () => {
   test('a clean upload answers one result with its event id and an empty errors object', async () => {
     const s = await ready();
     const r = await s.post(A, '/transactions-history', [
@@ -78,7 +78,7 @@ describe('POST /transactions-history (seed 4.2): [{ event_id, errors }]', () => 
   });
 });
 
-describe('POST /customers/ (seed 4.3): { Added, Updated, Errors }', () => {
+describe('POST /customers/: { Added, Updated, Errors }', () => {
   test('new customers count in Added; an existing one is replaced and counts in Updated', async () => {
     const s = await ready();
     const r = await s.post(A, '/customers/', [
@@ -117,7 +117,7 @@ describe('POST /customers/ (seed 4.3): { Added, Updated, Errors }', () => {
   });
 });
 
-describe('POST /transactions (seed 4.4): [{ event_id, payments, errors }]', () => {
+describe('POST /transactions: [{ event_id, payments, errors }]', () => {
   test('every condition in one request: one payment or one error per item', async () => {
     const s = await ready();
     await s.post(A, '/transactions-history', [history({ transaction_id: 'h1' })]);
@@ -184,7 +184,7 @@ describe('POST /transactions (seed 4.4): [{ event_id, payments, errors }]', () =
   });
 });
 
-describe('GET /cashback-payments (seed 4.5)', () => {
+describe('GET /cashback-payments', () => {
   async function paid(): Promise<Harness> {
     const s = await ready();
     await s.engine.upsertOffers([offer({ offer_id: 2, merchant_name: 'Tea Room', warranty: 0 })]);
@@ -238,7 +238,7 @@ describe('GET /cashback-payments (seed 4.5)', () => {
     });
   });
 
-  test('inputs travel as headers, as in the seed example; the query string wins over a header', async () => {
+  test('inputs travel as headers, as in the interface example; the query string wins over a header', async () => {
     const s = await paid();
     const r = await s.get(A, '/cashback-payments?page_size=1', {
       date_from: '2025-06-01',
@@ -284,7 +284,7 @@ describe('GET /cashback-payments (seed 4.5)', () => {
   });
 });
 
-describe('GET /active-offers (seed 4.6)', () => {
+describe('GET /active-offers', () => {
   test('offers active and not expired today (engine clock), by offer_id, with active shown', async () => {
     const s = await ready();
     await s.engine.upsertOffers([
@@ -318,7 +318,7 @@ describe('GET /healthz and GET /openapi.json', () => {
   });
 });
 
-describe('request-level errors: one body, DESIGN.md §6', () => {
+describe('request-level errors: one body (docs/http.md)', () => {
   const json = { 'content-type': 'application/json' };
 
   test('404 for an unknown path, 405 with Allow for a known path and another method', async () => {

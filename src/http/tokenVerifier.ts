@@ -17,12 +17,11 @@ interface Passed {
  * Verifies tokens with jose (HS256 pinned, `exp` and `sub` required) and remembers the ones that
  * passed, so that the next request with the same token only has its expiry checked again.
  *
- * Why by hand: `jwtVerify` costs about 130 µs a call on Node 20 (its WebCrypto HMAC), a third of
- * a `GET /cashback-payments` in bench/http.mjs, and a partner sends one token for up to `tokenTtl`
- * seconds. A remembered token is the exact string jose accepted; tokens with `nbf` are not kept.
- * @internal
+ * Why by hand: `jwtVerify` (its WebCrypto HMAC) is a large share of a cheap request
+ * (docs/benchmarks.md, "Where an HTTP request's time goes"), and a partner sends one token for up
+ * to `tokenTtl` seconds. A remembered token is the exact string jose accepted; tokens with `nbf` are not kept.
  */
-export class _TokenVerifier {
+export class TokenVerifier {
   readonly #key: Promise<webcrypto.CryptoKey>;
   readonly #clock: () => Date;
   readonly #passed = new Map<string, Passed>();

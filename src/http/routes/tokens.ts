@@ -1,0 +1,64 @@
+import type { webcrypto } from 'node:crypto';
+import { Hono } from 'hono';
+import { SignJWT } from 'jose';
+import type { AppEnv } from '../env.js';
+import { errorResponse } from '../errors.js';
+import { KeyChecks } from '../keyChecks.js';
+import type { ResolvedOptions } from '../options.js';
+
+const BAD_CREDENTIALS = 'Unknown application id or wrong application key';
+
+/**
+ * `GET /get-token`: a token for an application id and its key (docs/http.md), its key checked
+ * by {@link KeyChecks}.
+ * @param options - the app's options
+ * @param key - the HMAC key tokens are signed with
+ * @returns the route group
+ */
+export function tokenRoutes(
+  options: ResolvedOptions,
+  key: Promise<webcrypto.CryptoKey>,
+): Hono<AppEnv> {
+  const { clock, clientAddress, tokenTtl } = options;
+  const checks = new KeyChecks(options.partners, options.limits);
+  return new Hono<AppEnv>().get('/get-token', async (c) => {
+    const applicationId = c.req.header('applicationId');
+    const outcome = await checks.check(
+      applicationId,
+      c.req.header('applicationKey'),
+      clientAddress(c) ?? 'unknown',
+    );
+    switch (outcome.kind) {
+      case 'invalid':
+        return errorResponse(c, 'invalid_credentials', BAD_CREDENTIALS);
+      case 'rate_limited': {
+        const seconds = String(outcome.seconds);
+        return errorResponse(
+          c,
+          'rate_limited',
+          `Too many token requests; retry in ${seconds} s`,
+          [],
+          { 'Retry-After': seconds },
+        );
+      }
+      case 'busy': {
+        const seconds = String(outcome.seconds);
+        return errorResponse(
+          c,
+          'busy',
+          `Too many key checks in progress; retry in ${seconds} s`,
+          [],
+          { 'Retry-After': seconds },
+        );
+      }
+    }
+    const now = Math.floor(clock().getTime() / 1000);
+    const token = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(applicationId as string)
+      .setIssuedAt(now)
+      .setExpirationTime(now + tokenTtl)
+      .sign(await key);
+    return c.json({ Token: token });
+  });
+}

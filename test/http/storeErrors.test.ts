@@ -1,0 +1,96 @@
+/**
+ * A store that refuses a whole call (StorageFullError, StoreUnavailableError) is answered 503
+ * with `storage_full` or `store_unavailable` and `Retry-After`, on the routes that write and on
+ * those that read; nothing of the request is kept.
+ */
+import { afterEach, describe, expect, test } from 'vitest';
+import {
+  createMemoryStore,
+  StorageFullError,
+  type Store,
+  StoreUnavailableError,
+} from '../../src/index.js';
+import { customer, tx } from '../fixtures.js';
+import { type Harness, startHarness } from './_harness.js';
+
+const A = 'bank-a';
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+/** `repository` with the named methods throwing `failure()` first, while it returns an error. */
+function failing<T extends object>(
+  repository: T,
+  methods: string[],
+  failure: () => Error | undefined,
+): T {
+  return new Proxy(repository, {
+    get(target, property) {
+      const value = Reflect.get(target, property, target);
+      if (typeof value !== 'function') return value;
+      if (!methods.includes(String(property))) return value.bind(target);
+      return async (...args: unknown[]) => {
+        const err = failure();
+        if (err !== undefined) throw err;
+        return value.apply(target, args);
+      };
+    },
+  });
+}
+
+/** A memory store whose units of work, customer writes and payment listings throw `failure()`. */
+function failingStore(failure: () => Error | undefined): Store {
+  const store = createMemoryStore();
+  return {
+    ...store,
+    transaction: (fn) =>
+      store.transaction(async (session) => {
+        const err = failure();
+        if (err !== undefined) throw err;
+        return fn(session);
+      }),
+    customers: failing(store.customers, ['upsert'], failure),
+    payments: failing(store.payments, ['list'], failure),
+  };
+}
+
+describe('store errors', () => {
+  test.each([
+    ['storage_full', () => new StorageFullError('the disk quota is reached'), 'Storage is full'],
+    [
+      'store_unavailable',
+      () => new StoreUnavailableError('the database does not answer'),
+      'Storage is unavailable',
+    ],
+  ])('%s: 503 with Retry-After on writes and reads; nothing kept', async (code, make, words) => {
+    let failing = false;
+    h = await startHarness({ store: failingStore(() => (failing ? make() : undefined)) });
+    await h.token(A);
+    failing = true;
+    const expected = {
+      error: {
+        code,
+        message: `${words}; nothing of this request was stored`,
+        details: [],
+      },
+    };
+    for (const [path, body] of [
+      ['/customers/', [customer()]],
+      ['/transactions', [tx()]],
+    ] as const) {
+      const r = await h.post(A, path, body);
+      expect([r.status, r.body], path).toEqual([503, expected]);
+      expect(r.headers.get('retry-after')).toBe('5');
+      expect(r.text).not.toMatch(/quota|database/);
+    }
+    const listed = await h.get(A, '/cashback-payments?date_from=2025-01-01&date_to=2025-12-31');
+    expect([listed.status, listed.body]).toEqual([503, expected]);
+    expect(listed.headers.get('retry-after')).toBe('5');
+    failing = false;
+    expect(await h.store.customers.get(A, ['c1'])).toEqual([]);
+    expect(await h.store.transactions.existing(A, ['t1'])).toEqual([]);
+  });
+});

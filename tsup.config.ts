@@ -7,6 +7,7 @@ export default defineConfig({
     index: 'src/index.ts',
     testing: 'src/testing/index.ts',
     http: 'src/http/index.ts',
+    postgres: 'src/store/postgres/index.ts',
     cli: 'src/cli/index.ts',
   },
   format: ['esm', 'cjs'],

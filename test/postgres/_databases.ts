@@ -8,12 +8,16 @@ import pg from 'pg';
 /** The URL of a throwaway PostgreSQL server, when the run has one. */
 export const DATABASE_URL = process.env.DATABASE_URL;
 
-/** Shown once per file when the server tests are skipped. */
+/** Whether the tests on a server are skipped: no DATABASE_URL. */
 export const SKIP_SERVER = DATABASE_URL === undefined || DATABASE_URL === '';
-if (SKIP_SERVER) {
-  console.warn(
-    '[postgres] DATABASE_URL is not set: the tests on a PostgreSQL server are skipped (PGlite runs them); scripts/pg-cluster.sh start prints one',
-  );
+
+/** Says why a file's server tests are skipped, when they are. */
+export function warnWhenSkipped(what: string): void {
+  if (SKIP_SERVER) {
+    console.warn(
+      `[postgres] skipped: ${what} (DATABASE_URL is not set; \`eval "$(scripts/pg-cluster.sh start --fast)"\` starts a throwaway server and prints one)`,
+    );
+  }
 }
 
 /** Every table of the schema, for emptying a database between tests. */

@@ -54,6 +54,11 @@ function offers(db: SqlClient): OfferRepository {
   };
 }
 
+// Lists of ids are looked up one by one, `unnest($n::text[])` and a LATERAL subquery per id that
+// `OFFSET 0` keeps from being merged into a join: for a thousand ids the planner picks a whole
+// table scan for `= ANY($n)`, and a hash join over the table when its statistics are stale (just
+// after a bulk load); an index lookup per id is what a batch costs whatever the statistics.
+
 /** Customers: `upsert` takes its row locks in `customer_id` order, as `transactions.insert`. */
 function customers(db: SqlClient): CustomerRepository {
   return {
@@ -61,8 +66,10 @@ function customers(db: SqlClient): CustomerRepository {
       requirePartner(partner);
       if (ids.length === 0) return [];
       const rows = await db.query(
-        `SELECT customer_id, birthday, gender, country, city FROM cashback_customers
-         WHERE partner = $1 AND customer_id = ANY($2::text[])`,
+        `SELECT c.* FROM unnest($2::text[]) AS u(id), LATERAL (
+           SELECT customer_id, birthday, gender, country, city FROM cashback_customers
+           WHERE partner = $1 AND customer_id = u.id OFFSET 0
+         ) AS c`,
         [partner, ids],
       );
       return rows.map(customerRecord);
@@ -108,8 +115,10 @@ function transactions(db: SqlClient, inUnit: boolean): TransactionRepository {
       requirePartner(partner);
       if (ids.length === 0) return [];
       const rows = await db.query(
-        `SELECT transaction_id FROM cashback_transactions
-         WHERE partner = $1 AND transaction_id = ANY($2::text[])`,
+        `SELECT t.transaction_id FROM unnest($2::text[]) AS u(id), LATERAL (
+           SELECT transaction_id FROM cashback_transactions
+           WHERE partner = $1 AND transaction_id = u.id OFFSET 0
+         ) AS t`,
         [partner, ids],
       );
       return rows.map((r) => r.transaction_id as string);
@@ -119,9 +128,11 @@ function transactions(db: SqlClient, inUnit: boolean): TransactionRepository {
       if (list.length === 0) return [];
       if (inUnit) {
         await db.query(
-          `SELECT 1 FROM cashback_customers
-           WHERE partner = $1 AND customer_id = ANY($2::text[])
-           ORDER BY customer_id FOR NO KEY UPDATE`,
+          `SELECT c.* FROM (SELECT id FROM unnest($2::text[]) AS id ORDER BY id COLLATE "C") AS u,
+           LATERAL (
+             SELECT 1 FROM cashback_customers
+             WHERE partner = $1 AND customer_id = u.id FOR NO KEY UPDATE
+           ) AS c`,
           [partner, [...new Set(list.map((t) => t.customer_id))]],
         );
       }
@@ -156,10 +167,13 @@ function transactions(db: SqlClient, inUnit: boolean): TransactionRepository {
       requirePartner(partner);
       if (query.pairs.length === 0) return [];
       const rows = await db.query(
-        `SELECT ${TRANSACTION_COLUMNS} FROM cashback_transactions t
-         JOIN unnest($2::text[], $3::text[]) AS p(customer_id, merchant_key)
-           ON t.customer_id = p.customer_id AND t.merchant_key = p.merchant_key
-         WHERE t.partner = $1 AND t.day >= $4`,
+        `SELECT t.* FROM unnest($2::text[], $3::text[]) AS p(customer_id, merchant_key),
+         LATERAL (
+           SELECT ${TRANSACTION_COLUMNS} FROM cashback_transactions t
+           WHERE t.partner = $1 AND t.customer_id = p.customer_id
+             AND t.merchant_key = p.merchant_key AND t.day >= $4
+           OFFSET 0
+         ) AS t`,
         [
           partner,
           query.pairs.map((p) => p.customerId),

@@ -20,7 +20,7 @@ export type ChildJob =
       readonly batch: number;
       /** Requests in flight at once. */
       readonly concurrency: number;
-      /** One transaction, sent this many times at once, alongside the batches. */
+      /** One transaction, sent this many times all at once, alongside the batches. */
       readonly copies: { readonly transaction: Record<string, unknown>; readonly count: number };
     };
 
@@ -57,27 +57,28 @@ async function submit(job: Extract<ChildJob, { mode: 'submit' }>): Promise<Child
   for (let i = 0; i < job.transactions.length; i += job.batch) {
     requests.push(job.transactions.slice(i, i + job.batch));
   }
-  for (let i = 0; i < job.copies.count; i++)
-    requests.splice(i % (requests.length + 1), 0, [job.copies.transaction]);
   process.stdout.write('ready\n');
   await go();
   const paid: string[] = [];
   const rejected: string[] = [];
   let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < requests.length) {
-      const request = requests[next++] as readonly Record<string, unknown>[];
-      try {
-        const r = await engine.addTransactions(job.partner, request);
-        for (const p of r.details.payments) paid.push(p.transaction_id);
-      } catch (e) {
-        rejected.push(e instanceof Error ? e.message : String(e));
-      }
+  const send = async (request: readonly Record<string, unknown>[]): Promise<void> => {
+    try {
+      const r = await engine.addTransactions(job.partner, request);
+      for (const p of r.details.payments) paid.push(p.transaction_id);
+    } catch (e) {
+      rejected.push(e instanceof Error ? e.message : String(e));
     }
   };
-  await Promise.all(Array.from({ length: job.concurrency }, worker));
+  const worker = async (): Promise<void> => {
+    while (next < requests.length)
+      await send(requests[next++] as readonly Record<string, unknown>[]);
+  };
+  // The copies all at once, alongside the batches.
+  const copies = Array.from({ length: job.copies.count }, () => send([job.copies.transaction]));
+  await Promise.all([...copies, ...Array.from({ length: job.concurrency }, worker)]);
   await store.close?.();
-  return { calls: requests.length, rejected, paid };
+  return { calls: requests.length + job.copies.count, rejected, paid };
 }
 
 const job = JSON.parse(await line()) as ChildJob;

@@ -53,7 +53,11 @@ const transaction = (i: number) => ({
   location: { country: 'DE', city: 'Berlin' },
 });
 const transactions = Array.from({ length: 2000 }, (_, i) => transaction(i));
-const copied = transaction(2000);
+/** The transaction sent 50 times at once: at a merchant with an offer, so it is paid. */
+const copied = {
+  ...transaction(2000),
+  merchant: { id: 'm', name: 'Coffee House', category_code: '5812' },
+};
 
 /** A deterministic shuffle (mulberry32). */
 function shuffled<T>(items: readonly T[], seed: number): T[] {
@@ -114,6 +118,7 @@ describe.skipIf(SKIP_SERVER)('exactly-once payments across processes', () => {
     );
     const paid = results.flatMap((r) => r.paid ?? []);
     expect(paid.length, 'no transaction paid twice').toBe(new Set(paid).size);
+    expect(paid.filter((id) => id === copied.transaction_id)).toHaveLength(1);
 
     const expected = replay(
       { offers, customers, history: [], transactions: [...transactions, copied] },

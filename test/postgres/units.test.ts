@@ -1,7 +1,8 @@
 /**
  * What only a database asks of units of work, on PGlite and on a server: a unit whose `fn`
  * catches a failed statement and resolves is rejected, not reported kept (PostgreSQL aborted it);
- * and on a server, two units that deadlock are run again until both are kept.
+ * on a server, two units that deadlock are run again until both are kept, and a store over a
+ * pool it was given leaves the pool open.
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -66,6 +67,18 @@ describe.skipIf(SKIP_SERVER)('units of work on a PostgreSQL server', () => {
 
   it('reject when fn caught a failed statement and resolved, and keep nothing', async () => {
     await abortedUnitRejects(store as Store);
+  });
+
+  it('leave open a pool they were given when the store closes', async () => {
+    const pool = new pg.Pool({ connectionString: (database as { url: string }).url, max: 2 });
+    const given = await createPostgresStore({ pool });
+    await given.customers.upsert('bank-c', [customer('c1')]);
+    await given.close?.();
+    const rows = await pool.query(
+      "SELECT count(*)::int AS n FROM cashback_customers WHERE partner = 'bank-c'",
+    );
+    expect(rows.rows[0].n).toBe(1);
+    await pool.end();
   });
 
   it('run a unit again after a deadlock, so that both deadlocked units are kept', async () => {

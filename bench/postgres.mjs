@@ -1,0 +1,210 @@
+// Benchmark of the PostgreSQL store (run `npm run build` first).
+//   npm run bench:postgres              full sizes
+//   npm run bench:postgres -- --smoke   small sizes, seconds (CI)
+// `engine.addTransactions` in batches of 1,000 over the memory store, a PostgreSQL server (a
+// throwaway cluster started with scripts/pg-cluster.sh, durable settings) and PGlite in memory,
+// rounds interleaved, each a ratio of the memory store in the same round (median of per-round
+// ratios). Then `listPayments` page latency with many stored payments, and database bytes per
+// stored transaction. Wall-clock figures never fail the run; the exit code is 1 only when a
+// store pays differently from the memory store.
+import { execFileSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { generateCustomers, generateOffers, generateTransactions } from './data.mjs';
+import { count, engine, log, ratio, ratioOf, SEED, throughput } from './util.mjs';
+
+const { createEngine } = engine;
+const { createPostgresStore, createPgliteStore } = await import(
+  join(dirname(process.env.BENCH_DIST), 'postgres.js')
+);
+const smoke = process.argv.includes('--smoke');
+const size = smoke
+  ? {
+      customers: 5_000,
+      transactions: 10_000,
+      offers: 1_000,
+      batch: 1_000,
+      repeats: 1,
+      payments: 20_000,
+      pages: 50,
+    }
+  : {
+      customers: 100_000,
+      transactions: 200_000,
+      offers: 1_000,
+      batch: 1_000,
+      repeats: 3,
+      payments: 1_000_000,
+      pages: 400,
+    };
+const TARGET = 0.25;
+
+// A throwaway cluster, removed however the run ends.
+const script = fileURLToPath(new URL('../scripts/pg-cluster.sh', import.meta.url));
+const started = Object.fromEntries(
+  execFileSync(script, ['start'], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .map((line) => line.split('=', 2)),
+);
+process.on('exit', () => execFileSync(script, ['stop', started.PG_CLUSTER_DIR]));
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(130));
+const adminUrl = started.DATABASE_URL;
+
+log(`cashback-engine PostgreSQL store bench (${smoke ? 'smoke' : 'full'}), seed ${SEED}`);
+const admin = new pg.Client({ connectionString: adminUrl });
+await admin.connect();
+log(`server: ${(await admin.query('SELECT version()')).rows[0].version.split(',')[0]}`);
+log(
+  `${count(size.customers)} customers, ${count(size.offers)} offers, ${count(size.transactions)} transactions in batches of ${count(size.batch)}`,
+);
+
+const customers = generateCustomers(size.customers, SEED);
+const offers = generateOffers(size.offers, SEED);
+const raw = [
+  ...generateTransactions({
+    count: size.transactions,
+    customers: size.customers,
+    offers: size.offers,
+    seed: SEED,
+  }),
+];
+const batches = [];
+for (let i = 0; i < raw.length; i += size.batch) batches.push(raw.slice(i, i + size.batch));
+
+let databases = 0;
+/** A new, empty database on the server; its URL. */
+async function freshDatabase() {
+  const name = `bench_${++databases}`;
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return { name, url: url.toString() };
+}
+
+/** `engine.addTransactions` over `store`, batch after batch; only the batches are timed. */
+async function pass(store) {
+  let n = 0;
+  const e = createEngine({ store, ids: () => `event-${++n}`, clock: () => new Date(0) });
+  await e.upsertOffers(offers);
+  await e.upsertCustomers('bank', customers);
+  globalThis.gc?.();
+  let paid = 0;
+  const start = performance.now();
+  for (const batch of batches) {
+    const r = await e.addTransactions('bank', batch);
+    paid += r.payments.length;
+  }
+  return { seconds: (performance.now() - start) / 1000, paid, engine: e };
+}
+
+const runs = { memory: [], server: [], pglite: [] };
+let disagreement;
+let lastServer;
+for (let round = 0; round < size.repeats; round++) {
+  const m = await pass(engine.createMemoryStore());
+  const db = await freshDatabase();
+  const serverStore = await createPostgresStore({ connectionString: db.url });
+  const s = await pass(serverStore);
+  await serverStore.close();
+  const pgliteStore = await createPgliteStore();
+  const l = await pass(pgliteStore);
+  await pgliteStore.close();
+  for (const [name, r] of [
+    ['server', s],
+    ['PGlite', l],
+  ]) {
+    if (r.paid !== m.paid) disagreement = `${name} paid ${r.paid}, memory ${m.paid}`;
+  }
+  runs.memory.push(m.seconds);
+  runs.server.push(s.seconds);
+  runs.pglite.push(l.seconds);
+  lastServer = db;
+  log(
+    `  round ${round + 1}: memory ${m.seconds.toFixed(2)} s, server ${s.seconds.toFixed(2)} s, PGlite ${l.seconds.toFixed(2)} s (${count(m.paid)} paid)`,
+  );
+}
+const fig = {
+  memory: throughput(raw.length, runs.memory),
+  server: throughput(raw.length, runs.server),
+  pglite: throughput(raw.length, runs.pglite),
+};
+const toServer = ratioOf(fig.server, fig.memory);
+const toPglite = ratioOf(fig.pglite, fig.memory);
+
+// Bytes per stored transaction, in the last round's server database.
+const sizes = new pg.Client({ connectionString: lastServer.url });
+await sizes.connect();
+await sizes.query('VACUUM ANALYZE');
+const bytes = (
+  await sizes.query(`SELECT
+    (SELECT count(*) FROM cashback_transactions)::float8 AS stored,
+    pg_total_relation_size('cashback_transactions')::float8 AS transactions,
+    (pg_total_relation_size('cashback_transactions') + pg_total_relation_size('cashback_payments')
+      + pg_total_relation_size('cashback_outbox'))::float8 AS written`)
+).rows[0];
+await sizes.end();
+
+// listPayments page latency with many stored payments, written straight into the table.
+const listing = await freshDatabase();
+const listingStore = await createPostgresStore({ connectionString: listing.url });
+const client = new pg.Client({ connectionString: listing.url });
+await client.connect();
+await client.query(
+  `INSERT INTO cashback_payments (partner, transaction_id, customer_id, offer_id, cashback_amount,
+     payment_date, country, city, event_id, order_key)
+   SELECT 'bank', id, 'c' || (i % 100000), 1 + i % 1000, (i % 500) / 100.0,
+     to_char(date '2025-01-01' + (i % 365), 'YYYY-MM-DD'), 'DE', 'Berlin', 'event-' || (i / 1000),
+     decode(regexp_replace(encode(convert_to(id, 'UTF8'), 'hex'), '(..)', '00\\1', 'g'), 'hex')
+   FROM (SELECT i, 't' || lpad(i::text, 9, '0') AS id FROM generate_series(1, $1) AS i) AS s`,
+  [size.payments],
+);
+await client.query('VACUUM ANALYZE cashback_payments');
+await client.end();
+const lister = createEngine({ store: listingStore });
+const quantiles = (ms) => {
+  const sorted = [...ms].sort((a, b) => a - b);
+  const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  return `p50 ${at(0.5).toFixed(2)} ms, p99 ${at(0.99).toFixed(2)} ms`;
+};
+/** Latencies of `size.pages` listings of pages of 100, the page drawn by `pageOf`. */
+async function pages(from, to, pageOf) {
+  const ms = [];
+  for (let i = 0; i < size.pages; i++) {
+    const start = performance.now();
+    await lister.listPayments('bank', {
+      date_from: from,
+      date_to: to,
+      page_size: 100,
+      current_page: pageOf(i),
+    });
+    ms.push(performance.now() - start);
+  }
+  return quantiles(ms);
+}
+const perDay = Math.ceil(size.payments / 365);
+const dayPages = await pages('2025-03-01', '2025-03-01', (i) => 1 + (i % Math.ceil(perDay / 100)));
+const monthPages = await pages('2025-03-01', '2025-03-31', (i) => 1 + ((i * 7) % 10));
+const yearFirst = await pages('2025-01-01', '2025-12-31', (i) => 1 + (i % 10));
+await listingStore.close();
+await admin.end();
+
+log(`
+Results (medians of ${size.repeats} rounds; ratios are medians of per-round ratios)
+  engine.addTransactions, memory store     ${count(fig.memory.tps)} tx/s
+  engine.addTransactions, PostgreSQL 15    ${count(fig.server.tps)} tx/s
+  engine.addTransactions, PGlite (memory)  ${count(fig.pglite.tps)} tx/s
+  server ÷ memory                          ${ratio(toServer)}   target ≥ ${TARGET}: ${toServer >= TARGET ? 'met' : 'MISSED'}
+  PGlite ÷ memory                          ${ratio(toPglite)}
+  database bytes per stored transaction    ${count(bytes.transactions / bytes.stored)} (transactions table with its indexes); ${count(bytes.written / bytes.stored)} with payments and outbox
+listPayments, pages of 100, ${count(size.payments)} stored payments (${count(perDay)} a day), ${size.pages} requests each:
+  one day                                  ${dayPages}
+  one month, pages 1–10                    ${monthPages}
+  one year (every payment), pages 1–10     ${yearFirst}
+The server runs with its durable defaults (fsync, synchronous commit) on 127.0.0.1.`);
+if (disagreement !== undefined) {
+  console.error(`DISAGREEMENT: ${disagreement}`);
+  process.exitCode = 1;
+}

@@ -1,0 +1,102 @@
+// Generated from the .sql files of this folder by generate.mjs: do not edit.
+
+/** A schema migration: its version, name and SQL script. */
+export interface Migration {
+  readonly version: number;
+  readonly name: string;
+  readonly sql: string;
+}
+
+/** Every migration, by ascending version. */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'initial',
+    sql: `-- cashback-engine schema, version 1. See docs/postgres.md.
+-- Every key starts with the partner, so the tables can be partitioned (or distributed) by partner.
+-- Texts that listings order or compare use COLLATE "C": byte order, never a locale's.
+-- Days and date-times are text: they compare as written (docs/stores.md).
+
+CREATE TABLE cashback_offers (
+  offer_id bigint PRIMARY KEY,
+  record json NOT NULL
+);
+
+-- One row: a number that every offers upsert moves (offers.revision()).
+CREATE TABLE cashback_offer_revision (
+  singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+  revision bigint NOT NULL
+);
+INSERT INTO cashback_offer_revision (singleton, revision) VALUES (true, 0);
+
+CREATE TABLE cashback_customers (
+  partner text COLLATE "C" NOT NULL,
+  customer_id text COLLATE "C" NOT NULL,
+  birthday text COLLATE "C" NOT NULL,
+  gender text NOT NULL,
+  country text NOT NULL,
+  city text NOT NULL,
+  PRIMARY KEY (partner, customer_id)
+);
+
+-- Uploaded history and accepted submitted transactions: one id space per partner.
+CREATE TABLE cashback_transactions (
+  partner text COLLATE "C" NOT NULL,
+  transaction_id text COLLATE "C" NOT NULL,
+  customer_id text COLLATE "C" NOT NULL,
+  source text NOT NULL CHECK (source IN ('history', 'transaction')),
+  date text COLLATE "C" NOT NULL,
+  day text COLLATE "C" NOT NULL,
+  amount numeric NOT NULL,
+  merchant_key text COLLATE "C" NOT NULL,
+  merchant_id text NOT NULL,
+  merchant_name text NOT NULL,
+  category_code text NOT NULL,
+  description text NOT NULL,
+  country text,
+  city text,
+  PRIMARY KEY (partner, transaction_id)
+);
+-- Lookbacks: a customer's purchases at a merchant from a day on.
+CREATE INDEX cashback_transactions_lookback
+  ON cashback_transactions (partner, customer_id, merchant_key, day);
+
+CREATE TABLE cashback_payments (
+  partner text COLLATE "C" NOT NULL,
+  transaction_id text COLLATE "C" NOT NULL,
+  customer_id text NOT NULL,
+  offer_id bigint NOT NULL,
+  cashback_amount numeric NOT NULL,
+  payment_date text COLLATE "C" NOT NULL,
+  country text NOT NULL,
+  city text NOT NULL,
+  event_id text NOT NULL,
+  -- transaction_id in UTF-16BE: byte order of this is JavaScript's code-unit order, which
+  -- COLLATE "C" (code point order) is not above U+FFFF.
+  order_key bytea NOT NULL,
+  PRIMARY KEY (partner, transaction_id)
+);
+CREATE INDEX cashback_payments_listing
+  ON cashback_payments (partner, payment_date, order_key);
+
+-- The last outbox sequence of each partner. Taking the next ones updates this row, whose lock
+-- the unit of work holds until it commits: sequences are handed out in commit order.
+CREATE TABLE cashback_outbox_counters (
+  partner text COLLATE "C" PRIMARY KEY,
+  last_sequence bigint NOT NULL
+);
+
+CREATE TABLE cashback_outbox (
+  partner text COLLATE "C" NOT NULL,
+  sequence bigint NOT NULL,
+  id text NOT NULL,
+  type text NOT NULL,
+  payload text NOT NULL,
+  created_at text NOT NULL,
+  PRIMARY KEY (partner, sequence)
+);
+-- Event ids are unique across the store: the id is the webhook-id of every delivery.
+CREATE UNIQUE INDEX cashback_outbox_event_id ON cashback_outbox (id);
+`,
+  },
+];

@@ -1,0 +1,296 @@
+import type {
+  CustomerRepository,
+  OfferRepository,
+  OutboxRepository,
+  PaymentRepository,
+  StoreSession,
+  TransactionRepository,
+} from '../Store.js';
+import {
+  customerRecord,
+  offerRecord,
+  orderKey,
+  outboxEvent,
+  PAYMENT_COLUMNS,
+  paymentRecord,
+  TRANSACTION_COLUMNS,
+  transactionRecord,
+} from './records.js';
+import type { SqlClient } from './sql.js';
+
+/** The partner, checked: a non-empty string (the memory store's rule). */
+function requirePartner(partner: unknown): string {
+  if (typeof partner !== 'string' || partner.length === 0) {
+    throw new TypeError(`partner must be a non-empty string, got ${JSON.stringify(partner)}`);
+  }
+  return partner;
+}
+
+/** Offers: one statement per call; `upsert` moves the revision row in the same statement. */
+function offers(db: SqlClient): OfferRepository {
+  return {
+    list: async () =>
+      (await db.query('SELECT record::text AS record FROM cashback_offers ORDER BY offer_id')).map(
+        offerRecord,
+      ),
+    revision: async () => {
+      const rows = await db.query(
+        'SELECT revision::float8 AS revision FROM cashback_offer_revision',
+      );
+      return rows[0]?.revision as number;
+    },
+    upsert: async (list) => {
+      if (list.length === 0) return;
+      await db.query(
+        `WITH up AS (
+           INSERT INTO cashback_offers (offer_id, record)
+           SELECT * FROM unnest($1::bigint[], $2::json[])
+           ON CONFLICT (offer_id) DO UPDATE SET record = EXCLUDED.record
+         )
+         UPDATE cashback_offer_revision SET revision = revision + 1`,
+        [list.map((o) => o.offer_id), list.map((o) => JSON.stringify(o))],
+      );
+    },
+  };
+}
+
+// Lists of ids are looked up one by one, `unnest($n::text[])` and a LATERAL subquery per id that
+// `OFFSET 0` keeps from being merged into a join: for a thousand ids the planner picks a whole
+// table scan for `= ANY($n)`, and a hash join over the table when its statistics are stale (just
+// after a bulk load); an index lookup per id is what a batch costs whatever the statistics.
+
+/** Customers: `upsert` takes its row locks in `customer_id` order, as `transactions.insert`. */
+function customers(db: SqlClient): CustomerRepository {
+  return {
+    get: async (partner, ids) => {
+      requirePartner(partner);
+      if (ids.length === 0) return [];
+      const rows = await db.query(
+        `SELECT c.* FROM unnest($2::text[]) AS u(id), LATERAL (
+           SELECT customer_id, birthday, gender, country, city FROM cashback_customers
+           WHERE partner = $1 AND customer_id = u.id OFFSET 0
+         ) AS c`,
+        [partner, ids],
+      );
+      return rows.map(customerRecord);
+    },
+    upsert: async (partner, list) => {
+      requirePartner(partner);
+      if (list.length === 0) return { added: 0, updated: 0 };
+      // xmax = 0 marks a row this statement inserted; a row it updated (one stored before, or
+      // inserted by a racing call this one waited for) has the updating transaction in xmax.
+      const rows = await db.query(
+        `WITH up AS (
+           INSERT INTO cashback_customers (partner, customer_id, birthday, gender, country, city)
+           SELECT $1, u.* FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
+             AS u(customer_id, birthday, gender, country, city)
+           ORDER BY u.customer_id COLLATE "C"
+           ON CONFLICT (partner, customer_id) DO UPDATE SET birthday = EXCLUDED.birthday,
+             gender = EXCLUDED.gender, country = EXCLUDED.country, city = EXCLUDED.city
+           RETURNING (xmax = 0) AS added
+         )
+         SELECT (count(*) FILTER (WHERE added))::int AS added, count(*)::int AS total FROM up`,
+        [
+          partner,
+          list.map((c) => c.customer_id),
+          list.map((c) => c.birthday),
+          list.map((c) => c.gender),
+          list.map((c) => c.location.country),
+          list.map((c) => c.location.city),
+        ],
+      );
+      const added = rows[0]?.added as number;
+      return { added, updated: (rows[0]?.total as number) - added };
+    },
+  };
+}
+
+/**
+ * Transactions. Inside a unit, `insert` first locks the records' customers in `customer_id`
+ * order (docs/stores.md, customers held by an insert), then inserts if absent: two statements.
+ */
+function transactions(db: SqlClient, inUnit: boolean): TransactionRepository {
+  return {
+    existing: async (partner, ids) => {
+      requirePartner(partner);
+      if (ids.length === 0) return [];
+      const rows = await db.query(
+        `SELECT t.transaction_id FROM unnest($2::text[]) AS u(id), LATERAL (
+           SELECT transaction_id FROM cashback_transactions
+           WHERE partner = $1 AND transaction_id = u.id OFFSET 0
+         ) AS t`,
+        [partner, ids],
+      );
+      return rows.map((r) => r.transaction_id as string);
+    },
+    insert: async (partner, list) => {
+      requirePartner(partner);
+      if (list.length === 0) return [];
+      if (inUnit) {
+        await db.query(
+          `SELECT c.* FROM (SELECT id FROM unnest($2::text[]) AS id ORDER BY id COLLATE "C") AS u,
+           LATERAL (
+             SELECT 1 FROM cashback_customers
+             WHERE partner = $1 AND customer_id = u.id FOR NO KEY UPDATE
+           ) AS c`,
+          [partner, [...new Set(list.map((t) => t.customer_id))]],
+        );
+      }
+      const rows = await db.query(
+        `INSERT INTO cashback_transactions (partner, transaction_id, customer_id, source, date, day,
+           amount, merchant_key, merchant_id, merchant_name, category_code, description, country, city)
+         SELECT $1, u.* FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
+           $7::numeric[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[],
+           $13::text[], $14::text[]) AS u
+         ON CONFLICT (partner, transaction_id) DO NOTHING
+         RETURNING transaction_id`,
+        [
+          partner,
+          list.map((t) => t.transaction_id),
+          list.map((t) => t.customer_id),
+          list.map((t) => t.source),
+          list.map((t) => t.date),
+          list.map((t) => t.day),
+          list.map((t) => t.amount),
+          list.map((t) => t.merchant_key),
+          list.map((t) => t.merchant.id),
+          list.map((t) => t.merchant.name),
+          list.map((t) => t.merchant.category_code),
+          list.map((t) => t.description),
+          list.map((t) => t.location?.country ?? null),
+          list.map((t) => t.location?.city ?? null),
+        ],
+      );
+      return rows.map((r) => r.transaction_id as string);
+    },
+    purchases: async (partner, query) => {
+      requirePartner(partner);
+      if (query.pairs.length === 0) return [];
+      const rows = await db.query(
+        `SELECT t.* FROM unnest($2::text[], $3::text[]) AS p(customer_id, merchant_key),
+         LATERAL (
+           SELECT ${TRANSACTION_COLUMNS} FROM cashback_transactions t
+           WHERE t.partner = $1 AND t.customer_id = p.customer_id
+             AND t.merchant_key = p.merchant_key AND t.day >= $4
+           OFFSET 0
+         ) AS t`,
+        [
+          partner,
+          query.pairs.map((p) => p.customerId),
+          query.pairs.map((p) => p.merchantKey),
+          query.fromDay,
+        ],
+      );
+      return rows.map(transactionRecord);
+    },
+  };
+}
+
+/** Payments: the primary key (partner, transaction id) refuses a second payment. */
+function payments(db: SqlClient): PaymentRepository {
+  return {
+    insert: async (partner, list) => {
+      requirePartner(partner);
+      if (list.length === 0) return;
+      await db.query(
+        `INSERT INTO cashback_payments (partner, transaction_id, customer_id, offer_id,
+           cashback_amount, payment_date, country, city, event_id, order_key)
+         SELECT $1, u.transaction_id, u.customer_id, u.offer_id, u.cashback_amount, u.payment_date,
+           u.country, u.city, u.event_id, decode(u.order_key, 'hex')
+         FROM unnest($2::text[], $3::text[], $4::bigint[], $5::numeric[], $6::text[], $7::text[],
+           $8::text[], $9::text[], $10::text[])
+           AS u(transaction_id, customer_id, offer_id, cashback_amount, payment_date, country,
+             city, event_id, order_key)`,
+        [
+          partner,
+          list.map((p) => p.transaction_id),
+          list.map((p) => p.customer_id),
+          list.map((p) => p.offer_id),
+          list.map((p) => p.cashback_amount),
+          list.map((p) => p.payment_date),
+          list.map((p) => p.country),
+          list.map((p) => p.city),
+          list.map((p) => p.event_id),
+          list.map((p) => orderKey(p.transaction_id)),
+        ],
+      );
+    },
+    list: async (partner, query) => {
+      requirePartner(partner);
+      // One statement: the count and the page read the same snapshot.
+      const rows = await db.query(
+        `WITH matching AS (
+           SELECT count(*)::float8 AS total FROM cashback_payments
+           WHERE partner = $1 AND payment_date BETWEEN $2 AND $3
+         )
+         SELECT matching.total, page.* FROM matching LEFT JOIN LATERAL (
+           SELECT ${PAYMENT_COLUMNS} FROM cashback_payments
+           WHERE partner = $1 AND payment_date BETWEEN $2 AND $3
+           ORDER BY payment_date, order_key OFFSET $4 LIMIT $5
+         ) AS page ON true`,
+        [partner, query.from, query.to, query.offset, query.limit],
+      );
+      const total = (rows[0]?.total as number | undefined) ?? 0;
+      const items = rows.filter((r) => r.transaction_id !== null).map(paymentRecord);
+      return { total, items };
+    },
+  };
+}
+
+/**
+ * The outbox. `add` is one statement: it moves the partner's counter row by the number of events
+ * and numbers them from there. The row stays locked until the unit commits, so the next unit
+ * adding events for the partner waits, and sequences follow commit order.
+ */
+function outbox(db: SqlClient): OutboxRepository {
+  return {
+    add: async (partner, events) => {
+      requirePartner(partner);
+      if (events.length === 0) return;
+      await db.query(
+        `WITH counter AS (
+           INSERT INTO cashback_outbox_counters AS c (partner, last_sequence) VALUES ($1, $2)
+           ON CONFLICT (partner) DO UPDATE SET last_sequence = c.last_sequence + $2
+           RETURNING last_sequence - $2 AS first
+         )
+         INSERT INTO cashback_outbox (partner, sequence, id, type, payload, created_at)
+         SELECT $1, counter.first + e.n, e.id, e.type, e.payload, e.created_at
+         FROM counter, unnest($3::text[], $4::text[], $5::text[], $6::text[])
+           WITH ORDINALITY AS e(id, type, payload, created_at, n)`,
+        [
+          partner,
+          events.length,
+          events.map((e) => e.id),
+          events.map((e) => e.type),
+          events.map((e) => JSON.stringify(e.payload)),
+          events.map((e) => e.created_at),
+        ],
+      );
+    },
+    list: async (partner, query) => {
+      requirePartner(partner);
+      const rows = await db.query(
+        `SELECT sequence::float8 AS sequence, id, type, payload, created_at FROM cashback_outbox
+         WHERE partner = $1 AND sequence > $2 ORDER BY sequence LIMIT $3`,
+        [partner, query.after ?? 0, query.limit],
+      );
+      return rows.map(outboxEvent);
+    },
+  };
+}
+
+/**
+ * The five repositories over one query interface.
+ * @param db - a connection inside a unit of work, or the driver (one statement at a time)
+ * @param inUnit - whether `db` is a unit's connection (then `transactions.insert` locks customers)
+ * @returns the repositories
+ */
+export function repositories(db: SqlClient, inUnit: boolean): StoreSession {
+  return {
+    offers: offers(db),
+    customers: customers(db),
+    transactions: transactions(db, inUnit),
+    payments: payments(db),
+    outbox: outbox(db),
+  };
+}

@@ -1,0 +1,112 @@
+/**
+ * Schema migrations: the embedded module matches the .sql files; an empty database gets every
+ * migration once, a second run applies nothing; four processes migrating one database at once
+ * apply them once; a PGlite data directory keeps its data and schema across stores.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPgliteStore, migrate } from '../../src/store/postgres/index.js';
+import { MIGRATIONS } from '../../src/store/postgres/migrations/index.js';
+import { buildChild, runChildren } from './_children.js';
+import { freshServerDatabase, SKIP_SERVER, warnWhenSkipped } from './_databases.js';
+
+warnWhenSkipped('migrations on a PostgreSQL server, from one process and from four at once');
+
+const ALL = MIGRATIONS.map((m) => m.version);
+const folder = fileURLToPath(new URL('../../src/store/postgres/migrations/', import.meta.url));
+
+describe('migrations', () => {
+  it('embeds exactly the .sql files (regenerate with node src/store/postgres/migrations/generate.mjs)', async () => {
+    const { migrationsModule } = (await import(join(folder, 'generate.mjs'))) as {
+      migrationsModule: (dir: string) => string;
+    };
+    expect(await readFile(join(folder, 'index.ts'), 'utf8')).toBe(migrationsModule(folder));
+  });
+
+  it('are numbered 1, 2, 3… without gaps', () => {
+    expect(ALL).toEqual(ALL.map((_, i) => i + 1));
+  });
+
+  it('on PGlite: apply every migration to an empty database, then nothing on a second run', async () => {
+    const db = await PGlite.create();
+    try {
+      expect(await migrate({ db })).toEqual(ALL);
+      expect(await migrate({ db })).toEqual([]);
+      const rows = await db.query<{ version: number }>(
+        'SELECT version FROM cashback_migrations ORDER BY version',
+      );
+      expect(rows.rows.map((r) => r.version)).toEqual(ALL);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('on PGlite: a data directory keeps what a store wrote after the store is closed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cashback-pglite-'));
+    try {
+      const first = await createPgliteStore({ dataDir: dir });
+      await first.customers.upsert('bank-a', [
+        {
+          customer_id: 'c1',
+          birthday: '1990-01-01',
+          gender: 'f',
+          location: { country: 'DE', city: 'Berlin' },
+        },
+      ]);
+      await first.close?.();
+      expect(await migrate({ dataDir: dir })).toEqual([]);
+      const second = await createPgliteStore({ dataDir: dir });
+      expect(await second.customers.get('bank-a', ['c1'])).toHaveLength(1);
+      await second.close?.();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe.skipIf(SKIP_SERVER)('migrations on a PostgreSQL server', () => {
+  let child: Awaited<ReturnType<typeof buildChild>> | undefined;
+  beforeAll(async () => {
+    child = await buildChild();
+  }, 120_000);
+  afterAll(() => child?.remove());
+
+  it('apply every migration to an empty database, then nothing on a second run', async () => {
+    const database = await freshServerDatabase();
+    try {
+      expect(await migrate({ connectionString: database.url })).toEqual(ALL);
+      expect(await migrate({ connectionString: database.url })).toEqual([]);
+      const pool = new pg.Pool({ connectionString: database.url });
+      expect(await migrate({ pool })).toEqual([]);
+      await pool.end();
+    } finally {
+      await database.drop();
+    }
+  });
+
+  it('apply once when four processes migrate one empty database at the same time', async () => {
+    const database = await freshServerDatabase();
+    try {
+      const results = await runChildren(
+        (child as { file: string }).file,
+        Array.from({ length: 4 }, () => ({ mode: 'migrate' as const, url: database.url })),
+      );
+      const applied = results.map((r) => r.applied);
+      expect(applied.filter((a) => a?.length === ALL.length)).toHaveLength(1);
+      expect(applied.filter((a) => a?.length === 0)).toHaveLength(3);
+      const client = new pg.Client({ connectionString: database.url });
+      await client.connect();
+      const rows = await client.query('SELECT count(*)::int AS n FROM cashback_migrations');
+      await client.end();
+      expect(rows.rows[0].n).toBe(ALL.length);
+    } finally {
+      await database.drop();
+    }
+  }, 60_000);
+});

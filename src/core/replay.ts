@@ -4,18 +4,16 @@ import { formatDay } from '../model/day.js';
 import type { CustomerErrorCode, ItemError, TransactionErrorCode } from '../model/errors.js';
 import { type CoreOptions, type ResolvedOptions, resolveOptions } from '../model/options.js';
 import type { ParsedCustomer } from '../model/parseCustomer.js';
-import {
-  type ParsedTransaction,
-  type ParseResult,
-  parseTransaction,
-} from '../model/parseTransaction.js';
+import type { ParsedTransaction, ParseResult } from '../model/parseTransaction.js';
+import { TransactionIdSet } from '../model/TransactionIdSet.js';
+import { isWholeNumber } from '../model/wholeNumber.js';
 import { screenCustomers } from './customers.js';
 import { type DecideState, decide, purchaseOf, screenHistory } from './decide.js';
-import { TransactionIdSet } from './idSet.js';
-import { _requireArray, _requireObject } from './input.js';
 import type { Outcome, Payment, TransactionError } from './outcome.js';
-import { _PurchaseLists } from './purchases.js';
-import { _SummaryBuilder, type ReplaySummary } from './summary.js';
+import { PurchaseLists } from './PurchaseLists.js';
+import { parseTransactions } from './parseTransactions.js';
+import { requireArray, requireObject } from './requireInput.js';
+import { type ReplaySummary, SummaryBuilder } from './SummaryBuilder.js';
 
 /** Options of `createReplay`: the core options plus how late a transaction may arrive. @public */
 export interface ReplaySessionOptions extends CoreOptions {
@@ -25,7 +23,7 @@ export interface ReplaySessionOptions extends CoreOptions {
    * unknown customers read no history). The session keeps each customer's purchases at such a
    * merchant for the longest lookback plus this many days before that newest day, and drops older
    * ones, so its memory grows with customers and merchants, not with the transactions read
-   * (DESIGN.md §8). A transaction later than this throws {@link LateTransactionError} before
+   * (docs/replay.md). A transaction later than this throws {@link LateTransactionError} before
    * anything of its chunk is decided. `Infinity` keeps every purchase and accepts any order.
    * @defaultValue `31` for `createReplay`; `Infinity` for `replay`, which holds its whole input anyway
    */
@@ -45,11 +43,11 @@ export interface ReplayOptions extends ReplaySessionOptions {
 
 /** What a replay starts from. @public */
 export interface ReplayData {
-  /** Offers (seed 2.7 JSON shapes), or a set already compiled by `compileOffers`. */
+  /** Offers (the partner API's JSON shapes), or a set already compiled by `compileOffers`. */
   readonly offers: readonly unknown[] | OfferSet;
-  /** Customers (seed 2.1), applied first as one request. */
+  /** Customers (the partner API's shape), applied first as one request. */
   readonly customers: readonly unknown[];
-  /** History transactions (seed 4.2), applied after the customers. */
+  /** History transactions (`POST /transactions-history`), applied after the customers. */
   readonly history?: readonly unknown[];
 }
 
@@ -142,7 +140,7 @@ const DEFAULT_LATENESS_DAYS = 31;
 
 function latenessOf(value: number | undefined, fallback: number): number {
   const days = value ?? fallback;
-  if (days !== Number.POSITIVE_INFINITY && !(Number.isSafeInteger(days) && days >= 0)) {
+  if (days !== Number.POSITIVE_INFINITY && !isWholeNumber(days)) {
     throw new RangeError(
       `maxLatenessDays must be a whole number >= 0 or Infinity, got ${String(days)}`,
     );
@@ -154,8 +152,8 @@ function latenessOf(value: number | undefined, fallback: number): number {
  * The same string, as V8's interned copy where it has one: the key a property of that name
  * would have. `JSON.parse` interns short string values, so a transaction's `customer_id` read
  * from JSON is then the very object the customer map holds, and the map compares the two by
- * address instead of reading the key (measured: about 40% faster lookups among 100,000
- * customers). Any other string comes back equal, so lookups are exactly as before.
+ * address instead of reading the key (docs/decisions.md, figures in docs/benchmarks.md). Any
+ * other string comes back equal, so lookups answer exactly as without it.
  */
 function interned(id: string): string {
   return Object.keys({ [id]: 0 })[0] ?? id;
@@ -177,9 +175,9 @@ function isOfferSet(offers: ReplayData['offers']): offers is OfferSet {
  * @public
  */
 export function createReplay(data: ReplayData, options: ReplaySessionOptions = {}): ReplaySession {
-  _requireObject(data, 'data');
-  _requireArray(data.customers, 'data.customers');
-  if (data.history !== undefined) _requireArray(data.history, 'data.history');
+  requireObject(data, 'data');
+  requireArray(data.customers, 'data.customers');
+  if (data.history !== undefined) requireArray(data.history, 'data.history');
   const resolved: ResolvedOptions = resolveOptions(options);
   const lateness = latenessOf(options.maxLatenessDays, DEFAULT_LATENESS_DAYS);
   const offers = isOfferSet(data.offers)
@@ -187,13 +185,12 @@ export function createReplay(data: ReplayData, options: ReplaySessionOptions = {
     : compileOffers(data.offers, { operators: resolved.operators });
   const customers = new Map<string, ParsedCustomer>();
   const ids = new TransactionIdSet();
-  const purchases = new _PurchaseLists();
+  const purchases = new PurchaseLists();
   const state: DecideState = {
     offers,
     options: resolved,
     customer: (id) => customers.get(id),
     hasTransaction: (id) => ids.has(id),
-    storedIds: ids,
     purchases: (customerId, key) => purchases.get(customerId, key),
   };
   let kept = 0;
@@ -202,9 +199,9 @@ export function createReplay(data: ReplayData, options: ReplaySessionOptions = {
   let newestDay = Number.NEGATIVE_INFINITY;
   let cutoff = Number.NEGATIVE_INFINITY;
   const store = (accepted: readonly ParsedTransaction[]): void => {
-    // decide records accepted ids in `ids` itself (storedIds).
     for (const tx of accepted) {
-      // Only merchants whose offers read history keep purchases (DESIGN.md §8).
+      ids.add(tx.transactionId);
+      // Only merchants whose offers read history keep purchases (docs/replay.md).
       if (!offers.historyKeys.has(tx.merchantKey)) continue;
       let list = purchases.listFor(tx.customerId, tx.merchantKey);
       if (list.length > 0 && (list[0] as Purchase).day < cutoff) {
@@ -226,16 +223,14 @@ export function createReplay(data: ReplayData, options: ReplaySessionOptions = {
 
   const customerBatch = screenCustomers(data.customers);
   for (const c of customerBatch.accepted) customers.set(interned(c.customerId), c);
-  const historyItems = (data.history ?? []).map((h, i) =>
-    parseTransaction(h, i, resolved.timeZone, true),
-  );
+  const historyItems = parseTransactions(data.history ?? [], resolved.timeZone, true);
   const historyBatch = screenHistory(historyItems, state);
   for (const tx of historyBatch.accepted) {
     if (offers.historyKeys.has(tx.merchantKey)) advance(tx.when.day);
   }
   store(historyBatch.accepted);
   const rejected = { customers: customerBatch.errors, history: historyBatch.errors };
-  const totals = new _SummaryBuilder(resolved.scale, resolved.currency);
+  const totals = new SummaryBuilder(resolved.scale, resolved.currency);
   let offset = 0;
 
   /**
@@ -263,18 +258,10 @@ export function createReplay(data: ReplayData, options: ReplaySessionOptions = {
   };
 
   const pushParsed = (items: readonly ParseResult<ParsedTransaction>[]): readonly Outcome[] => {
-    // decide refuses an `items` that is not an array before anything is recorded.
-    const idsBefore = ids.size;
+    // Nothing is recorded before the chunk is decided and found in time: a chunk that throws
+    // leaves the session as it was.
     const d = decide(items, state);
-    let newest: number;
-    try {
-      newest = newestAfter(d.accepted);
-    } catch (e) {
-      // decide recorded the chunk's ids; nothing of a chunk that threw stays.
-      ids.truncate(idsBefore);
-      throw e;
-    }
-    advance(newest);
+    advance(newestAfter(d.accepted));
     store(d.accepted);
     for (const o of d.outcomes) totals.add(o);
     return d.outcomes;
@@ -283,11 +270,7 @@ export function createReplay(data: ReplayData, options: ReplaySessionOptions = {
     rejected,
     pushParsed,
     push(transactions) {
-      _requireArray(transactions, 'transactions');
-      const items = new Array<ParseResult<ParsedTransaction>>(transactions.length);
-      for (let i = 0; i < transactions.length; i++) {
-        items[i] = parseTransaction(transactions[i], offset + i, resolved.timeZone);
-      }
+      const items = parseTransactions(transactions, resolved.timeZone, false, offset);
       const outcomes = pushParsed(items);
       // Only once the chunk is decided: a chunk that threw leaves the keys where they were.
       offset += transactions.length;
@@ -318,8 +301,8 @@ export function replay(
   data: ReplayData & { readonly transactions: readonly unknown[] },
   options: ReplayOptions = {},
 ): ReplayResult {
-  _requireObject(data, 'data');
-  _requireArray(data.transactions, 'data.transactions');
+  requireObject(data, 'data');
+  requireArray(data.transactions, 'data.transactions');
   const session = createReplay(data, {
     ...options,
     maxLatenessDays: options.maxLatenessDays ?? Number.POSITIVE_INFINITY,

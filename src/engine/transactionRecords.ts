@@ -1,75 +1,9 @@
 import type { Purchase } from '../matching/history.js';
 import { parseDateTime, type WallClock } from '../model/dateTime.js';
-import { _civil, formatDay, parseDay } from '../model/day.js';
+import { formatDay } from '../model/day.js';
 import { parseAmount } from '../model/money.js';
-import { normaliseGender } from '../model/normalise.js';
-import type { ParsedCustomer } from '../model/parseCustomer.js';
 import type { ParsedTransaction } from '../model/parseTransaction.js';
-import type { CustomerRecord, TransactionRecord } from '../store/records.js';
-
-/**
- * A customer record the engine made from a parsed customer, carrying that parsed form in a
- * private field: JSON, spreading and `Object.keys` see only the record's four fields, so a store
- * that copies or serialises it keeps the plain record. A store that hands back the object it was
- * given (the memory store) hands back the parsed form with it.
- */
-class StoredCustomer implements CustomerRecord {
-  readonly customer_id: string;
-  readonly birthday: string;
-  readonly gender: string;
-  readonly location: CustomerRecord['location'];
-  readonly #parsed: ParsedCustomer;
-
-  constructor(c: ParsedCustomer) {
-    this.customer_id = c.customerId;
-    this.birthday = c.birthday;
-    this.gender = c.gender;
-    this.location = c.location;
-    this.#parsed = c;
-  }
-
-  /** The parsed form of `r` when the engine made it, else `undefined`. */
-  static parsedOf(r: CustomerRecord): ParsedCustomer | undefined {
-    return #parsed in r ? (r as StoredCustomer).#parsed : undefined;
-  }
-}
-
-/** The record a store keeps of a parsed customer. @internal */
-export function _customerRecord(c: ParsedCustomer): CustomerRecord {
-  return new StoredCustomer(c);
-}
-
-/**
- * A stored customer as matching reads it. A record the engine made carries its parsed form; any
- * other is converted once per record object (a store that returns new objects costs a parse per
- * read, nothing more).
- * @internal
- */
-export class _CustomerCache {
-  private readonly parsed = new WeakMap<CustomerRecord, ParsedCustomer>();
-
-  get(r: CustomerRecord): ParsedCustomer {
-    let c = StoredCustomer.parsedOf(r) ?? this.parsed.get(r);
-    if (c === undefined) {
-      const day = parseDay(r.birthday);
-      if (day === undefined) {
-        throw new Error(`Store returned customer '${r.customer_id}' with birthday '${r.birthday}'`);
-      }
-      const [y, m, d] = _civil(day);
-      c = {
-        customerId: r.customer_id,
-        birthday: r.birthday,
-        birthYear: y,
-        birthMonthDay: m * 100 + d,
-        gender: r.gender,
-        genderKey: normaliseGender(r.gender),
-        location: r.location,
-      };
-      this.parsed.set(r, c);
-    }
-    return c;
-  }
-}
+import type { TransactionRecord } from '../store/records.js';
 
 /** Character codes of a stored date; `-`, `T`, `:` and `.` stay in place between calls. */
 const DATE_CODES = new Uint16Array([
@@ -107,12 +41,13 @@ function wholeSecond(inDay: number): string {
 
 /**
  * `YYYY-MM-DDTHH:mm:ss.SSSSSSSSS`: text order is time order. A date without a fraction of a
- * second (most of them) is the day's text joined to the second's, both shared: one 32-byte pair
- * per transaction. Any other is written as character codes: from a template literal it would be
- * a rope of a dozen pieces (measured: 314 bytes each against 56 flat).
- * @internal
+ * second (most of them) is the day's text joined to the second's, both shared: one small pair per
+ * transaction. Any other is written as character codes: from a template literal it would be a
+ * rope of a dozen pieces, several times the bytes of a flat string (docs/benchmarks.md).
+ * @param when - a parsed date-time
+ * @returns the stored text
  */
-export function _storedDate(when: WallClock): string {
+export function storedDate(when: WallClock): string {
   const inDay = when.seconds - when.day * 86_400;
   if (when.nanos === 0) return formatDay(when.day) + wholeSecond(inDay);
   const monthDay = when.monthDay;
@@ -128,7 +63,7 @@ export function _storedDate(when: WallClock): string {
 
 /**
  * Texts of amounts in cents (two decimals, below 2^31 units), shared between records: card
- * amounts repeat, and a text per transaction was a twentieth of storing one and 24 of its bytes.
+ * amounts repeat, and a text per transaction was a share of storing one (docs/benchmarks.md).
  * Bounded, and emptied when full.
  */
 const CENT_TEXTS = new Map<number, string>();
@@ -146,14 +81,19 @@ function amountText(amount: ParsedTransaction['amount']): string {
   return text;
 }
 
-/** The record a store keeps of an accepted transaction. @internal */
-export function _transactionRecord(
+/**
+ * The record a store keeps of an accepted transaction.
+ * @param tx - a transaction that passed screening
+ * @param source - history or submitted
+ * @returns its record
+ */
+export function transactionRecord(
   tx: ParsedTransaction,
   source: TransactionRecord['source'],
 ): TransactionRecord {
   // formatDay shares the texts of recent days; dayText would make a new string per transaction.
   const day = formatDay(tx.when.day);
-  const date = _storedDate(tx.when);
+  const date = storedDate(tx.when);
   return {
     transaction_id: tx.transactionId,
     customer_id: tx.customerId,
@@ -171,13 +111,18 @@ export function _transactionRecord(
 
 /**
  * Stored transactions as purchases for lookbacks and `history` facts, kept per record object: a
- * store that hands out the objects it holds (the memory store) has each date parsed once.
- * @internal
+ * store that hands out the objects it holds (the memory store) has each date parsed once; any
+ * other costs a parse per record object read.
  */
-export class _PurchaseCache {
+export class PurchaseCache {
   private readonly purchases = new WeakMap<TransactionRecord, Purchase>();
   constructor(private readonly timeZone: string) {}
 
+  /**
+   * @param r - a record as the store returned it
+   * @returns its purchase
+   * @throws Error when the store returned an unreadable date or amount
+   */
   get(r: TransactionRecord): Purchase {
     let p = this.purchases.get(r);
     if (p === undefined) {

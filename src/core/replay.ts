@@ -148,17 +148,6 @@ function latenessOf(value: number | undefined, fallback: number): number {
   return days;
 }
 
-/**
- * The same string, as V8's interned copy where it has one: the key a property of that name
- * would have. `JSON.parse` interns short string values, so a transaction's `customer_id` read
- * from JSON is then the very object the customer map holds, and the map compares the two by
- * address instead of reading the key (docs/decisions.md, figures in docs/benchmarks.md). Any
- * other string comes back equal, so lookups answer exactly as without it.
- */
-function interned(id: string): string {
-  return Object.keys({ [id]: 0 })[0] ?? id;
-}
-
 function isOfferSet(offers: ReplayData['offers']): offers is OfferSet {
   // Anything else, arrays and mistakes alike, goes to compileOffers, which names what is wrong.
   return typeof offers === 'object' && offers !== null && 'byMerchant' in offers;
@@ -222,7 +211,7 @@ export function createReplay(data: ReplayData, options: ReplaySessionOptions = {
   };
 
   const customerBatch = screenCustomers(data.customers);
-  for (const c of customerBatch.accepted) customers.set(interned(c.customerId), c);
+  for (const c of customerBatch.accepted) customers.set(c.customerId, c);
   const historyItems = parseTransactions(data.history ?? [], resolved.timeZone, true);
   const historyBatch = screenHistory(historyItems, state);
   for (const tx of historyBatch.accepted) {

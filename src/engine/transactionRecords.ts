@@ -5,16 +5,16 @@ import { parseAmount } from '../model/money.js';
 import type { ParsedTransaction } from '../model/parseTransaction.js';
 import type { TransactionRecord } from '../store/records.js';
 
-/** Character codes of a stored date; `-`, `T`, `:` and `.` stay in place between calls. */
-const DATE_CODES = new Uint16Array([
+/** Character codes of `0000-00-00T00:00:00.000000000`, the template of a stored date. */
+const DATE_TEMPLATE = [
   48, 48, 48, 48, 45, 48, 48, 45, 48, 48, 84, 48, 48, 58, 48, 48, 58, 48, 48, 46, 48, 48, 48, 48,
   48, 48, 48, 48, 48,
-]);
+];
 
-function putDigits(at: number, value: number, width: number): void {
+function putDigits(codes: number[], at: number, value: number, width: number): void {
   let n = value;
   for (let i = at + width - 1; i >= at; i--) {
-    DATE_CODES[i] = 48 + (n % 10);
+    codes[i] = 48 + (n % 10);
     n = Math.floor(n / 10);
   }
 }
@@ -51,14 +51,15 @@ export function storedDate(when: WallClock): string {
   const inDay = when.seconds - when.day * 86_400;
   if (when.nanos === 0) return formatDay(when.day) + wholeSecond(inDay);
   const monthDay = when.monthDay;
-  putDigits(0, when.year, 4);
-  putDigits(5, Math.floor(monthDay / 100), 2);
-  putDigits(8, monthDay % 100, 2);
-  putDigits(11, when.hour, 2);
-  putDigits(14, Math.floor(inDay / 60) % 60, 2);
-  putDigits(17, inDay % 60, 2);
-  putDigits(20, when.nanos, 9);
-  return String.fromCharCode.apply(null, DATE_CODES as unknown as number[]);
+  const codes = DATE_TEMPLATE.slice();
+  putDigits(codes, 0, when.year, 4);
+  putDigits(codes, 5, Math.floor(monthDay / 100), 2);
+  putDigits(codes, 8, monthDay % 100, 2);
+  putDigits(codes, 11, when.hour, 2);
+  putDigits(codes, 14, Math.floor(inDay / 60) % 60, 2);
+  putDigits(codes, 17, inDay % 60, 2);
+  putDigits(codes, 20, when.nanos, 9);
+  return String.fromCharCode(...codes);
 }
 
 /**

@@ -120,8 +120,11 @@ function paymentsOf(
       return;
     }
     const p = o.payment;
-    // A paid item is a parsed submitted transaction, so its location is there.
-    const location = (items[i] as { value: ParsedTransaction }).value.location;
+    // decide gives one outcome per item, in order; only a parsed transaction can be paid.
+    const item = items[i];
+    if (item === undefined || !item.ok)
+      throw new Error(`decide paid item ${i}, which did not parse`);
+    const location = item.value.location;
     paid.push(p);
     records.push({
       transaction_id: p.transaction_id,

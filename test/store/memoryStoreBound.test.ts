@@ -190,6 +190,21 @@ describe('the warning before the bound', () => {
     expect(fired).toBe(1);
     expect(await store.transactions.existing(P, ['t4'])).toEqual(['t4']);
   });
+
+  test('an async listener that rejects is ignored too', async () => {
+    let fired = 0;
+    const store = createMemoryStore({
+      maxRecords: 2,
+      warnAt: 0.5,
+      onPressure: async () => {
+        fired++;
+        throw new Error('listener');
+      },
+    });
+    expect(await store.transactions.insert(P, [transactionRecord('t1')])).toEqual(['t1']);
+    expect(fired).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  });
 });
 
 describe('createMemoryStore options', () => {

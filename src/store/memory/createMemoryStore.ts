@@ -31,7 +31,8 @@ export interface MemoryStoreOptions {
   /**
    * Called once, when a unit of work (or a single call) has just committed and the store holds
    * `warnAt × maxRecords` records or more: time to warn that writes will soon be refused. An
-   * error it throws is ignored (the write it follows is already stored).
+   * error it throws (or a promise it returns that rejects) is ignored: the write it follows is
+   * already stored.
    */
   readonly onPressure?: (usage: MemoryStoreUsage) => void;
 }
@@ -109,7 +110,9 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     if (warned || db.records < warnFrom) return;
     warned = true;
     try {
-      onPressure?.(usage());
+      // A listener may be async: its rejection is ignored too.
+      const r: unknown = onPressure?.(usage());
+      if (r instanceof Promise) r.catch(() => undefined);
     } catch {
       // The write is stored; a failing listener must not make it look refused.
     }

@@ -35,8 +35,9 @@ export function parseBatches(raw, batchSize, timeZone) {
 }
 
 /**
- * A DecideState backed by Maps, as `createReplay` builds one, plus `store` to record what a
- * batch accepted.
+ * A DecideState backed by Maps, as `createReplay` builds one, plus `record` to record the ids a
+ * batch accepted (part of deciding, as a replay does it: timed with `decide`) and `store` to keep
+ * its purchases.
  */
 export function mapState(offers, options, customers) {
   // A build from before TransactionIdSet (BENCH_DIST) took a Set.
@@ -48,12 +49,13 @@ export function mapState(offers, options, customers) {
     options,
     customer: (id) => customers.get(id),
     hasTransaction: (id) => ids.has(id),
-    storedIds: ids,
     purchases: (customerId, merchant) => purchases.get(customerId)?.get(merchant),
+  };
+  const record = (accepted) => {
+    for (const tx of accepted) ids.add(tx.transactionId);
   };
   const store = (accepted) => {
     for (const tx of accepted) {
-      // decide records ids in storedIds itself.
       if (!offers.historyKeys.has(tx.merchantKey)) continue;
       let byMerchant = purchases.get(tx.customerId);
       if (byMerchant === undefined) {
@@ -65,7 +67,7 @@ export function mapState(offers, options, customers) {
       else list.push(purchaseOf(tx));
     }
   };
-  return { state, store };
+  return { state, record, store };
 }
 
 /**
@@ -75,8 +77,12 @@ export function mapState(offers, options, customers) {
  * A replay that keeps running never pays that; the floor, which forces no GC, does not either.
  */
 function warmUp(batches, offers, options, customers) {
-  const { state, store } = mapState(offers, options, customers);
-  for (const batch of batches.slice(0, 3)) store(decide(batch, state).accepted);
+  const { state, record, store } = mapState(offers, options, customers);
+  for (const batch of batches.slice(0, 3)) {
+    const d = decide(batch, state);
+    record(d.accepted);
+    store(d.accepted);
+  }
 }
 
 /**
@@ -127,7 +133,7 @@ const [INVALID, DUPLICATE, NOT_FOUND, NO_OFFER] = ['invalid', 'duplicate', 'not 
  * the caller's work between batches (storing what was accepted, tallying) is timed apart.
  */
 function decidePass(batches, offers, options, customers) {
-  const { state, store } = mapState(offers, options, customers);
+  const { state, record, store } = mapState(offers, options, customers);
   globalThis.gc?.();
   warmUp(batches, offers, options, customers);
   let paid = 0;
@@ -137,6 +143,7 @@ function decidePass(batches, offers, options, customers) {
   for (const batch of batches) {
     const start = performance.now();
     const d = decide(batch, state);
+    record(d.accepted);
     const decided = performance.now();
     store(d.accepted);
     storeSeconds += (performance.now() - decided) / 1000;
@@ -221,10 +228,11 @@ export function benchOfferCounts(sets, options, customers, repeats) {
 
 /** Per-transaction results of `decide` (untimed): `null` or `{ offerId, cashback }` (exact text). */
 export function decideResults(batches, offers, options, customers) {
-  const { state, store } = mapState(offers, options, customers);
+  const { state, record, store } = mapState(offers, options, customers);
   const out = [];
   for (const batch of batches) {
     const d = decide(batch, state);
+    record(d.accepted);
     store(d.accepted);
     for (const o of d.outcomes) {
       out.push(

@@ -48,12 +48,13 @@ const parsedBatches = rawBatches.map((b) =>
 /** `decide` alone: parsed batches, a Map-backed state; only the decide calls are timed. */
 function decidePass() {
   globalThis.gc?.();
-  const { state, store } = mapState(offers, options, customers);
+  const { state, record, store } = mapState(offers, options, customers);
   let seconds = 0;
   let paid = 0;
   for (const batch of parsedBatches) {
     const start = performance.now();
     const d = decide(batch, state);
+    record(d.accepted);
     seconds += (performance.now() - start) / 1000;
     store(d.accepted);
     for (const o of d.outcomes) if (o.ok) paid++;
@@ -64,12 +65,13 @@ function decidePass() {
 /** Parsing and `decide`: what an in-memory replay does with JSON, timed together. */
 function parseDecidePass() {
   globalThis.gc?.();
-  const { state, store } = mapState(offers, options, customers);
+  const { state, record, store } = mapState(offers, options, customers);
   let seconds = 0;
   for (const batch of rawBatches) {
     const start = performance.now();
     const items = batch.map((tx, j) => parseTransaction(tx, j, options.timeZone));
     const d = decide(items, state);
+    record(d.accepted);
     seconds += (performance.now() - start) / 1000;
     store(d.accepted);
   }
@@ -83,13 +85,14 @@ function parseDecidePass() {
  */
 function keepFloorPass() {
   globalThis.gc?.();
-  const { state, store } = mapState(offers, options, customers);
+  const { state, record, store } = mapState(offers, options, customers);
   const kept = [];
   let seconds = 0;
   for (const batch of rawBatches) {
     const start = performance.now();
     const items = batch.map((tx, j) => parseTransaction(tx, j, options.timeZone));
     const d = decide(items, state);
+    record(d.accepted);
     for (const tx of d.accepted) kept.push(tx);
     seconds += (performance.now() - start) / 1000;
     store(d.accepted);

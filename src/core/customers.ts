@@ -5,7 +5,7 @@ import {
   type ItemError,
 } from '../model/errors.js';
 import { type ParsedCustomer, parseCustomer } from '../model/parseCustomer.js';
-import { _requireArray } from './input.js';
+import { requireArray } from './requireInput.js';
 
 /** The result of screening one request's customers. @public */
 export interface CustomerBatch {
@@ -23,16 +23,16 @@ function rawId(item: unknown): string | undefined {
 }
 
 /**
- * Screens one request's customers (seed 4.3): every copy of an id that appears more than once is
- * rejected with a single `duplicate_customer` entry for that id (DESIGN.md §3); other invalid
- * items are rejected with their reason.
+ * Screens one request's customers (`POST /customers`): every copy of an id that appears more
+ * than once is rejected with a single `duplicate_customer` entry for that id (docs/concepts.md);
+ * other invalid items are rejected with their reason.
  * @param items - customers as sent
  * @returns the customers to upsert and the rejections
  * @throws TypeError when `items` is not an array
  * @public
  */
 export function screenCustomers(items: readonly unknown[]): CustomerBatch {
-  _requireArray(items, 'customers');
+  requireArray(items, 'customers');
   const counts = new Map<string, number>();
   for (const item of items) {
     const id = rawId(item);

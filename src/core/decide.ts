@@ -1,6 +1,6 @@
 import type { OfferSet } from '../matching/compileOffers.js';
 import type { Purchase } from '../matching/history.js';
-import { matchOffers as _match, matchInput as _matchInput } from '../matching/match.js';
+import { matchInput, matchOffers } from '../matching/match.js';
 import {
   customerNotFound as _customerNotFound,
   duplicateTransaction as _duplicateTransaction,
@@ -11,9 +11,8 @@ import {
 import type { ResolvedOptions } from '../model/options.js';
 import type { ParsedCustomer } from '../model/parseCustomer.js';
 import type { ParsedTransaction, ParseResult } from '../model/parseTransaction.js';
-import type { TransactionIdSet } from './idSet.js';
-import { _requireArray } from './input.js';
 import type { Outcome } from './outcome.js';
+import { requireArray } from './requireInput.js';
 
 /**
  * What `decide` reads: offers, options and the stored state of one partner. Lookups are plain
@@ -32,13 +31,6 @@ export interface DecideState {
   customer(customerId: string): ParsedCustomer | undefined;
   /** Whether a transaction with this id is already stored for the partner. */
   hasTransaction(transactionId: string): boolean;
-  /**
-   * The partner's stored transaction ids as a mutable set, for callers that hold them in memory
-   * (a replay). When given, `decide` checks each id in it, adds the ids of `accepted` to it
-   * itself (and takes them out again if it throws), and does not call `hasTransaction`. A
-   * store-backed engine, which stores only when its unit of work commits, leaves it out.
-   */
-  readonly storedIds?: TransactionIdSet;
   /**
    * Stored purchases of a customer at a merchant key, in any order. Asked only for keys in
    * `offers.historyKeys`; may omit purchases older than `offers.maxLookbackDays` before the batch.
@@ -71,33 +63,20 @@ function fail(key: string, code: TransactionErrorCode, message: string): Outcome
 /**
  * Transaction ids of a batch: `taken` is true when the id is already stored or claimed earlier
  * in the batch; `claim` records the id of an item that will be stored unless it is taken, and
- * says whether it did (one lookup where `taken` then a separate add would make two); `undo`
- * gives back every claim of the batch (when deciding it threw).
- * @internal
+ * says whether it did. Claims live in the batch, never in the caller's state: `decide` changes
+ * none of its inputs.
  */
-export interface _IdClaims {
+interface IdClaims {
   taken(id: string): boolean;
   claim(id: string): boolean;
-  undo(): void;
 }
 
-/** Claims into `state.storedIds` directly, or into a batch-local set over `hasTransaction`. @internal */
-export function _idClaims(state: DecideState): _IdClaims {
-  const stored = state.storedIds;
-  if (stored !== undefined) {
-    const before = stored.size;
-    return {
-      taken: (id) => stored.has(id),
-      // By size rather than by what `add` returns, so that an untyped caller's builtin `Set`
-      // (whose `add` returns the set) still reports duplicates.
-      claim: (id) => {
-        const size = stored.size;
-        stored.add(id);
-        return stored.size !== size;
-      },
-      undo: () => stored.truncate(before),
-    };
-  }
+/**
+ * The claims of one batch over `state.hasTransaction`.
+ * @param state - the stored state
+ * @returns the batch's claims
+ */
+function idClaims(state: DecideState): IdClaims {
   const batch = new Set<string>();
   return {
     taken: (id) => batch.has(id) || state.hasTransaction(id),
@@ -106,31 +85,27 @@ export function _idClaims(state: DecideState): _IdClaims {
       batch.add(id);
       return true;
     },
-    undo: () => batch.clear(),
   };
 }
 
-/** Where `_screen` puts the customer of a transaction that passed. @internal */
-export interface _Screened {
+/** Where `screen` puts the customer of a transaction that passed. */
+interface Screened {
   customer: ParsedCustomer | undefined;
 }
 
 /**
- * The screening every stored transaction goes through, with the outcome of DESIGN.md §3's order:
- * validation, duplicate, customer. Returns the failing outcome; or `undefined`, with the customer
- * in `out` and the id claimed. (The customer goes to `out` so that the caller need not read the
- * customer object to tell it from an outcome: most transactions never need it again.)
- *
- * The customer is looked up first so that a known customer's id is checked and claimed in one
- * lookup; a duplicate still wins over an unknown customer, as the order says.
- * @internal
+ * The screening every stored transaction goes through, with the outcome of the order in
+ * docs/concepts.md: validation, duplicate, customer. Returns the failing outcome; or `undefined`,
+ * with the customer in `out` and the id claimed. (The customer goes to `out` so that the caller
+ * need not read the customer object to tell it from an outcome: most transactions never need it
+ * again.) A duplicate wins over an unknown customer, as the order says.
  */
-export function _screen(
+function screen(
   item: ParseResult<ParsedTransaction>,
   state: DecideState,
-  ids: _IdClaims,
+  ids: IdClaims,
   what: string,
-  out: _Screened,
+  out: Screened,
 ): Outcome | undefined {
   if (!item.ok) return fail(item.key, 'invalid_transaction', _issuesMessage(what, item.issues));
   const tx = item.value;
@@ -147,17 +122,15 @@ export function _screen(
 
 /**
  * Batch-local purchases: a transaction sees as history everything stored before it, earlier
- * items of its own batch included (DESIGN.md §3), so chunking a batch changes nothing.
- * @internal
+ * items of its own batch included (docs/concepts.md), so chunking a batch changes nothing.
  */
-export class _BatchHistory {
+class BatchHistory {
   /**
    * Per customer touched in this batch, its lists by merchant as a short chain: a customer rarely
    * buys at more than one merchant whose offers read history within a batch, and a chain entry
-   * is one small object where a map per customer was several (measured: a tenth of the bytes
-   * `decide` allocated).
+   * is one small object where a map per customer was several (docs/benchmarks.md).
    */
-  private readonly byCustomer = new Map<string, _BatchList>();
+  private readonly byCustomer = new Map<string, BatchList>();
   constructor(private readonly state: DecideState) {}
 
   /**
@@ -177,11 +150,11 @@ export class _BatchHistory {
   }
 }
 
-/** One link of `_BatchHistory`'s chain. @internal */
-export interface _BatchList {
+/** One link of `BatchHistory`'s chain. */
+interface BatchList {
   readonly merchantKey: string;
   readonly list: Purchase[];
-  readonly next: _BatchList | undefined;
+  readonly next: BatchList | undefined;
 }
 
 function noOfferMessage(
@@ -210,32 +183,23 @@ export function decide(
   items: readonly ParseResult<ParsedTransaction>[],
   state: DecideState,
 ): Decision {
-  _requireArray(items, 'items');
+  requireArray(items, 'items');
   const outcomes: Outcome[] = new Array(items.length);
   const accepted: ParsedTransaction[] = [];
-  const ids = _idClaims(state);
-  const history = new _BatchHistory(state);
-  try {
-    decideEach(items, state, ids, history, outcomes, accepted);
-  } catch (e) {
-    // A throwing custom operator must not leave ids claimed in the caller's storedIds: nothing
-    // of a batch that failed is recorded.
-    ids.undo();
-    throw e;
-  }
+  decideEach(items, state, idClaims(state), new BatchHistory(state), outcomes, accepted);
   return { outcomes, accepted };
 }
 
 function decideEach(
   items: readonly ParseResult<ParsedTransaction>[],
   state: DecideState,
-  ids: _IdClaims,
-  history: _BatchHistory,
+  ids: IdClaims,
+  history: BatchHistory,
   outcomes: Outcome[],
   accepted: ParsedTransaction[],
 ): void {
   const { offers, options } = state;
-  const screened: _Screened = { customer: undefined };
+  const screened: Screened = { customer: undefined };
   // Screening first, for the whole batch, in a loop of its own: its lookups (the customer, the
   // id among the stored ones) are random reads into large tables, and a short loop lets the CPU
   // overlap the cache misses of consecutive items, which the long matching step in between
@@ -243,7 +207,7 @@ function decideEach(
   // those of one item at a time.
   const customers = new Array<ParsedCustomer | undefined>(items.length);
   for (let i = 0; i < items.length; i++) {
-    const failed = _screen(
+    const failed = screen(
       items[i] as ParseResult<ParsedTransaction>,
       state,
       ids,
@@ -269,7 +233,7 @@ function decideEach(
     const purchases = offers.historyKeys.has(tx.merchantKey)
       ? history.list(tx.customerId, tx.merchantKey)
       : undefined;
-    const r = _match(candidates, _matchInput(tx, customer, purchases), options);
+    const r = matchOffers(candidates, matchInput(tx, customer, purchases), options);
     if (purchases !== undefined) purchases.push(purchaseOf(tx));
     if (r.kind === 'paid') {
       outcomes[i] = {
@@ -296,7 +260,7 @@ function decideEach(
 }
 
 /**
- * Screens a batch of history transactions (seed 4.2): validation, duplicate, customer. Nothing
+ * Screens a batch of history transactions (`POST /transactions-history`): validation, duplicate, customer. Nothing
  * is matched; the valid ones come back to be stored.
  * @param items - parse results of history items (`parseTransaction(…, true)`)
  * @param state - the partner's stored state
@@ -311,13 +275,13 @@ export function screenHistory(
   readonly errors: readonly ItemError<TransactionErrorCode>[];
   readonly accepted: readonly ParsedTransaction[];
 } {
-  _requireArray(items, 'items');
+  requireArray(items, 'items');
   const errors: ItemError<TransactionErrorCode>[] = [];
   const accepted: ParsedTransaction[] = [];
-  const ids = _idClaims(state);
-  const screened: _Screened = { customer: undefined };
+  const ids = idClaims(state);
+  const screened: Screened = { customer: undefined };
   for (const item of items) {
-    const failed = _screen(item, state, ids, 'history transaction', screened);
+    const failed = screen(item, state, ids, 'history transaction', screened);
     if (failed !== undefined) {
       if (!failed.ok) errors.push(failed.error);
       continue;

@@ -3,7 +3,7 @@ import {
   explainOffer as _explainOffer,
   type CandidateExplanation,
 } from '../matching/explainOffer.js';
-import { matchInput as _matchInput } from '../matching/match.js';
+import { matchInput } from '../matching/match.js';
 import { type CoreOptions, resolveOptions } from '../model/options.js';
 import { parseCustomer } from '../model/parseCustomer.js';
 import {
@@ -13,15 +13,15 @@ import {
 } from '../model/parseTransaction.js';
 import { type DecideState, decide, purchaseOf, screenHistory } from './decide.js';
 import type { Outcome } from './outcome.js';
-import { _PurchaseLists } from './purchases.js';
+import { PurchaseLists } from './PurchaseLists.js';
 
 /** What `explain` needs besides the transaction. @public */
 export interface ExplainContext {
   /** Offers (JSON) or a compiled set. */
   readonly offers: readonly unknown[] | OfferSet;
-  /** The transaction's customer (seed 2.1), or `undefined` for an unknown one. */
+  /** The transaction's customer (the partner API's shape), or `undefined` for an unknown one. */
   readonly customer: unknown;
-  /** The customer's earlier transactions (seed 4.2 shape). */
+  /** The customer's earlier transactions (history items of the partner API). */
   readonly history?: readonly unknown[];
 }
 
@@ -36,7 +36,7 @@ export interface Explanation {
 /**
  * Explains the decision for one transaction: the outcome, and for every candidate offer at its
  * merchant whether it matched and its cashback, or the first failed check with detail.
- * @param transaction - the transaction (seed 2.4)
+ * @param transaction - the transaction, in the partner API's shape
  * @param context - offers, the customer and their history
  * @param options - core options
  * @returns the outcome and one explanation per candidate offer
@@ -55,7 +55,7 @@ export function explain(
     context.customer === undefined ? undefined : parseCustomer(context.customer, 0);
   const customer = parsedCustomer?.ok === true ? parsedCustomer.value : undefined;
   const ids = new Set<string>();
-  const purchases = new _PurchaseLists();
+  const purchases = new PurchaseLists();
   const state: DecideState = {
     offers,
     options: resolved,
@@ -71,15 +71,14 @@ export function explain(
     ids.add(tx.transactionId);
     purchases.listFor(tx.customerId, tx.merchantKey).push(purchaseOf(tx));
   }
-  return _explainParsed(parseTransaction(transaction, 0, resolved.timeZone), state);
+  return explainParsed(parseTransaction(transaction, 0, resolved.timeZone), state);
 }
 
 /**
  * Explains one parsed transaction against a decide state: the outcome `decide` gives it, and how
  * every offer at its merchant fared with the customer and purchases the state holds.
- * @internal
  */
-export function _explainParsed(
+export function explainParsed(
   item: ParseResult<ParsedTransaction>,
   state: DecideState,
 ): Explanation {
@@ -87,7 +86,7 @@ export function _explainParsed(
   const customer = item.ok ? state.customer(item.value.customerId) : undefined;
   if (!item.ok || customer === undefined) return { outcome, candidates: [] };
   const tx = item.value;
-  const m = _matchInput(tx, customer, state.purchases(tx.customerId, tx.merchantKey));
+  const m = matchInput(tx, customer, state.purchases(tx.customerId, tx.merchantKey));
   const candidates = (state.offers.byMerchant.get(tx.merchantKey) ?? []).map((o) =>
     _explainOffer(o, m, state.options),
   );

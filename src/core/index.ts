@@ -1,7 +1,7 @@
+export { TransactionIdSet } from '../model/TransactionIdSet.js';
 export { type CustomerBatch, screenCustomers } from './customers.js';
 export { type DecideState, type Decision, decide, purchaseOf, screenHistory } from './decide.js';
 export { type ExplainContext, type Explanation, explain } from './explain.js';
-export { TransactionIdSet } from './idSet.js';
 export type { Outcome, Payment, TransactionError } from './outcome.js';
 export {
   createReplay,
@@ -14,4 +14,4 @@ export {
   type ReplaySessionOptions,
   replay,
 } from './replay.js';
-export type { OfferTotals, ReplaySummary } from './summary.js';
+export type { OfferTotals, ReplaySummary } from './SummaryBuilder.js';

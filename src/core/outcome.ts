@@ -2,7 +2,7 @@ import type { Cashback } from '../matching/cashback.js';
 import type { ItemError, TransactionErrorCode } from '../model/errors.js';
 
 /**
- * A cashback payment for one transaction (seed 2.5, plus `customer_id` and `offer_id`).
+ * A cashback payment for one transaction (the partner API's, plus `customer_id` and `offer_id`).
  * @public
  */
 export interface Payment {

@@ -10,20 +10,17 @@ import {
   resolveCoreOptions,
 } from '../model/options.js';
 import type { ParsedCustomer } from '../model/parseCustomer.js';
-import {
-  type ParsedTransaction,
-  type ParseResult,
-  parseTransaction,
-} from '../model/parseTransaction.js';
+import type { ParsedTransaction, ParseResult } from '../model/parseTransaction.js';
+import { TransactionIdSet } from '../model/TransactionIdSet.js';
 import { wholeNumber } from '../model/wholeNumber.js';
 import { describeValue } from '../rules/_internals/describe.js';
 import { screenCustomers } from './customers.js';
 import { type DecideState, decide, purchaseOf, screenHistory } from './decide.js';
-import { TransactionIdSet } from './idSet.js';
-import { _requireArray, _requireObject } from './input.js';
 import type { Outcome, Payment, TransactionError } from './outcome.js';
-import { _PurchaseLists } from './purchases.js';
-import { _SummaryBuilder, type ReplaySummary } from './summary.js';
+import { PurchaseLists } from './PurchaseLists.js';
+import { parseTransactions } from './parseTransactions.js';
+import { requireArray, requireObject } from './requireInput.js';
+import { type ReplaySummary, SummaryBuilder } from './SummaryBuilder.js';
 
 /** Options of `createReplay`: the core options plus how late a transaction may arrive. @public */
 export interface ReplaySessionOptions extends CoreOptions {
@@ -162,17 +159,6 @@ const REPLAY_OPTION_KEYS: readonly string[] = [...SESSION_OPTION_KEYS, 'clock', 
 // One data set feeds `replay` and `createReplay` alike; a session leaves `transactions` to `push`.
 const DATA_KEYS: readonly string[] = ['offers', 'customers', 'history', 'transactions'];
 
-/**
- * The same string, as V8's interned copy where it has one: the key a property of that name
- * would have. `JSON.parse` interns short string values, so a transaction's `customer_id` read
- * from JSON is then the very object the customer map holds, and the map compares the two by
- * address instead of reading the key (docs/benchmarks.md, Figures behind choices in the code).
- * Any other string comes back equal, so lookups are exactly as before.
- */
-function interned(id: string): string {
-  return Object.keys({ [id]: 0 })[0] ?? id;
-}
-
 /** Whether `offers` is what `compileOffers` returns (an array is not: it is offers to compile). */
 function isOfferSet(offers: unknown): offers is OfferSet {
   const set = offers as Partial<OfferSet> | null;
@@ -192,7 +178,7 @@ function isOfferSet(offers: unknown): offers is OfferSet {
  * arrays (`history` may be left out, and `transactions` too unless `withTransactions`).
  */
 function checkData(data: unknown, withTransactions: boolean): asserts data is ReplayData {
-  _requireObject(data, 'data');
+  requireObject(data, 'data');
   assertKnownKeys(data, DATA_KEYS, 'data', 'field');
   const d = data as Record<string, unknown>;
   if (!Array.isArray(d.offers) && !isOfferSet(d.offers)) {
@@ -200,10 +186,10 @@ function checkData(data: unknown, withTransactions: boolean): asserts data is Re
       `data.offers must be an array of offers or an OfferSet from compileOffers, got ${describeValue(d.offers)}`,
     );
   }
-  _requireArray(d.customers, 'data.customers');
-  if (d.history !== undefined) _requireArray(d.history, 'data.history');
+  requireArray(d.customers, 'data.customers');
+  if (d.history !== undefined) requireArray(d.history, 'data.history');
   if (withTransactions || d.transactions !== undefined) {
-    _requireArray(d.transactions, 'data.transactions');
+    requireArray(d.transactions, 'data.transactions');
   }
 }
 
@@ -268,13 +254,12 @@ function startSession(
     : compileOffers(data.offers, { operators: resolved.operators });
   const customers = new Map<string, ParsedCustomer>();
   const ids = new TransactionIdSet();
-  const purchases = new _PurchaseLists();
+  const purchases = new PurchaseLists();
   const state: DecideState = {
     offers,
     options: resolved,
     customer: (id) => customers.get(id),
     hasTransaction: (id) => ids.has(id),
-    storedIds: ids,
     purchases: (customerId, key) => purchases.get(customerId, key),
   };
   let kept = 0;
@@ -283,8 +268,8 @@ function startSession(
   let newestDay = Number.NEGATIVE_INFINITY;
   let cutoff = Number.NEGATIVE_INFINITY;
   const store = (accepted: readonly ParsedTransaction[]): void => {
-    // decide records accepted ids in `ids` itself (storedIds).
     for (const tx of accepted) {
+      ids.add(tx.transactionId);
       // Only merchants whose offers read history keep purchases (docs/replay.md).
       if (!offers.historyKeys.has(tx.merchantKey)) continue;
       let list = purchases.listFor(tx.customerId, tx.merchantKey);
@@ -306,17 +291,15 @@ function startSession(
   };
 
   const customerBatch = screenCustomers(data.customers);
-  for (const c of customerBatch.accepted) customers.set(interned(c.customerId), c);
-  const historyItems = (data.history ?? []).map((h, i) =>
-    parseTransaction(h, i, resolved.timeZone, true),
-  );
+  for (const c of customerBatch.accepted) customers.set(c.customerId, c);
+  const historyItems = parseTransactions(data.history ?? [], resolved.timeZone, true);
   const historyBatch = screenHistory(historyItems, state);
   for (const tx of historyBatch.accepted) {
     if (offers.historyKeys.has(tx.merchantKey)) advance(tx.when.day);
   }
   store(historyBatch.accepted);
   const rejected = { customers: customerBatch.errors, history: historyBatch.errors };
-  const totals = new _SummaryBuilder(resolved.scale, resolved.currency);
+  const totals = new SummaryBuilder(resolved.scale, resolved.currency);
   let offset = 0;
 
   /**
@@ -344,19 +327,12 @@ function startSession(
   };
 
   const pushParsed = (items: readonly ParseResult<ParsedTransaction>[]): readonly Outcome[] => {
-    // decide refuses an `items` that is not an array before anything is recorded.
+    // decide refuses an `items` that is not an array before anything is recorded. Nothing is
+    // recorded before the chunk is decided and found in time: a chunk that throws leaves the
+    // session as it was.
     if (Array.isArray(items)) checkParseResults(items);
-    const idsBefore = ids.size;
     const d = decide(items, state);
-    let newest: number;
-    try {
-      newest = newestAfter(d.accepted);
-    } catch (e) {
-      // decide recorded the chunk's ids; nothing of a chunk that threw stays.
-      ids.truncate(idsBefore);
-      throw e;
-    }
-    advance(newest);
+    advance(newestAfter(d.accepted));
     store(d.accepted);
     for (const o of d.outcomes) totals.add(o);
     return d.outcomes;
@@ -365,11 +341,7 @@ function startSession(
     rejected,
     pushParsed,
     push(transactions) {
-      _requireArray(transactions, 'transactions');
-      const items = new Array<ParseResult<ParsedTransaction>>(transactions.length);
-      for (let i = 0; i < transactions.length; i++) {
-        items[i] = parseTransaction(transactions[i], offset + i, resolved.timeZone);
-      }
+      const items = parseTransactions(transactions, resolved.timeZone, false, offset);
       const outcomes = pushParsed(items);
       // Only once the chunk is decided: a chunk that threw leaves the keys where they were.
       offset += transactions.length;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { zodIssues as _zodIssues, zodMessage as _zodMessage } from '../model/parseCustomer.js';
+import { zodIssues, zodMessage } from '../model/parseCustomer.js';
 import { DaySchema } from '../model/schemas.js';
 import { InvalidRequestError, type PaymentsQuery } from './results.js';
 
@@ -21,11 +21,11 @@ function pageNumber(max: number) {
     .optional();
 }
 
-/** Largest page size of a payments listing (DESIGN.md §3). @public */
+/** Largest page size of a payments listing (docs/engine.md). @public */
 export const MAX_PAGE_SIZE = 1000;
 
 /**
- * The inputs of a payments listing (seed 4.5), as numbers or digit strings (a query string's or a
+ * The inputs of a payments listing (`GET /cashback-payments`), as numbers or digit strings (a query string's or a
  * header's values): `date_from` ≤ `date_to`, real days; pages from 1, `page_size` at most 1000.
  * @public
  */
@@ -42,20 +42,20 @@ export const PaymentsQuerySchema = z
     }
   });
 
-/** A validated payments query with defaults filled in. @internal */
-export interface _PaymentsQuery {
+/** A validated payments query with defaults filled in. */
+export interface ValidPaymentsQuery {
   readonly date_from: string;
   readonly date_to: string;
   readonly current_page: number;
   readonly page_size: number;
 }
 
-/** Validates a payments query; throws {@link InvalidRequestError} naming every bad field. @internal */
-export function _parsePaymentsQuery(query: PaymentsQuery): _PaymentsQuery {
-  const r = PaymentsQuerySchema.safeParse(query ?? {}, { error: _zodMessage });
+/** Validates a payments query; throws {@link InvalidRequestError} naming every bad field. */
+export function parsePaymentsQuery(query: PaymentsQuery): ValidPaymentsQuery {
+  const r = PaymentsQuerySchema.safeParse(query ?? {}, { error: zodMessage });
   if (!r.success) {
     // A query that is not an object at all has its issue at the root: name it `query`.
-    const issues = _zodIssues(r.error.issues).map((i) =>
+    const issues = zodIssues(r.error.issues).map((i) =>
       i.path === '' ? { ...i, path: 'query' } : i,
     );
     throw new InvalidRequestError(issues);

@@ -2,7 +2,7 @@ import type { Payment, TransactionError } from '../core/outcome.js';
 import type { Offer } from '../matching/offer.js';
 import type { CustomerErrorCode, FieldIssue, ItemError } from '../model/errors.js';
 
-/** A payment in the seed's shape (2.5), as `addTransactions` returns it. @public */
+/** A payment in the partner API's shape, as `addTransactions` returns it. @public */
 export interface SeedPayment {
   /** Cashback amount, a JSON number with at most `scale` decimals. */
   readonly cashback: number;
@@ -13,15 +13,15 @@ export interface SeedPayment {
 }
 
 /**
- * Per-item errors as the seed reports them: a map from the item's key (its id, or `#<index>`) to
- * a message. When several items of one request share a key, their messages are joined with `; `
+ * Per-item errors as the partner API reports them: a map from the item's key (its id, or
+ * `#<index>`) to a message. When several items of one request share a key, their messages are joined with `; `
  * in input order; `details` keeps them apart. The object has no prototype, so that every key,
  * `__proto__` included, is an own property; `JSON.stringify` and `Object.entries` read it as usual.
  * @public
  */
 export type ErrorMap = Readonly<Record<string, string>>;
 
-/** What `addTransactions` returns (seed 4.4), plus `details`. @public */
+/** What `addTransactions` returns (`POST /transactions`), plus `details`. @public */
 export interface AddTransactionsResult {
   /** Id of this processing event; the `event_id` of its `cashback.created` webhook. */
   readonly event_id: string;
@@ -31,7 +31,8 @@ export interface AddTransactionsResult {
   readonly errors: ErrorMap;
   /**
    * The same outcome as data, for library users: payments with customer and offer, and errors
-   * with their code (`{ key, code, message }`), each in input order. Not part of the seed's shape.
+   * with their code (`{ key, code, message }`), each in input order. Not part of the partner
+   * API's shape.
    */
   readonly details: {
     readonly payments: readonly Payment[];
@@ -39,17 +40,17 @@ export interface AddTransactionsResult {
   };
 }
 
-/** What `addHistory` returns (seed 4.2), plus `details`. @public */
+/** What `addHistory` returns (`POST /transactions-history`), plus `details`. @public */
 export interface AddHistoryResult {
   /** Id of this processing event. */
   readonly event_id: string;
   /** One entry per history item that was not stored. */
   readonly errors: ErrorMap;
-  /** The same errors with their code, in input order. Not part of the seed's shape. */
+  /** The same errors with their code, in input order. Not part of the partner API's shape. */
   readonly details: { readonly errors: readonly TransactionError[] };
 }
 
-/** What `upsertCustomers` returns (seed 4.3), plus `details`. @public */
+/** What `upsertCustomers` returns (`POST /customers`), plus `details`. @public */
 export interface UpsertCustomersResult {
   /** Customers added. */
   readonly Added: number;
@@ -57,7 +58,7 @@ export interface UpsertCustomersResult {
   readonly Updated: number;
   /** One entry per rejected id or item. */
   readonly Errors: ErrorMap;
-  /** The same errors with their code, in input order. Not part of the seed's shape. */
+  /** The same errors with their code, in input order. Not part of the partner API's shape. */
   readonly details: { readonly errors: readonly ItemError<CustomerErrorCode>[] };
 }
 
@@ -71,7 +72,7 @@ export interface UpsertOffersResult {
   readonly unchanged: readonly number[];
 }
 
-/** A cashback payment record (seed 2.6), as payment listings return it. @public */
+/** A cashback payment record of the partner API, as payment listings return it. @public */
 export interface CashbackPaymentRecord {
   /** The transaction. */
   readonly transaction_id: string;
@@ -90,10 +91,10 @@ export interface CashbackPaymentRecord {
 }
 
 /**
- * An offer as partners see it (seed 2.7), in `activeOffers` and in `offer.updated` events: the
+ * An offer as partners see it, in `activeOffers` and in `offer.updated` events: the
  * offer as loaded, with `active` filled in, `age` and `gender` always present (empty: any age,
  * any gender) and the amounts as JSON numbers, whether they were loaded as numbers or as decimal
- * strings. The extensions of DESIGN.md §3 are included as loaded; `merchant_logo` and
+ * strings. The extensions (docs/concepts.md) are included as loaded; `merchant_logo` and
  * `category_name` only when the offer has them.
  * @public
  */
@@ -113,7 +114,10 @@ export type SeedOffer = Omit<
   readonly max_cashback?: number;
 };
 
-/** Inputs of `listPayments` (seed 4.5). Pages may be numbers or digit strings. @public */
+/**
+ * Inputs of `listPayments` (`GET /cashback-payments`). Pages may be numbers or digit strings.
+ * @public
+ */
 export interface PaymentsQuery {
   /** First payment day, `YYYY-MM-DD`, inclusive. */
   readonly date_from: string;
@@ -131,7 +135,7 @@ export interface PaymentsQuery {
   readonly page_size?: number | string;
 }
 
-/** A page of payments (seed 4.5). @public */
+/** A page of payments (`GET /cashback-payments`). @public */
 export interface PaymentsPage {
   /** Payments in the range, over all pages. */
   readonly total_count: number;

@@ -93,8 +93,9 @@ export function formatDay(dayNumber: number): string {
 
 /**
  * Texts of recent day numbers. Every payment carries the text of its payment date, and a batch
- * pays on few distinct days: sharing the strings took formatting out of `decide`'s profile and a
- * fifteenth of the bytes it allocated. Bounded, and emptied when full (no eviction order to keep).
+ * pays on few distinct days: sharing the strings takes formatting out of `decide`'s profile and
+ * saves allocation (docs/benchmarks.md). Bounded, and emptied when full (no eviction order to
+ * keep). Only `formatDay` reads it: a caller gets an equal text whether it was cached or not.
  */
 const DAY_TEXTS = new Map<number, string>();
 const DAY_TEXTS_MAX = 4096;

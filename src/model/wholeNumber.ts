@@ -19,9 +19,7 @@ export function wholeNumber(
   const min = range.min ?? 0;
   const max = range.max ?? Number.MAX_SAFE_INTEGER;
   if (range.infinity === true && value === Number.POSITIVE_INFINITY) return value;
-  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= min && value <= max) {
-    return value;
-  }
+  if (isWholeNumber(value, min, max)) return value;
   const bounds =
     max === Number.MAX_SAFE_INTEGER
       ? `>= ${min}`
@@ -31,4 +29,20 @@ export function wholeNumber(
   throw new RangeError(
     `${name} must be a whole number ${bounds}${range.infinity === true ? ' or Infinity' : ''}, got ${describeValue(value)}`,
   );
+}
+
+/**
+ * Whether `value` is a whole number (a safe integer) from `min` to `max`, both inclusive: the
+ * same test as {@link wholeNumber}, for a caller that answers a bad value its own way.
+ * @param value - anything
+ * @param min - the smallest allowed
+ * @param max - the largest allowed
+ * @returns true for a safe integer within the bounds
+ */
+export function isWholeNumber(
+  value: unknown,
+  min = 0,
+  max = Number.MAX_SAFE_INTEGER,
+): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= min && value <= max;
 }

@@ -1,5 +1,10 @@
 export { StorageFullError, StoreUnavailableError } from './errors.js';
-export { createMemoryStore } from './memory/createMemoryStore.js';
+export {
+  createMemoryStore,
+  type MemoryStore,
+  type MemoryStoreOptions,
+  type MemoryStoreUsage,
+} from './memory/createMemoryStore.js';
 export type {
   CustomerRecord,
   OfferRecord,

@@ -1,7 +1,7 @@
 import type { Location, Merchant, OfferInput } from '../model/schemas.js';
 
 /**
- * A registered customer as a store keeps it: the seed's shape (2.1), validated and with its id
+ * A registered customer as a store keeps it: the partner API's shape, validated and with its id
  * trimmed.
  * @public
  */
@@ -18,7 +18,7 @@ export interface CustomerRecord {
 
 /**
  * A stored transaction: an uploaded history item or an accepted submitted one. Both share one id
- * space per partner (DESIGN.md §3).
+ * space per partner (docs/concepts.md).
  * @public
  */
 export interface TransactionRecord {
@@ -48,7 +48,7 @@ export interface TransactionRecord {
 }
 
 /**
- * A cashback payment as a store keeps it: the seed's payment record (2.6) with the payment day
+ * A cashback payment as a store keeps it: the partner API's payment record with the payment day
  * and the processing event it was created by. At most one per partner and transaction id.
  * @public
  */
@@ -75,7 +75,7 @@ export interface PaymentRecord {
 export type OutboxEventType = 'cashback.created' | 'offer.updated';
 
 /**
- * An event waiting in the outbox for webhook delivery (DESIGN.md §7), written in the same unit of
+ * An event waiting in the outbox for webhook delivery (docs/stores.md), written in the same unit of
  * work as the data it describes.
  * @public
  */
@@ -91,8 +91,8 @@ export interface OutboxEvent {
 }
 
 /**
- * An offer as a store keeps it: as loaded and validated (seed 2.7 with `active` filled in and the
- * extensions); the same shape as `Offer`.
+ * An offer as a store keeps it: as loaded and validated (the partner API's offer with `active` filled in and
+ * the extensions); the same shape as `Offer`.
  * @public
  */
 export type OfferRecord = Omit<OfferInput, 'active'> & { readonly active: boolean };

@@ -965,6 +965,34 @@ describe('argument checks', () => {
     );
     expect(() => createEngine({ scale: 11 })).toThrow(RangeError);
   });
+
+  test('an unknown option is a TypeError naming it, not an engine quietly in UTC', () => {
+    expect(() => createEngine({ timezone: 'Europe/Riga' } as EngineOptions)).toThrow(
+      new TypeError(
+        "createEngine options: unknown option 'timezone'; did you mean 'timeZone'? " +
+          '(known: store, clock, ids, partners, timeZone, scale, rounding, currency, operators)',
+      ),
+    );
+    expect(() => createEngine({ maxRecords: 10 } as EngineOptions)).toThrow(TypeError);
+    expect(() => createEngine(null as unknown as EngineOptions)).toThrow(
+      new TypeError('createEngine options must be an object, got null'),
+    );
+  });
+
+  test('every documented option is known', () => {
+    const engine = createEngine({
+      store: createMemoryStore(),
+      clock: () => new Date(NOON),
+      ids: counter(),
+      partners: createMemoryPartners(),
+      timeZone: 'Europe/Riga',
+      scale: 2,
+      rounding: 'half-even',
+      currency: 'EUR',
+      operators: undefined,
+    });
+    expect(engine.options.timeZone).toBe('Europe/Riga');
+  });
 });
 
 describe('details beside the seed fields', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { _errorMap } from '../../src/engine/_internals.js';
+import { errorMap } from '../../src/engine/errorMap.js';
 
 const e = (key: string, message: string) => ({
   key,
@@ -9,7 +9,7 @@ const e = (key: string, message: string) => ({
 
 describe('the errors map of a request', () => {
   test('joins the distinct messages of one key in input order', () => {
-    expect(_errorMap([e('t1', 'a'), e('t2', 'x'), e('t1', 'b'), e('t1', 'a')])).toEqual({
+    expect(errorMap([e('t1', 'a'), e('t2', 'x'), e('t1', 'b'), e('t1', 'a')])).toEqual({
       t1: 'a; b',
       t2: 'x',
     });
@@ -17,12 +17,12 @@ describe('the errors map of a request', () => {
 
   test('does not repeat a message that itself contains "; "', () => {
     const two = 'Invalid transaction: date is bad; amount is bad';
-    expect(_errorMap([e('t1', two), e('t1', two)])).toEqual({ t1: two });
+    expect(errorMap([e('t1', two), e('t1', two)])).toEqual({ t1: two });
   });
 
   test('keeps a message that equals the first part of an earlier one', () => {
     const two = 'Invalid transaction: date is bad; amount is bad';
     const one = 'Invalid transaction: date is bad';
-    expect(_errorMap([e('t1', two), e('t1', one)])).toEqual({ t1: `${two}; ${one}` });
+    expect(errorMap([e('t1', two), e('t1', one)])).toEqual({ t1: `${two}; ${one}` });
   });
 });

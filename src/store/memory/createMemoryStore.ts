@@ -1,219 +1,67 @@
-import type { CustomerRecord, OfferRecord, TransactionRecord } from '../records.js';
-import type {
-  CustomerRepository,
-  OfferRepository,
-  OutboxRepository,
-  PaymentRepository,
-  Store,
-  StoreSession,
-  TransactionRepository,
-} from '../Store.js';
-import { _PartnerData } from './_PartnerData.js';
+import { getHeapStatistics } from 'node:v8';
+import { assertKnownKeys } from '../../model/knownKeys.js';
+import { wholeNumber } from '../../model/wholeNumber.js';
+import type { Store, StoreSession } from '../Store.js';
+import { MemoryData } from './MemoryData.js';
+import { MemorySession } from './MemorySession.js';
 
-function requirePartner(partner: unknown): string {
-  if (typeof partner !== 'string' || partner.length === 0) {
-    throw new TypeError(`partner must be a non-empty string, got ${JSON.stringify(partner)}`);
-  }
-  return partner;
+/** How full a memory store is. @public */
+export interface MemoryStoreUsage {
+  /** Records held: offers, customers, transactions, payments and outbox events. */
+  readonly records: number;
+  /** The bound: a write that would take `records` past it is refused. */
+  readonly maxRecords: number;
 }
 
-/** The data of a memory store. */
-class Data {
-  readonly offers = new Map<number, OfferRecord>();
-  revision = 0;
-  readonly partners = new Map<string, _PartnerData>();
-  readonly eventIds = new Set<string>();
-
-  partner(partner: string): _PartnerData | undefined {
-    return this.partners.get(requirePartner(partner));
-  }
-
-  partnerForWrite(partner: string): _PartnerData {
-    let data = this.partners.get(requirePartner(partner));
-    if (data === undefined) {
-      data = new _PartnerData();
-      this.partners.set(partner, data);
-    }
-    return data;
-  }
+/** Options of {@link createMemoryStore}. Every one is optional. @public */
+export interface MemoryStoreOptions {
+  /**
+   * The most records the store holds (offers, customers, transactions, payments and outbox events
+   * together). A write that would pass it throws `StorageFullError` and stores nothing of its
+   * call; reads go on working.
+   * @defaultValue the V8 heap limit (`v8.getHeapStatistics().heap_size_limit`) divided by 1,024
+   * bytes: about four million records in a default heap of 4 GiB
+   */
+  readonly maxRecords?: number;
+  /**
+   * The fraction of `maxRecords` at which `onPressure` is called, above 0 and at most 1.
+   * @defaultValue `0.8`
+   */
+  readonly warnAt?: number;
+  /**
+   * Called once, when a unit of work (or a single call) has just committed and the store holds
+   * `warnAt × maxRecords` records or more: time to warn that writes will soon be refused. An
+   * error it throws (or a promise it returns that rejects) is ignored: the write it follows is
+   * already stored.
+   */
+  readonly onPressure?: (usage: MemoryStoreUsage) => void;
 }
+
+/** A memory store: a {@link Store} that can tell how full it is. @public */
+export interface MemoryStore extends Store {
+  /** Records held now (with the writes of an open unit of work) and the bound. */
+  usage(): MemoryStoreUsage;
+}
+
+const KNOWN_KEYS = ['maxRecords', 'warnAt', 'onPressure'] as const;
 
 /**
- * The repositories seen from one unit of work. Writes go straight into the data, each call
- * logging how to take itself back; units run one at a time and reads on the store wait for the
- * open unit, so nobody else sees a write before its unit resolves. Once the unit has ended, every
- * call throws.
+ * Heap bytes allowed per record by the default bound: about twice what a stored transaction
+ * takes with its share of payments and events (docs/benchmarks.md), so that the bound is reached
+ * with about half of the heap in use and the rest left to the process.
  */
-class Session implements StoreSession {
-  private ended = false;
-  /** How to take back each write of the unit, oldest first. */
-  readonly undo: (() => void)[] = [];
+const DEFAULT_BYTES_PER_RECORD = 1024;
 
-  constructor(private readonly db: Data) {}
+function defaultMaxRecords(): number {
+  return Math.max(1, Math.floor(getHeapStatistics().heap_size_limit / DEFAULT_BYTES_PER_RECORD));
+}
 
-  end(): void {
-    this.ended = true;
+function warnAtOf(value: number | undefined): number {
+  const warnAt = value ?? 0.8;
+  if (typeof warnAt !== 'number' || !(warnAt > 0 && warnAt <= 1)) {
+    throw new RangeError(`warnAt must be a number above 0 and at most 1, got ${String(warnAt)}`);
   }
-
-  rollback(): void {
-    for (let i = this.undo.length - 1; i >= 0; i--) (this.undo[i] as () => void)();
-    this.undo.length = 0;
-  }
-
-  private check(): void {
-    if (this.ended) {
-      throw new Error('This unit of work has ended; its session can no longer be used');
-    }
-  }
-
-  readonly offers: OfferRepository = {
-    list: async () => {
-      this.check();
-      return [...this.db.offers.values()].sort((a, b) => a.offer_id - b.offer_id);
-    },
-    revision: async () => {
-      this.check();
-      return this.db.revision;
-    },
-    upsert: async (offers) => {
-      this.check();
-      const ids = new Set<number>();
-      for (const o of offers) {
-        if (ids.has(o.offer_id)) throw new Error(`Offer ${o.offer_id} appears twice in one upsert`);
-        ids.add(o.offer_id);
-      }
-      if (offers.length === 0) return;
-      const db = this.db;
-      const before = offers.map((o) => db.offers.get(o.offer_id));
-      const revision = db.revision;
-      for (const o of offers) db.offers.set(o.offer_id, o);
-      db.revision++;
-      this.undo.push(() => {
-        offers.forEach((o, i) => {
-          const old = before[i];
-          if (old === undefined) db.offers.delete(o.offer_id);
-          else db.offers.set(o.offer_id, old);
-        });
-        db.revision = revision;
-      });
-    },
-  };
-
-  readonly customers: CustomerRepository = {
-    get: async (partner, ids) => {
-      this.check();
-      const data = this.db.partner(partner);
-      const out: CustomerRecord[] = [];
-      if (data === undefined) return out;
-      for (const id of ids) {
-        const c = data.customers.get(id);
-        if (c !== undefined) out.push(c);
-      }
-      return out;
-    },
-    upsert: async (partner, customers) => {
-      this.check();
-      const data = this.db.partnerForWrite(partner);
-      const before: (CustomerRecord | undefined)[] = new Array(customers.length);
-      let added = 0;
-      customers.forEach((c, i) => {
-        const old = data.customers.get(c.customer_id);
-        before[i] = old;
-        if (old === undefined) added++;
-        data.customers.set(c.customer_id, c);
-      });
-      this.undo.push(() => {
-        for (let i = customers.length - 1; i >= 0; i--) {
-          const c = customers[i] as CustomerRecord;
-          const old = before[i];
-          if (old === undefined) data.customers.delete(c.customer_id);
-          else data.customers.set(c.customer_id, old);
-        }
-      });
-      return { added, updated: customers.length - added };
-    },
-  };
-
-  readonly transactions: TransactionRepository = {
-    existing: async (partner, ids) => {
-      this.check();
-      const data = this.db.partner(partner);
-      if (data === undefined) return [];
-      const stored = data.transactionIds;
-      return ids.filter((id) => stored.has(id));
-    },
-    insert: async (partner, transactions) => {
-      this.check();
-      const data = this.db.partnerForWrite(partner);
-      const inserted: TransactionRecord[] = [];
-      const idsBefore = data.transactionIds.size;
-      data.addTransactions(transactions, inserted);
-      this.undo.push(() => data.removeTransactions(inserted, idsBefore));
-      return inserted.map((t) => t.transaction_id);
-    },
-    purchases: async (partner, query) => {
-      this.check();
-      const out: TransactionRecord[] = [];
-      this.db.partner(partner)?.purchases(query, out);
-      return out;
-    },
-  };
-
-  readonly payments: PaymentRepository = {
-    insert: async (partner, payments) => {
-      this.check();
-      const data = this.db.partnerForWrite(partner);
-      const seen = new Set<string>();
-      for (const pay of payments) {
-        const id = pay.transaction_id;
-        if (seen.has(id) || data.payments.has(id)) {
-          throw new Error(`Transaction '${id}' already has a payment`);
-        }
-        seen.add(id);
-      }
-      for (const pay of payments) data.addPayment(pay);
-      this.undo.push(() => {
-        for (let i = payments.length - 1; i >= 0; i--) {
-          data.removePayment(payments[i] as (typeof payments)[number]);
-        }
-      });
-    },
-    list: async (partner, query) => {
-      this.check();
-      const data = this.db.partner(partner);
-      return data === undefined ? { total: 0, items: [] } : data.listPayments(query);
-    },
-  };
-
-  readonly outbox: OutboxRepository = {
-    add: async (partner, events) => {
-      this.check();
-      const db = this.db;
-      const data = db.partnerForWrite(partner);
-      const ids = new Set<string>();
-      for (const e of events) {
-        if (ids.has(e.id) || db.eventIds.has(e.id)) {
-          throw new Error(`Outbox event '${e.id}' already exists`);
-        }
-        ids.add(e.id);
-      }
-      for (const e of events) {
-        data.outbox.push({ ...e, sequence: data.outbox.length + 1 });
-        db.eventIds.add(e.id);
-      }
-      this.undo.push(() => {
-        data.outbox.length -= events.length;
-        for (const e of events) db.eventIds.delete(e.id);
-      });
-    },
-    list: async (partner, query) => {
-      this.check();
-      const events = this.db.partner(partner)?.outbox ?? [];
-      const after = query.after ?? 0;
-      // Sequences are 1, 2, 3…: the events after `after` start at index `after`.
-      return events.slice(Math.max(0, after), Math.max(0, after) + query.limit);
-    },
-  };
+  return warnAt;
 }
 
 /**
@@ -224,23 +72,59 @@ class Session implements StoreSession {
  * resolves (its writes kept) or throws (its writes taken back), and a call on the store itself
  * waits for the units before it. So a failure leaves no trace, and nobody sees half a unit. A
  * call on the store made inside a unit's `fn` would wait for that unit: use its session. The
- * store keeps the record objects it is given and hands them out: do not change them.
+ * store keeps the record objects it is given and hands them out: do not change them. It is
+ * bounded (`maxRecords`): past the bound, writes throw `StorageFullError` (docs/stores.md).
+ * @param options - the bound and the warning before it
  * @returns the store
+ * @throws TypeError for an unknown option; RangeError for a `maxRecords` that is not a whole
+ *   number of at least 1, or a `warnAt` outside (0, 1]
  * @example
  * ```ts
- * const engine = createEngine({ store: createMemoryStore() });
+ * const store = createMemoryStore({
+ *   maxRecords: 1_000_000,
+ *   onPressure: (u) => console.warn(`store at ${u.records} of ${u.maxRecords} records`),
+ * });
+ * const engine = createEngine({ store });
  * ```
  * @public
  */
-export function createMemoryStore(): Store {
-  const db = new Data();
+export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore {
+  assertKnownKeys(options, KNOWN_KEYS, 'createMemoryStore options');
+  const maxRecords =
+    options.maxRecords === undefined
+      ? defaultMaxRecords()
+      : wholeNumber(options.maxRecords, 'maxRecords', { min: 1 });
+  const warnAt = warnAtOf(options.warnAt);
+  const onPressure = options.onPressure;
+  if (onPressure !== undefined && typeof onPressure !== 'function') {
+    throw new TypeError('onPressure must be a function');
+  }
+  const db = new MemoryData(maxRecords);
+  const usage = (): MemoryStoreUsage => ({ records: db.records, maxRecords });
+  const warnFrom = Math.ceil(warnAt * maxRecords);
+  let warned = false;
   let queue: Promise<unknown> = Promise.resolve();
+
+  /** After a commit: the warning, once. */
+  const checkPressure = (): void => {
+    if (warned || db.records < warnFrom) return;
+    warned = true;
+    try {
+      // A listener may be async: its rejection is ignored too.
+      const r: unknown = onPressure?.(usage());
+      if (r instanceof Promise) r.catch(() => undefined);
+    } catch {
+      // The write is stored; a failing listener must not make it look refused.
+    }
+  };
 
   const transaction = <T>(fn: (session: StoreSession) => Promise<T>): Promise<T> => {
     const run = async (): Promise<T> => {
-      const session = new Session(db);
+      const session = new MemorySession(db);
       try {
-        return await fn(session);
+        const result = await fn(session);
+        checkPressure();
+        return result;
       } catch (e) {
         session.rollback();
         throw e;
@@ -284,6 +168,7 @@ export function createMemoryStore(): Store {
       add: one((s) => s.outbox.add),
       list: one((s) => s.outbox.list),
     },
+    usage,
     close: async () => undefined,
   };
 }

@@ -6,9 +6,8 @@ import { describeValue } from '../rules/_internals/describe.js';
  * instead of meeting `items is not iterable` deep inside the core.
  * @param value - the argument as passed
  * @param what - how the error names it, e.g. `data.customers`
- * @internal
  */
-export function _requireArray(value: unknown, what: string): asserts value is readonly unknown[] {
+export function requireArray(value: unknown, what: string): asserts value is readonly unknown[] {
   if (!Array.isArray(value)) {
     throw new TypeError(`${what} must be an array, got ${describeValue(value)}`);
   }
@@ -18,9 +17,8 @@ export function _requireArray(value: unknown, what: string): asserts value is re
  * Throws a `TypeError` naming the argument unless `value` is a non-null object.
  * @param value - the argument as passed
  * @param what - how the error names it
- * @internal
  */
-export function _requireObject(value: unknown, what: string): asserts value is object {
+export function requireObject(value: unknown, what: string): asserts value is object {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new TypeError(`${what} must be an object, got ${describeValue(value)}`);
   }

@@ -1,11 +1,7 @@
-import { TransactionIdSet } from '../../core/idSet.js';
+import { compareText } from '../../model/compareText.js';
+import { TransactionIdSet } from '../../model/TransactionIdSet.js';
 import type { CustomerRecord, PaymentRecord, TransactionRecord } from '../records.js';
 import type { PaymentPage, PaymentQuery, PurchaseQuery, StoredOutboxEvent } from '../Store.js';
-
-/** Code-unit order, the listing order of DESIGN.md §3 (not locale order). */
-function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
 
 function byTransactionId(a: PaymentRecord, b: PaymentRecord): number {
   return compareText(a.transaction_id, b.transaction_id);
@@ -30,16 +26,13 @@ function lowerBound(days: readonly string[], day: string): number {
   return lo;
 }
 
-/**
- * One partner's committed data in the memory store, with the indexes its queries need.
- * @internal
- */
-export class _PartnerData {
+/** One partner's data in the memory store, with the indexes its queries need. */
+export class PartnerData {
   readonly customers = new Map<string, CustomerRecord>();
   /**
    * Ids of the stored transactions. Records are reached through `stored` and `byMerchant`;
-   * nothing looks one up by id, so a set of ids is enough, and `TransactionIdSet` answers the two lookups of
-   * every submitted transaction (`existing`, then `insert`) faster than a `Map` at a million ids.
+   * nothing looks one up by id, so a set of ids is enough, and `TransactionIdSet` answers the two
+   * lookups of every submitted transaction (`existing`, then `insert`) faster than a `Map`.
    */
   readonly transactionIds = new TransactionIdSet();
   /** Every stored transaction, in the order stored: what a merchant key's index is built from. */
@@ -48,8 +41,8 @@ export class _PartnerData {
    * What lookback queries read: for each merchant key asked for so far, its transactions by
    * customer, each list in the order stored. A key is indexed the first time a query names it
    * (one pass over `stored`), and from then on as transactions arrive. Only merchants whose
-   * offers read history are ever asked for, so most transactions are never indexed: indexing
-   * every one by customer cost a fifth of `addTransactions` at a million stored transactions.
+   * offers read history are ever asked for, so most transactions are never indexed
+   * (docs/stores.md, the memory store).
    */
   private readonly byMerchant = new Map<string, Map<string, TransactionRecord[]>>();
   readonly payments = new Map<string, PaymentRecord>();
@@ -59,9 +52,17 @@ export class _PartnerData {
   private sortedDays: string[] | undefined = [];
   readonly outbox: StoredOutboxEvent[] = [];
 
-  /** Stores each transaction whose id is not stored yet; pushes those it stored to `out`. */
-  addTransactions(transactions: readonly TransactionRecord[], out: TransactionRecord[]): void {
+  /** How many of `transactions` are not stored yet (their ids are distinct). */
+  countNewTransactions(transactions: readonly TransactionRecord[]): number {
+    let n = 0;
+    for (const t of transactions) if (!this.transactionIds.has(t.transaction_id)) n++;
+    return n;
+  }
+
+  /** Stores each transaction whose id is not stored yet; returns those it stored. */
+  addTransactions(transactions: readonly TransactionRecord[]): TransactionRecord[] {
     const byMerchant = this.byMerchant;
+    const added: TransactionRecord[] = [];
     for (const t of transactions) {
       if (!this.transactionIds.add(t.transaction_id)) continue;
       this.stored.push(t);
@@ -69,8 +70,9 @@ export class _PartnerData {
         const customers = byMerchant.get(t.merchant_key);
         if (customers !== undefined) indexIn(customers, t);
       }
-      out.push(t);
+      added.push(t);
     }
+    return added;
   }
 
   /**
@@ -91,13 +93,16 @@ export class _PartnerData {
     this.transactionIds.truncate(idsBefore);
   }
 
-  purchases(query: PurchaseQuery, out: TransactionRecord[]): void {
+  /** The stored transactions a lookback query asks for. */
+  purchases(query: PurchaseQuery): TransactionRecord[] {
     this.index(query.pairs);
+    const out: TransactionRecord[] = [];
     for (const { customerId, merchantKey } of query.pairs) {
       const list = this.byMerchant.get(merchantKey)?.get(customerId);
       if (list === undefined) continue;
       for (const t of list) if (t.day >= query.fromDay) out.push(t);
     }
+    return out;
   }
 
   /** Indexes the merchant keys of `pairs` not indexed yet, in one pass over `stored`. */
@@ -141,25 +146,14 @@ export class _PartnerData {
     }
   }
 
-  /** Payments in listing order. */
+  /** A page of payments in listing order: the days of `[from, to]` walked in order. */
   listPayments(query: PaymentQuery): PaymentPage {
-    const items: PaymentRecord[] = [];
-    const total = this.collect(query.from, query.to, query.offset, query.limit, items);
-    return { total, items };
-  }
-
-  /** Walks the days of `[from, to]` in order; returns the count, pushes the page to `out`. */
-  private collect(
-    from: string,
-    to: string,
-    offset: number,
-    limit: number,
-    out: PaymentRecord[],
-  ): number {
+    const { from, to, offset, limit } = query;
     if (this.sortedDays === undefined) {
       this.sortedDays = [...this.paymentDays.keys()].sort(compareText);
     }
     const days = this.sortedDays;
+    const items: PaymentRecord[] = [];
     let total = 0;
     for (let i = lowerBound(days, from); i < days.length; i++) {
       const day = days[i] as string;
@@ -169,10 +163,10 @@ export class _PartnerData {
       const end = Math.min(bucket.length, offset + limit - total);
       if (start < end) {
         if (this.unsorted.delete(day)) bucket.sort(byTransactionId);
-        for (let j = start; j < end; j++) out.push(bucket[j] as PaymentRecord);
+        for (let j = start; j < end; j++) items.push(bucket[j] as PaymentRecord);
       }
       total += bucket.length;
     }
-    return total;
+    return { total, items };
   }
 }

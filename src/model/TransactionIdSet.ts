@@ -1,11 +1,14 @@
+import { isWholeNumber } from './wholeNumber.js';
+
 /** Smallest table: 16 slots. */
 const MIN_CAPACITY = 16;
 
 /**
  * FNV-1a over the UTF-16 code units of a string, as a signed 32-bit integer.
- * @internal
+ * @param id - the string
+ * @returns its hash
  */
-export function _hashId(id: string): number {
+export function hashId(id: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193);
   return h | 0;
@@ -15,12 +18,11 @@ export function _hashId(id: string): number {
  * A set of transaction ids that only grows (apart from undoing the latest additions), for callers
  * that hold every stored id in memory: a replay of millions of transactions.
  *
- * It does what a `Set<string>` does for this job, about 1.5 times as fast at a million ids: the table
- * is open addressing with linear probing over an `Int32Array` of `[hash, index]` pairs, so a probe
- * reads one cache line and a stored id string is read only when the 32-bit hashes are equal.
- * A builtin `Set` reads a bucket, a chain entry and the stored key for every probe; at a million
- * ids each of those is a cache miss, and the benchmark of `decide` spent a fifth of its time there
- * (see docs/benchmarks.md).
+ * It does what a `Set<string>` does for this job, faster at a million ids (docs/decisions.md,
+ * figures in docs/benchmarks.md): the table is open addressing with linear probing over an
+ * `Int32Array` of `[hash, index]` pairs, so a probe reads one cache line and a stored id string is
+ * read only when the 32-bit hashes are equal, where a builtin `Set` reads a bucket, a chain entry
+ * and the stored key for every probe.
  *
  * Iteration yields the ids in insertion order.
  * @public
@@ -61,7 +63,7 @@ export class TransactionIdSet implements Iterable<string> {
 
   /** Whether `id` is in the set. */
   has(id: string): boolean {
-    return this.find(id, _hashId(id)) >= 0;
+    return this.find(id, hashId(id)) >= 0;
   }
 
   /**
@@ -69,7 +71,7 @@ export class TransactionIdSet implements Iterable<string> {
    * @returns true when it was not in the set before
    */
   add(id: string): boolean {
-    const hash = _hashId(id);
+    const hash = hashId(id);
     const found = this.find(id, hash);
     if (found >= 0) return false;
     const at = (-found - 1) << 1;
@@ -87,12 +89,12 @@ export class TransactionIdSet implements Iterable<string> {
    * @param size - the size to go back to (at most the current size)
    */
   truncate(size: number): void {
-    if (!Number.isInteger(size) || size < 0 || size > this.keys.length) {
+    if (!isWholeNumber(size, 0, this.keys.length)) {
       throw new RangeError(`truncate: size must be an integer from 0 to ${this.keys.length}`);
     }
     while (this.keys.length > size) {
       const id = this.keys[this.keys.length - 1] as string;
-      this.removeSlot(this.find(id, _hashId(id)));
+      this.removeSlot(this.find(id, hashId(id)));
       this.keys.pop();
     }
   }

@@ -46,9 +46,8 @@ interface Totals {
 /**
  * Accumulates a summary without keeping outcomes: memory stays flat however many transactions
  * stream through. Sums stay in safe integer units and spill into decimal.js when they would not.
- * @internal
  */
-export class _SummaryBuilder {
+export class SummaryBuilder {
   private transactions = 0;
   private paid = 0;
   private readonly errors: Record<TransactionErrorCode, number> = {

@@ -7,11 +7,9 @@ import type { Purchase } from '../matching/history.js';
  * Two nested maps rather than one map keyed by `customerId + separator + merchantKey`: a lookup
  * then hashes the two strings the transaction already carries (V8 keeps a string's hash in it,
  * and both were just hashed by the customer and offer lookups) instead of building, flattening
- * and hashing a new key string on every call. Measured on the bench data, the concatenated keys
- * cost most of the time spent on transactions at merchants whose offers read history.
- * @internal
+ * and hashing a new key string on every call (docs/decisions.md, figures in docs/benchmarks.md).
  */
-export class _PurchaseLists {
+export class PurchaseLists {
   private readonly byCustomer = new Map<string, Map<string, Purchase[]>>();
 
   /** The list of a customer at a merchant, if any. */

@@ -1,0 +1,49 @@
+import { compileOffers, type OfferSet } from '../matching/compileOffers.js';
+import type { ResolvedOptions } from '../model/options.js';
+import type { Store } from '../store/Store.js';
+import type { CustomerCache } from './customerRecords.js';
+import type { PartnerRegistry } from './partners.js';
+import type { PurchaseCache } from './transactionRecords.js';
+
+/** What every operation of one engine shares: its options, store, clock, ids and caches. */
+export interface EngineContext {
+  readonly options: ResolvedOptions;
+  readonly store: Store;
+  readonly clock: () => Date;
+  readonly ids: () => string;
+  readonly partners: PartnerRegistry;
+  readonly customers: CustomerCache;
+  readonly purchases: PurchaseCache;
+  readonly offers: OfferCache;
+}
+
+/** The store's offers compiled, recompiled only when the store's offer revision moved. */
+export interface OfferCache {
+  /** The offers as of now: one `offers.revision` call, and `offers.list` when it moved. */
+  current(): Promise<OfferSet>;
+  /** Forgets the compiled offers, so that the next `current` reads them again. */
+  forget(): void;
+}
+
+/**
+ * An offer cache over a store (docs/engine.md, decisions: offers are compiled once).
+ * @param store - where offers live
+ * @param options - the engine's options (their operators compile conditions)
+ * @returns the cache
+ */
+export function createOfferCache(store: Store, options: ResolvedOptions): OfferCache {
+  let compiled: { readonly revision: number; readonly set: OfferSet } | undefined;
+  return {
+    async current() {
+      const revision = await store.offers.revision();
+      if (compiled?.revision !== revision) {
+        const records = await store.offers.list();
+        compiled = { revision, set: compileOffers(records, { operators: options.operators }) };
+      }
+      return compiled.set;
+    },
+    forget() {
+      compiled = undefined;
+    },
+  };
+}

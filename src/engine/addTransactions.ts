@@ -1,0 +1,141 @@
+import { decide, screenHistory } from '../core/decide.js';
+import type { Payment, TransactionError } from '../core/outcome.js';
+import { parseTransactions } from '../core/parseTransactions.js';
+import { compileOffers } from '../matching/compileOffers.js';
+import type { ParsedTransaction, ParseResult } from '../model/parseTransaction.js';
+import type { PaymentRecord } from '../store/records.js';
+import type { StoreSession } from '../store/Store.js';
+import { commitBatch, untilCommitted } from './commitBatch.js';
+import type { EngineContext } from './EngineContext.js';
+import { errorMap } from './errorMap.js';
+import { cashbackCreated } from './events.js';
+import { loadBatchState } from './loadBatchState.js';
+import type { AddHistoryResult, AddTransactionsResult, SeedPayment } from './results.js';
+import { cashbackText } from './seedShapes.js';
+
+/** History matches no offer: its state is read without offers. */
+const NO_OFFERS = compileOffers([]);
+
+/**
+ * `engine.addHistory`: screens history items and stores the valid ones of known customers, in one
+ * unit of work; nothing is paid.
+ * @param ctx - the engine
+ * @param partner - the tenant, already checked
+ * @param transactions - history items as sent
+ * @returns the event id and the errors
+ */
+export async function addHistory(
+  ctx: EngineContext,
+  partner: string,
+  transactions: readonly unknown[],
+): Promise<AddHistoryResult> {
+  const items = parseTransactions(transactions, ctx.options.timeZone, true);
+  const event_id = ctx.ids();
+  return untilCommitted(items.length, async () => {
+    const { state } = await loadBatchState(ctx, partner, items, NO_OFFERS, false);
+    const screened = screenHistory(items, state);
+    const conflict = await commitBatch(ctx, {
+      partner,
+      accepted: screened.accepted,
+      source: 'history',
+    });
+    if (conflict !== undefined) return conflict;
+    const result: AddHistoryResult = {
+      event_id,
+      errors: errorMap(screened.errors),
+      details: { errors: screened.errors },
+    };
+    return result;
+  });
+}
+
+/**
+ * `engine.addTransactions`: decides a batch against the stored state, then stores its accepted
+ * transactions, its payments and one `cashback.created` event (when anything is paid) in one unit
+ * of work; decided again when a racing call got in between (docs/engine.md, concurrency).
+ * @param ctx - the engine
+ * @param partner - the tenant, already checked
+ * @param transactions - submitted transactions as sent
+ * @returns the partner API's result plus `details`
+ */
+export async function addTransactions(
+  ctx: EngineContext,
+  partner: string,
+  transactions: readonly unknown[],
+): Promise<AddTransactionsResult> {
+  const items = parseTransactions(transactions, ctx.options.timeZone);
+  const event_id = ctx.ids();
+  const offers = await ctx.offers.current();
+  return untilCommitted(items.length, async () => {
+    const { state, lookback } = await loadBatchState(ctx, partner, items, offers, true);
+    const decision = decide(items, state);
+    const { paid, errors, records } = paymentsOf(ctx, items, decision.outcomes, event_id);
+    const more =
+      records.length === 0
+        ? undefined
+        : async (s: StoreSession) => {
+            await s.payments.insert(partner, records);
+            await s.outbox.add(partner, [
+              cashbackCreated(event_id, ctx.clock().toISOString(), records),
+            ]);
+          };
+    const conflict = await commitBatch(ctx, {
+      partner,
+      accepted: decision.accepted,
+      source: 'transaction',
+      lookback,
+      more,
+    });
+    if (conflict !== undefined) return conflict;
+    const result: AddTransactionsResult = {
+      event_id,
+      payments: paid.map(
+        (p): SeedPayment => ({
+          cashback: p.cashback,
+          payment_date: p.payment_date,
+          transaction_id: p.transaction_id,
+        }),
+      ),
+      errors: errorMap(errors),
+      details: { payments: paid, errors },
+    };
+    return result;
+  });
+}
+
+/** The outcomes of a batch split into payments, errors and the payment records to store. */
+function paymentsOf(
+  ctx: EngineContext,
+  items: readonly ParseResult<ParsedTransaction>[],
+  outcomes: ReturnType<typeof decide>['outcomes'],
+  eventId: string,
+): { paid: Payment[]; errors: TransactionError[]; records: PaymentRecord[] } {
+  const paid: Payment[] = [];
+  const errors: TransactionError[] = [];
+  const records: PaymentRecord[] = [];
+  const scale = ctx.options.scale;
+  outcomes.forEach((o, i) => {
+    if (!o.ok) {
+      errors.push(o.error);
+      return;
+    }
+    const p = o.payment;
+    // decide gives one outcome per item, in order; only a parsed transaction can be paid.
+    const item = items[i];
+    if (item === undefined || !item.ok)
+      throw new Error(`decide paid item ${i}, which did not parse`);
+    const location = item.value.location;
+    paid.push(p);
+    records.push({
+      transaction_id: p.transaction_id,
+      customer_id: p.customer_id,
+      offer_id: p.offer_id,
+      cashback_amount: cashbackText(o.cashback, scale),
+      payment_date: p.payment_date,
+      country: location?.country ?? '',
+      city: location?.city ?? '',
+      event_id: eventId,
+    });
+  });
+  return { paid, errors, records };
+}

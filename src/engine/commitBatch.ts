@@ -1,0 +1,98 @@
+import type { ParsedTransaction } from '../model/parseTransaction.js';
+import type { TransactionRecord } from '../store/records.js';
+import type { StoreSession } from '../store/Store.js';
+import type { EngineContext } from './EngineContext.js';
+import { type Lookback, lookbackHolds } from './lookback.js';
+import { transactionRecord } from './transactionRecords.js';
+
+/**
+ * Thrown inside a unit of work when a racing call got in first: it stored one of the batch's ids
+ * (`ids`), or a purchase the batch's lookback would now read (`lookback`). The unit keeps nothing.
+ */
+export class Conflict extends Error {
+  constructor(readonly kind: 'ids' | 'lookback') {
+    super(`conflict: ${kind}`);
+  }
+}
+
+/**
+ * How many times in one call a batch is decided again because racing calls kept storing purchases
+ * its lookback reads, before the call gives up.
+ */
+const LOOKBACK_RETRIES = 32;
+
+/**
+ * Runs `attempt` (read, decide, commit) until it commits; when a racing call got in between, the
+ * batch is read and decided again. Each id retry follows a commit that stored one more of the
+ * batch's ids, so a store that keeps the insert-if-absent contract needs at most as many as items;
+ * past that the store is broken and the call throws. Lookback retries have no such bound: after
+ * `LOOKBACK_RETRIES` in one call it throws, and nothing of it is stored (docs/engine.md).
+ * @param items - how many items the batch has
+ * @param attempt - one read, decide and commit; a `Conflict` when the commit was abandoned
+ * @returns what the attempt that committed returned
+ */
+export async function untilCommitted<R>(
+  items: number,
+  attempt: () => Promise<R | Conflict>,
+): Promise<R> {
+  let idRetries = 0;
+  let lookbackRetries = 0;
+  for (;;) {
+    const r = await attempt();
+    if (!(r instanceof Conflict)) return r;
+    if (r.kind === 'ids' && ++idRetries > items + 1) {
+      throw new Error(
+        'The store keeps reporting transaction ids as stored that it did not list as existing; ' +
+          'it breaks the insert-if-absent contract of TransactionRepository',
+      );
+    }
+    if (r.kind === 'lookback' && ++lookbackRetries > LOOKBACK_RETRIES) {
+      throw new Error(
+        `Racing calls stored purchases of this batch's customers ${LOOKBACK_RETRIES} times ` +
+          'between reading and storing it; nothing was stored, send it again',
+      );
+    }
+  }
+}
+
+/** What one batch stores. */
+export interface BatchCommit {
+  readonly partner: string;
+  /** Transactions to store, in input order. */
+  readonly accepted: readonly ParsedTransaction[];
+  readonly source: TransactionRecord['source'];
+  /** The window the batch was decided on, checked again after the insert. */
+  readonly lookback?: Lookback;
+  /** The rest of the unit: payments and events. */
+  readonly more?: (session: StoreSession) => Promise<void>;
+}
+
+/**
+ * Stores a decided batch in one unit of work: the transactions (insert-if-absent), the lookback
+ * check, then `more`. Abandons the unit when the insert reports fewer new ids than it was sent,
+ * or the lookback moved.
+ * @returns `undefined` when it committed, the `Conflict` when it was abandoned
+ */
+export async function commitBatch(
+  ctx: EngineContext,
+  batch: BatchCommit,
+): Promise<Conflict | undefined> {
+  const { partner, accepted, lookback, more } = batch;
+  const records = accepted.map((tx) => transactionRecord(tx, batch.source));
+  try {
+    await ctx.store.transaction(async (s) => {
+      if (records.length > 0) {
+        const inserted = await s.transactions.insert(partner, records);
+        if (inserted.length !== records.length) throw new Conflict('ids');
+      }
+      if (lookback !== undefined && !(await lookbackHolds(ctx, s, partner, lookback, accepted))) {
+        throw new Conflict('lookback');
+      }
+      if (more !== undefined) await more(s);
+    });
+    return undefined;
+  } catch (e) {
+    if (e instanceof Conflict) return e;
+    throw e;
+  }
+}

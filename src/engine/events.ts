@@ -1,0 +1,55 @@
+import type { OfferRecord, OutboxEvent, PaymentRecord } from '../store/records.js';
+import type { StoreSession } from '../store/Store.js';
+import type { EngineContext } from './EngineContext.js';
+import { cashbackPaymentRecord, seedOffer } from './seedShapes.js';
+
+/**
+ * The `cashback.created` event of a paying call: its id is the call's `event_id`, its records the
+ * call's payments in input order (docs/engine.md, decisions).
+ * @param eventId - the call's event id
+ * @param timestamp - the clock's time, ISO 8601
+ * @param payments - the payments stored by the call
+ * @returns the event
+ */
+export function cashbackCreated(
+  eventId: string,
+  timestamp: string,
+  payments: readonly PaymentRecord[],
+): OutboxEvent {
+  return {
+    id: eventId,
+    type: 'cashback.created',
+    payload: {
+      type: 'cashback.created',
+      event_id: eventId,
+      timestamp,
+      data: { records: payments.map(cashbackPaymentRecord) },
+    },
+    created_at: timestamp,
+  };
+}
+
+/**
+ * Writes the `offer.updated` events of changed offers: for every partner with a webhook, one per
+ * offer, each with its own id, in the unit of work that stores the offers.
+ * @param ctx - the engine (clock, ids, partners)
+ * @param session - the unit of work
+ * @param changed - the created or changed offers, ascending `offer_id`
+ */
+export async function addOfferUpdated(
+  ctx: EngineContext,
+  session: StoreSession,
+  changed: readonly OfferRecord[],
+): Promise<void> {
+  const timestamp = ctx.clock().toISOString();
+  for (const p of await ctx.partners.list()) {
+    if (p.webhook_url === undefined) continue;
+    const events: OutboxEvent[] = changed.map((offer) => ({
+      id: ctx.ids(),
+      type: 'offer.updated',
+      payload: { type: 'offer.updated', timestamp, data: seedOffer(offer) },
+      created_at: timestamp,
+    }));
+    await session.outbox.add(p.application_id, events);
+  }
+}

@@ -1,0 +1,55 @@
+import { type Cashback, cashbackDecimal } from '../matching/cashback.js';
+import type { Offer } from '../matching/offer.js';
+import type { PaymentRecord } from '../store/records.js';
+import type { CashbackPaymentRecord, SeedOffer } from './results.js';
+
+/**
+ * An offer in the partner API's shape, as `activeOffers` lists it and `offer.updated` carries it.
+ * @param o - the offer as stored
+ * @returns the offer with `age` and `gender` filled in and its amounts as JSON numbers
+ */
+export function seedOffer(o: Offer): SeedOffer {
+  const { min_amount, max_cashback, ...rest } = o;
+  return {
+    ...rest,
+    age: o.age ?? [],
+    gender: o.gender ?? [],
+    // Amounts go out as JSON numbers, as cashback does (docs/decisions.md, HTTP API).
+    discount: Number(o.discount),
+    ...(min_amount === undefined ? {} : { min_amount: Number(min_amount) }),
+    ...(max_cashback === undefined ? {} : { max_cashback: Number(max_cashback) }),
+  };
+}
+
+/**
+ * A stored payment as the partner API's cashback payment record.
+ * @param p - the stored payment
+ * @returns the record, `date` being the payment day at midnight
+ */
+export function cashbackPaymentRecord(p: PaymentRecord): CashbackPaymentRecord {
+  return {
+    transaction_id: p.transaction_id,
+    country: p.country,
+    city: p.city,
+    date: `${p.payment_date}T00:00:00.000`,
+    cashback_amount: Number(p.cashback_amount),
+    offer_id: p.offer_id,
+    customer_id: p.customer_id,
+  };
+}
+
+/**
+ * Cashback as the exact plain decimal text a store keeps (`0.62`, never `6.2e-1`), without
+ * trailing zeros.
+ * @param c - the cashback
+ * @param scale - decimal places of cashback
+ * @returns the text
+ */
+export function cashbackText(c: Cashback, scale: number): string {
+  if (!Number.isSafeInteger(c.units)) return cashbackDecimal(c, scale).toFixed();
+  if (scale === 0) return String(c.units);
+  const digits = String(c.units).padStart(scale + 1, '0');
+  const fraction = digits.slice(-scale).replace(/0+$/, '');
+  const whole = digits.slice(0, -scale);
+  return fraction === '' ? whole : `${whole}.${fraction}`;
+}

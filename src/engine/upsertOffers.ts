@@ -1,0 +1,45 @@
+import { compileOffers } from '../matching/compileOffers.js';
+import type { OfferRecord } from '../store/records.js';
+import type { EngineContext } from './EngineContext.js';
+import { addOfferUpdated } from './events.js';
+import type { UpsertOffersResult } from './results.js';
+import { sameJson } from './sameJson.js';
+
+/**
+ * `engine.upsertOffers`: validates every offer, then, in one unit of work, stores the created and
+ * changed ones with their `offer.updated` events (docs/engine.md, decisions).
+ * @param ctx - the engine
+ * @param offers - offers as loaded
+ * @returns the offer ids by kind
+ * @throws OfferValidationError when any offer is invalid (nothing is stored)
+ */
+export async function upsertOffers(
+  ctx: EngineContext,
+  offers: readonly unknown[],
+): Promise<UpsertOffersResult> {
+  const set = compileOffers(offers, { operators: ctx.options.operators });
+  const result = await ctx.store.transaction(async (s) => {
+    const stored = new Map<number, OfferRecord>();
+    for (const o of await s.offers.list()) stored.set(o.offer_id, o);
+    const created: number[] = [];
+    const updated: number[] = [];
+    const unchanged: number[] = [];
+    const changed: OfferRecord[] = [];
+    for (const c of set.offers) {
+      const before = stored.get(c.offerId);
+      if (before === undefined) created.push(c.offerId);
+      else if (sameJson(before, c.offer)) {
+        unchanged.push(c.offerId);
+        continue;
+      } else updated.push(c.offerId);
+      changed.push(c.offer);
+    }
+    if (changed.length > 0) {
+      await s.offers.upsert(changed);
+      await addOfferUpdated(ctx, s, changed);
+    }
+    return { created, updated, unchanged };
+  });
+  ctx.offers.forget();
+  return result;
+}

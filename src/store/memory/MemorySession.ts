@@ -1,0 +1,210 @@
+import type { CustomerRecord, PaymentRecord } from '../records.js';
+import type {
+  CustomerRepository,
+  OfferRepository,
+  OutboxRepository,
+  PaymentRepository,
+  StoreSession,
+  TransactionRepository,
+} from '../Store.js';
+import type { MemoryData } from './MemoryData.js';
+
+/**
+ * The repositories seen from one unit of work of a memory store. Writes go straight into the
+ * data, each call logging how to take itself back; units run one at a time and reads on the store
+ * wait for the open unit, so nobody else sees a write before its unit resolves. Every write checks
+ * the store's bound and everything else it can refuse for before it changes anything. Once the
+ * unit has ended, every call throws.
+ */
+export class MemorySession implements StoreSession {
+  private ended = false;
+  /** How to take back each write of the unit, oldest first. */
+  private readonly undo: (() => void)[] = [];
+
+  constructor(private readonly db: MemoryData) {}
+
+  end(): void {
+    this.ended = true;
+  }
+
+  rollback(): void {
+    for (let i = this.undo.length - 1; i >= 0; i--) (this.undo[i] as () => void)();
+    this.undo.length = 0;
+  }
+
+  private check(): void {
+    if (this.ended) {
+      throw new Error('This unit of work has ended; its session can no longer be used');
+    }
+  }
+
+  /** Counts `n` records written by this unit, and logs how to take the count back. */
+  private added(n: number): void {
+    const db = this.db;
+    db.records += n;
+    this.undo.push(() => {
+      db.records -= n;
+    });
+  }
+
+  readonly offers: OfferRepository = {
+    list: async () => {
+      this.check();
+      return [...this.db.offers.values()].sort((a, b) => a.offer_id - b.offer_id);
+    },
+    revision: async () => {
+      this.check();
+      return this.db.revision;
+    },
+    upsert: async (offers) => {
+      this.check();
+      const ids = new Set<number>();
+      for (const o of offers) {
+        if (ids.has(o.offer_id)) throw new Error(`Offer ${o.offer_id} appears twice in one upsert`);
+        ids.add(o.offer_id);
+      }
+      if (offers.length === 0) return;
+      const db = this.db;
+      const before = offers.map((o) => db.offers.get(o.offer_id));
+      const added = before.filter((o) => o === undefined).length;
+      db.reserve(added);
+      const revision = db.revision;
+      for (const o of offers) db.offers.set(o.offer_id, o);
+      db.revision++;
+      this.undo.push(() => {
+        offers.forEach((o, i) => {
+          const old = before[i];
+          if (old === undefined) db.offers.delete(o.offer_id);
+          else db.offers.set(o.offer_id, old);
+        });
+        db.revision = revision;
+      });
+      this.added(added);
+    },
+  };
+
+  readonly customers: CustomerRepository = {
+    get: async (partner, ids) => {
+      this.check();
+      const data = this.db.partner(partner);
+      const out: CustomerRecord[] = [];
+      if (data === undefined) return out;
+      for (const id of ids) {
+        const c = data.customers.get(id);
+        if (c !== undefined) out.push(c);
+      }
+      return out;
+    },
+    upsert: async (partner, customers) => {
+      this.check();
+      const data = this.db.partnerForWrite(partner);
+      if (!this.db.fits(customers.length)) {
+        this.db.reserve(customers.filter((c) => !data.customers.has(c.customer_id)).length);
+      }
+      const before: (CustomerRecord | undefined)[] = new Array(customers.length);
+      let added = 0;
+      customers.forEach((c, i) => {
+        const old = data.customers.get(c.customer_id);
+        before[i] = old;
+        if (old === undefined) added++;
+        data.customers.set(c.customer_id, c);
+      });
+      this.undo.push(() => {
+        for (let i = customers.length - 1; i >= 0; i--) {
+          const c = customers[i] as CustomerRecord;
+          const old = before[i];
+          if (old === undefined) data.customers.delete(c.customer_id);
+          else data.customers.set(c.customer_id, old);
+        }
+      });
+      this.added(added);
+      return { added, updated: customers.length - added };
+    },
+  };
+
+  readonly transactions: TransactionRepository = {
+    existing: async (partner, ids) => {
+      this.check();
+      const data = this.db.partner(partner);
+      if (data === undefined) return [];
+      const stored = data.transactionIds;
+      return ids.filter((id) => stored.has(id));
+    },
+    insert: async (partner, transactions) => {
+      this.check();
+      const data = this.db.partnerForWrite(partner);
+      if (!this.db.fits(transactions.length)) {
+        this.db.reserve(data.countNewTransactions(transactions));
+      }
+      const idsBefore = data.transactionIds.size;
+      const inserted = data.addTransactions(transactions);
+      this.undo.push(() => data.removeTransactions(inserted, idsBefore));
+      this.added(inserted.length);
+      return inserted.map((t) => t.transaction_id);
+    },
+    purchases: async (partner, query) => {
+      this.check();
+      return this.db.partner(partner)?.purchases(query) ?? [];
+    },
+  };
+
+  readonly payments: PaymentRepository = {
+    insert: async (partner, payments) => {
+      this.check();
+      const data = this.db.partnerForWrite(partner);
+      const seen = new Set<string>();
+      for (const pay of payments) {
+        const id = pay.transaction_id;
+        if (seen.has(id) || data.payments.has(id)) {
+          throw new Error(`Transaction '${id}' already has a payment`);
+        }
+        seen.add(id);
+      }
+      this.db.reserve(payments.length);
+      for (const pay of payments) data.addPayment(pay);
+      this.undo.push(() => {
+        for (let i = payments.length - 1; i >= 0; i--) {
+          data.removePayment(payments[i] as PaymentRecord);
+        }
+      });
+      this.added(payments.length);
+    },
+    list: async (partner, query) => {
+      this.check();
+      const data = this.db.partner(partner);
+      return data === undefined ? { total: 0, items: [] } : data.listPayments(query);
+    },
+  };
+
+  readonly outbox: OutboxRepository = {
+    add: async (partner, events) => {
+      this.check();
+      const db = this.db;
+      const data = db.partnerForWrite(partner);
+      const ids = new Set<string>();
+      for (const e of events) {
+        if (ids.has(e.id) || db.eventIds.has(e.id)) {
+          throw new Error(`Outbox event '${e.id}' already exists`);
+        }
+        ids.add(e.id);
+      }
+      db.reserve(events.length);
+      for (const e of events) {
+        data.outbox.push({ ...e, sequence: data.outbox.length + 1 });
+        db.eventIds.add(e.id);
+      }
+      this.undo.push(() => {
+        data.outbox.length -= events.length;
+        for (const e of events) db.eventIds.delete(e.id);
+      });
+      this.added(events.length);
+    },
+    list: async (partner, query) => {
+      this.check();
+      const events = this.db.partner(partner)?.outbox ?? [];
+      const after = query.after ?? 0;
+      // Sequences are 1, 2, 3…: the events after `after` start at index `after`.
+      return events.slice(Math.max(0, after), Math.max(0, after) + query.limit);
+    },
+  };
+}

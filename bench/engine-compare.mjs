@@ -5,7 +5,7 @@
 // of the per-round ratios (this build ÷ the base): a shared, busy machine slows both sides of a
 // round alike, which separate runs of `bench:engine` cannot promise.
 //   BENCH_BASE=<path of the base build's index.js> node --expose-gc bench/engine-compare.mjs
-//   ... -- --smoke   small sizes
+//   ... --smoke   small sizes; --only=decide,replay,engine (any of them); --rounds=N
 // The base is any earlier build (copy its dist/ somewhere inside the repository, so that it finds
 // node_modules). Wall-clock figures never fail the run: the exit code is 1 only when the two
 // builds pay differently.
@@ -27,6 +27,9 @@ const only = (process.argv.find((a) => a.startsWith('--only='))?.slice(7) ?? 'de
 const size = smoke
   ? { customers: 5_000, transactions: 50_000, offers: 1_000, batch: 1_000, rounds: 2 }
   : { customers: 100_000, transactions: 400_000, offers: 1_000, batch: 1_000, rounds: 6 };
+/** `--rounds=N` measures N rounds instead. */
+const rounds = process.argv.find((a) => a.startsWith('--rounds='));
+if (rounds !== undefined) size.rounds = Number(rounds.slice(9));
 
 log(`cashback-engine: this build against ${basePath} (${smoke ? 'smoke' : 'full'}), seed ${SEED}`);
 log(

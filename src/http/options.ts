@@ -3,6 +3,7 @@ import type { Context } from 'hono';
 import type { CashbackEngine } from '../engine/createEngine.js';
 import type { PartnerRegistry } from '../engine/partners.js';
 import { assertKnownKeys } from '../model/knownKeys.js';
+import { wholeNumber } from '../model/wholeNumber.js';
 
 /**
  * Where request logs go: any logger with pino's `info` / `error` signature (a pino logger fits).
@@ -158,11 +159,7 @@ const LIMIT_DEFAULTS: ResolvedLimits = {
 };
 
 function positiveInteger(value: unknown, name: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
-    throw new TypeError(`${name} must be a whole number of at least 1, got ${String(value)}`);
-  }
-  return value;
+  return value === undefined ? fallback : wholeNumber(value, name, { min: 1 });
 }
 
 function secretBytes(secret: unknown): Uint8Array {

@@ -2,6 +2,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { serve } from '@hono/node-server';
 import { assertKnownKeys } from '../model/knownKeys.js';
+import { wholeNumber } from '../model/wholeNumber.js';
 
 /** Options of {@link serveHttp}. @public */
 export interface ServeOptions {
@@ -52,21 +53,14 @@ const SERVE_KEYS = [
 /** How often Node checks the header and request timeouts of open connections, in ms. */
 const TIMEOUT_CHECK_MS = 1000;
 
-/** A whole number from `min` to `max`, or the fallback when undefined; else a TypeError. */
-function wholeNumber(
+/** A whole-number option of `serveHttp`, or its default when left out. */
+function option(
   value: unknown,
   name: string,
-  min: number,
-  max: number,
   fallback: number,
+  range: { readonly min?: number; readonly max?: number },
 ): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min || value > max) {
-    throw new TypeError(
-      `serveHttp options: ${name} must be a whole number from ${min} to ${max}, got ${typeof value === 'string' ? `'${value}'` : String(value)}`,
-    );
-  }
-  return value;
+  return value === undefined ? fallback : wholeNumber(value, `serveHttp options: ${name}`, range);
 }
 
 /** A server started by {@link serveHttp}. @public */
@@ -115,35 +109,20 @@ export async function serveHttp(
   if (typeof host !== 'string' || host === '') {
     throw new TypeError(`serveHttp options: host must be a non-empty string, got ${String(host)}`);
   }
-  const port = wholeNumber(options.port, 'port', 0, 65535, 8080);
-  const timeout = wholeNumber(
-    options.shutdownTimeoutMs,
-    'shutdownTimeoutMs',
-    0,
-    2 ** 31 - 1,
-    10_000,
-  );
-  const perAddress = wholeNumber(
-    options.maxConnectionsPerAddress,
-    'maxConnectionsPerAddress',
-    1,
-    Number.MAX_SAFE_INTEGER,
-    256,
-  );
-  const headersTimeout = wholeNumber(
-    options.headersTimeoutMs,
-    'headersTimeoutMs',
-    1,
-    2 ** 31 - 1,
-    10_000,
-  );
-  const requestTimeout = wholeNumber(
-    options.requestTimeoutMs,
-    'requestTimeoutMs',
-    1,
-    2 ** 31 - 1,
-    30_000,
-  );
+  const MS = 2 ** 31 - 1; // the longest timer Node keeps
+  const port = option(options.port, 'port', 8080, { max: 65535 });
+  const timeout = option(options.shutdownTimeoutMs, 'shutdownTimeoutMs', 10_000, { max: MS });
+  const perAddress = option(options.maxConnectionsPerAddress, 'maxConnectionsPerAddress', 256, {
+    min: 1,
+  });
+  const headersTimeout = option(options.headersTimeoutMs, 'headersTimeoutMs', 10_000, {
+    min: 1,
+    max: MS,
+  });
+  const requestTimeout = option(options.requestTimeoutMs, 'requestTimeoutMs', 30_000, {
+    min: 1,
+    max: MS,
+  });
   if (requestTimeout < headersTimeout) {
     throw new TypeError(
       `serveHttp options: requestTimeoutMs (${requestTimeout}) must be at least headersTimeoutMs (${headersTimeout})`,

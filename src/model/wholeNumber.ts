@@ -2,14 +2,16 @@ import { describeValue } from '../rules/_internals/describe.js';
 
 /**
  * Reads a whole-number option: a safe integer from `min` to `max`, or (with `infinity`) exactly
- * `Infinity`. Every count, size and scale among the options goes through here, so they all
- * refuse `1.5`, `NaN`, `'3'` and out-of-range values with the same words.
+ * `Infinity`. Every count, size, port and scale among the options goes through here, so they all
+ * refuse `1.5`, `NaN`, `'3'` and out-of-range values with the same words: a value that is not a
+ * number is a `TypeError`, a number that is not allowed a `RangeError`.
  * @param value - the option as given
  * @param name - how the message names it, e.g. `'scale'`
  * @param range - inclusive bounds (default 0 to `Number.MAX_SAFE_INTEGER`), and whether
  *   `Infinity` is allowed
  * @returns the value
- * @throws RangeError naming the option, the range and the value
+ * @throws TypeError when the value is not a number; RangeError naming the option, the range and
+ *   the value when it is a number outside them
  */
 export function wholeNumber(
   value: unknown,
@@ -22,13 +24,12 @@ export function wholeNumber(
   if (isWholeNumber(value, min, max)) return value;
   const bounds =
     max === Number.MAX_SAFE_INTEGER
-      ? `>= ${min}`
+      ? `of at least ${min}`
       : min === max
         ? `${min}`
         : `from ${min} to ${max}`;
-  throw new RangeError(
-    `${name} must be a whole number ${bounds}${range.infinity === true ? ' or Infinity' : ''}, got ${describeValue(value)}`,
-  );
+  const message = `${name} must be a whole number ${bounds}${range.infinity === true ? ' or Infinity' : ''}, got ${describeValue(value)}`;
+  throw typeof value === 'number' ? new RangeError(message) : new TypeError(message);
 }
 
 /**

@@ -156,7 +156,7 @@ describe('maxLatenessDays', () => {
     const data = { offers: [offer()], customers: [customer()] };
     for (const bad of [-1, 1.5, Number.NaN, '3' as unknown as number]) {
       expect(() => createReplay(data, { maxLatenessDays: bad })).toThrow(
-        'maxLatenessDays must be a whole number >= 0 or Infinity',
+        'maxLatenessDays must be a whole number of at least 0 or Infinity',
       );
     }
     expect(() => createReplay(data, { maxLatenessDays: Infinity })).not.toThrow();

@@ -385,7 +385,9 @@ describe('replay: what it rejects before deciding', () => {
       new RangeError('scale must be a whole number from 0 to 10, got the number 1.5'),
     );
     expect(() => replay(base, { maxLatenessDays: -1 })).toThrow(
-      new RangeError('maxLatenessDays must be a whole number >= 0 or Infinity, got the number -1'),
+      new RangeError(
+        'maxLatenessDays must be a whole number of at least 0 or Infinity, got the number -1',
+      ),
     );
   });
 });

@@ -28,7 +28,7 @@ describe('resolveOptions', () => {
       new RangeError("Unknown time zone '5'"),
     );
     expect(() => resolveOptions({ scale: '2' } as never)).toThrow(
-      new RangeError('scale must be a whole number from 0 to 10, got the string "2"'),
+      new TypeError('scale must be a whole number from 0 to 10, got the string "2"'),
     );
     expect(() => resolveOptions({ currency: '' })).toThrow(
       new TypeError('currency must be a non-empty string, got the string ""'),

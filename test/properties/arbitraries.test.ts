@@ -128,13 +128,13 @@ describe('options of the testing entry', () => {
 
   it('sizes and ids are whole numbers, with the same words everywhere', () => {
     expect(() => scenarioArbitrary({ maxOffers: 2.5 })).toThrow(
-      new RangeError('maxOffers must be a whole number >= 0, got the number 2.5'),
+      new RangeError('maxOffers must be a whole number of at least 0, got the number 2.5'),
     );
     expect(() => offerArbitrary({ offerIds: { min: 0, max: 9 } })).toThrow(
-      new RangeError('offerIds.min must be a whole number >= 1, got the number 0'),
+      new RangeError('offerIds.min must be a whole number of at least 1, got the number 0'),
     );
     expect(() => offerArbitrary({ offerIds: { min: 5, max: 4 } })).toThrow(
-      new RangeError('offerIds.max must be a whole number >= 5, got the number 4'),
+      new RangeError('offerIds.max must be a whole number of at least 5, got the number 4'),
     );
   });
 
@@ -176,6 +176,6 @@ describe('options of the testing entry', () => {
         test: noop,
         largeBatch: 0,
       }),
-    ).toThrow(new RangeError('largeBatch must be a whole number >= 1, got the number 0'));
+    ).toThrow(new RangeError('largeBatch must be a whole number of at least 1, got the number 0'));
   });
 });

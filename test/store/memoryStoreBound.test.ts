@@ -217,12 +217,17 @@ describe('createMemoryStore options', () => {
     );
   });
 
-  test('a maxRecords that is not a whole number of at least 1 is a RangeError', () => {
-    for (const bad of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, '10']) {
-      expect(() => createMemoryStore({ maxRecords: bad as number })).toThrow(
-        new RangeError(`maxRecords must be a whole number of at least 1, got ${String(bad)}`),
+  test('a maxRecords that is not a whole number of at least 1 is a RangeError, not a number a TypeError', () => {
+    for (const bad of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(() => createMemoryStore({ maxRecords: bad })).toThrow(
+        new RangeError(
+          `maxRecords must be a whole number of at least 1, got the number ${String(bad)}`,
+        ),
       );
     }
+    expect(() => createMemoryStore({ maxRecords: '10' as unknown as number })).toThrow(
+      new TypeError('maxRecords must be a whole number of at least 1, got the string "10"'),
+    );
   });
 
   test('a warnAt outside (0, 1] is a RangeError; an onPressure that is not a function a TypeError', () => {

@@ -1,6 +1,8 @@
+import { mkdir } from 'node:fs/promises';
 import type { PGlite } from '@electric-sql/pglite';
 import type { Pool } from 'pg';
 import { assertKnownKeys } from '../../model/knownKeys.js';
+import { wholeNumber } from '../../model/wholeNumber.js';
 import type { Store } from '../Store.js';
 import { storeError } from './errors.js';
 import { applyMigrations } from './migrate.js';
@@ -103,10 +105,7 @@ async function serverDriver(options: PostgresStoreOptions, label: string): Promi
   if (typeof url !== 'string' || url.length === 0) {
     throw new TypeError(`${label}: connectionString must be a non-empty string`);
   }
-  const size = options.poolSize ?? 10;
-  if (!Number.isSafeInteger(size) || size < 1) {
-    throw new RangeError(`${label}: poolSize must be a whole number of at least 1, got ${size}`);
-  }
+  const size = wholeNumber(options.poolSize ?? 10, `${label}: poolSize`, { min: 1 });
   const pg = await load('pg', () => import('pg'), label);
   const Pool = pg.default?.Pool ?? (pg as unknown as { Pool: typeof pg.default.Pool }).Pool;
   const pool = new Pool({ connectionString: url, max: size, connectionTimeoutMillis: 10_000 });
@@ -130,6 +129,8 @@ async function pgliteDriverFor(options: PgliteStoreOptions, label: string): Prom
     () => import('@electric-sql/pglite'),
     label,
   );
+  // PGlite makes the last folder of the path only; a first start in `./.cashback/db` needs both.
+  if (options.dataDir !== undefined) await mkdir(options.dataDir, { recursive: true });
   return pgliteDriver(await PGlite.create(options.dataDir), true);
 }
 

@@ -5,10 +5,10 @@ import { LOG_LEVELS, type LogLevel, StartError, serve } from './serve.js';
 import { TOKEN_SECRET_ENV } from './tokenSecret.js';
 
 /** Exit code of a bad command line, environment or input file. */
-export const EXIT_USAGE = 2;
+const EXIT_USAGE = 2;
 
 /** Exit code of a failure after the inputs were accepted (a port in use, …). */
-export const EXIT_FAILURE = 1;
+const EXIT_FAILURE = 1;
 
 /** The options object commander builds for `serve`. */
 interface RawServeOptions {
@@ -28,7 +28,7 @@ interface RawServeOptions {
  * commander's errors (see {@link run}) instead of ending the process.
  * @returns the commander program
  */
-export function createProgram(): Command {
+function createProgram(): Command {
   const program = new Command('cashback')
     .description('cashback-engine from the command line')
     .version(version)

@@ -17,7 +17,7 @@ import { resolveTokenSecret, TOKEN_SECRET_ENV, type TokenSecret } from './tokenS
 import { walkthrough } from './walkthrough.js';
 
 /** Application id of the partner made when no partners file is given. */
-export const DEMO_PARTNER = 'demo-bank';
+const DEMO_PARTNER = 'demo-bank';
 
 /** Log levels of `--log-level` (pino's). */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;

@@ -15,7 +15,7 @@ import { UsageError } from './inputs.js';
 export const TOKEN_SECRET_ENV = 'CASHBACK_TOKEN_SECRET';
 
 /** Name of the file in the data directory that keeps a generated token secret. */
-export const TOKEN_SECRET_FILE = 'token-secret';
+const TOKEN_SECRET_FILE = 'token-secret';
 
 /** HS256 wants a key of at least 256 bits. */
 const MIN_BYTES = 32;

@@ -1,8 +1,8 @@
 /** First line of the printed walk-through. */
-export const WALKTHROUGH_START = '# ---- walk-through: paste into bash (needs curl and node) ----';
+const WALKTHROUGH_START = '# ---- walk-through: paste into bash (needs curl and node) ----';
 
 /** Last line of the printed walk-through. */
-export const WALKTHROUGH_END = '# ---- end of walk-through ----';
+const WALKTHROUGH_END = '# ---- end of walk-through ----';
 
 /** What the walk-through is written for. */
 export interface WalkthroughOptions {

@@ -14,7 +14,7 @@ import { STATUS } from './errors.js';
 // routes send (strict objects: a field docs/http.md does not name would fail the response tests).
 
 /** `info.version` of the document: the package version (a test keeps them equal). */
-export const OPENAPI_VERSION = '0.1.0';
+const OPENAPI_VERSION = '0.1.0';
 
 const ErrorMapSchema = z.record(z.string(), z.string());
 

@@ -2,7 +2,7 @@ import type { webcrypto } from 'node:crypto';
 import { errors as joseErrors, jwtVerify } from 'jose';
 
 /** Clock tolerance of token checks, in seconds. */
-export const CLOCK_TOLERANCE_SECONDS = 5;
+const CLOCK_TOLERANCE_SECONDS = 5;
 
 /** How many verified tokens are remembered; the oldest is forgotten past it. */
 const REMEMBERED = 10_000;

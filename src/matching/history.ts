@@ -22,7 +22,7 @@ export interface Purchase {
  * The purchases inside an offer's lookback: strictly before `when`, on a day at most
  * `lookbackDays` days before `day` (docs/concepts.md, Eligibility).
  */
-export function inWindow(p: Purchase, when: WallClock, lookbackDays: number): boolean {
+function inWindow(p: Purchase, when: WallClock, lookbackDays: number): boolean {
   return p.day >= when.day - lookbackDays && isBefore(p.seconds, p.nanos, when);
 }
 

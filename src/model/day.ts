@@ -7,7 +7,7 @@
 const DAY_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** Days in `month` (1–12) of `year`, proleptic Gregorian. */
-export function daysInMonth(year: number, month: number): number {
+function daysInMonth(year: number, month: number): number {
   if (month === 2) {
     const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
     return leap ? 29 : 28;

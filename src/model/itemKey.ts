@@ -7,7 +7,7 @@ export const MAX_ID_LENGTH = 128;
  * @param raw - the id as sent
  * @returns the trimmed id, or `undefined` when it is not a usable one
  */
-export function usableId(raw: unknown): string | undefined {
+function usableId(raw: unknown): string | undefined {
   if (typeof raw !== 'string') return undefined;
   const id = raw.trim();
   return id.length > 0 && id.length <= MAX_ID_LENGTH ? id : undefined;

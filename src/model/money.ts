@@ -141,7 +141,7 @@ export function parseAmount(value: unknown): ExactAmount | string {
 }
 
 /** Largest transaction amount: one trillion (10^12). */
-export const MAX_TRANSACTION_AMOUNT = 1e12;
+const MAX_TRANSACTION_AMOUNT = 1e12;
 
 /** Why a transaction amount is too large. */
 export const AMOUNT_TOO_LARGE = 'must be at most 1000000000000';
@@ -160,7 +160,7 @@ export function overMaxAmount(a: ExactAmount): boolean {
 /**
  * Builds an {@link ExactAmount} from a decimal text, or `undefined` when the value is not greater than 0.
  */
-export function exactAmount(text: string): ExactAmount | undefined {
+function exactAmount(text: string): ExactAmount | undefined {
   if (PLAIN_DECIMAL.test(text)) {
     const dot = text.indexOf('.');
     let intPart = dot < 0 ? text : text.slice(0, dot);

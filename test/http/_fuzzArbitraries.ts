@@ -29,7 +29,7 @@ export const GET_ROUTES = [
 ] as const;
 
 /** Keys that reach for prototypes. */
-export const PROTO_KEYS = ['__proto__', 'constructor', 'prototype'] as const;
+const PROTO_KEYS = ['__proto__', 'constructor', 'prototype'] as const;
 
 /**
  * What the `__proto__` objects of the payloads carry. None may ever appear on `{}` or `[]`:
@@ -59,7 +59,7 @@ const FIELD_KEYS = [
 ] as const;
 
 /** Number texts at and past the edges of doubles: overflow, underflow, -0, 30 digits. */
-export const NUMBER_TEXTS = [
+const NUMBER_TEXTS = [
   '1e308',
   '-1e308',
   '1e400',
@@ -151,7 +151,7 @@ const json = fc.letrec<{ value: string; leaf: string; array: string; object: str
 }));
 
 /** Any JSON text. */
-export const jsonText: fc.Arbitrary<string> = json.value;
+const jsonText: fc.Arbitrary<string> = json.value;
 
 /** A JSON text that is not an array. */
 const nonArrayText: fc.Arbitrary<string> = fc.oneof(
@@ -375,7 +375,7 @@ function hiddenItem(kind: ItemKind): fc.Arbitrary<string> {
 }
 
 /** An item that is invalid whatever the route: never an object with the fields of an item. */
-export function junkItem(kind: ItemKind): fc.Arbitrary<string> {
+function junkItem(kind: ItemKind): fc.Arbitrary<string> {
   return fc.oneof(
     json.leaf,
     json.array,
@@ -408,7 +408,7 @@ const VALID_AMOUNTS = [
  * cashback or an error in a 200 answer, and may be stored. Amounts over 10^12 (a 400-digit one
  * among them, whose cashback would not be a finite double) are per-item errors.
  */
-export function validItem(kind: ItemKind): fc.Arbitrary<string> {
+function validItem(kind: ItemKind): fc.Arbitrary<string> {
   const id = fc.oneof(
     fc.string({ minLength: 1, maxLength: 10 }).filter((s) => s.trim().length > 0),
     fc.constantFrom(...PROTO_KEYS, 'toString', 'hasOwnProperty'),

@@ -25,7 +25,7 @@ import {
 export const keyOf = (id: string): string => `${id}-key-0123456789abcdef`;
 
 /** A registry held in a Map, so a test can remove a partner while its token is still valid. */
-export class MapPartners implements PartnerRegistry {
+class MapPartners implements PartnerRegistry {
   readonly byId = new Map<string, PartnerSettings>();
   async list() {
     return [...this.byId.values()];

@@ -6,7 +6,7 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 
 /** The URL of a throwaway PostgreSQL server, when the run has one. */
-export const DATABASE_URL = process.env.DATABASE_URL;
+const DATABASE_URL = process.env.DATABASE_URL;
 
 /** Whether the tests on a server are skipped: no DATABASE_URL. */
 export const SKIP_SERVER = DATABASE_URL === undefined || DATABASE_URL === '';

@@ -26,7 +26,7 @@ export interface RefOptions {
   readonly rounding: RoundingName;
 }
 
-export interface RefPayment {
+interface RefPayment {
   readonly transaction_id: string;
   readonly customer_id: string;
   readonly offer_id: number;

@@ -4,7 +4,7 @@ import type { Evaluate } from './Compilation.js';
  * `all`: true when every part is; `all: []` is true, as in json-rules-engine. Stops at the first
  * false part, which json-rules-engine may not, but parts have no side effects.
  */
-export function every(parts: readonly Evaluate[]): Evaluate {
+function every(parts: readonly Evaluate[]): Evaluate {
   const [a, b] = parts;
   if (a === undefined) return () => true;
   if (b === undefined) return a;
@@ -18,7 +18,7 @@ export function every(parts: readonly Evaluate[]): Evaluate {
 /**
  * `any`: true when some part is. Never called with no parts: `any: []` is rejected.
  */
-export function some(parts: readonly Evaluate[]): Evaluate {
+function some(parts: readonly Evaluate[]): Evaluate {
   const [a, b] = parts;
   if (a === undefined) return () => false;
   if (b === undefined) return a;

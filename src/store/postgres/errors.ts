@@ -34,7 +34,7 @@ const LOST =
  * (class 08), the server shutting down or starting (57P01–57P03), too many connections (53300),
  * or node-postgres reporting a lost connection.
  */
-export function isUnavailable(error: unknown): boolean {
+function isUnavailable(error: unknown): boolean {
   if (error instanceof StoreUnavailableError) return true;
   const code = codeOf(error);
   if (code !== undefined) {

@@ -19,7 +19,7 @@ export function dayNumbers(range: DayRange, what: string): { min: number; max: n
 }
 
 /** A day of the range. */
-export function dayArbitrary(range: DayRange, what: string): fc.Arbitrary<string> {
+function dayArbitrary(range: DayRange, what: string): fc.Arbitrary<string> {
   return fc.integer(dayNumbers(range, what)).map(formatDay);
 }
 

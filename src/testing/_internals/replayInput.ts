@@ -8,7 +8,7 @@ import type { InvariantOptions, ReplayInput, ReplayOutput } from '../invariants/
 export type ReplayPayment = ReplayOutput['payments'][number];
 
 /** What the invariants read of an offer. */
-export interface OfferTerms {
+interface OfferTerms {
   readonly discount: ExactAmount;
   readonly maxCashback: ExactAmount | undefined;
   readonly warranty: number;

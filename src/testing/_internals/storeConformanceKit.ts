@@ -1,3 +1,4 @@
+import { compareText } from '../../model/compareText.js';
 /**
  * What the store conformance suite's parts share: the registration of a test on a fresh store,
  * record factories, and helpers that compare what a store returns with what it was given.
@@ -158,11 +159,6 @@ export function addDays(day: string, n: number): string {
   const number = parseDay(day);
   if (number === undefined) throw new RangeError(`'${day}' is not a day YYYY-MM-DD`);
   return formatDay(number + n);
-}
-
-/** Code-unit order, the listing order of the interface. */
-export function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** Payments in listing order: `payment_date`, then `transaction_id`. */

@@ -11,7 +11,7 @@ function fullWidth(text: string): string {
  * space collapsed, lower-cased): case, padding, doubled or non-breaking spaces, full-width forms.
  * Spellings whose key would differ (possible for some non-ASCII names) are dropped.
  */
-export function merchantVariants(name: string): readonly string[] {
+function merchantVariants(name: string): readonly string[] {
   const candidates = [
     name,
     name.toUpperCase(),

@@ -1,0 +1,86 @@
+/**
+ * The structure of src/ that docs/architecture.md describes, checked on every `npm run lint`:
+ * layers import only downward, the core entry point never reaches an adapter's or a test tool's
+ * package, and nothing is imported in a cycle.
+ * @type {import('dependency-cruiser').IConfiguration}
+ */
+
+// Each layer and the layers below it that it may import (docs/architecture.md, "Layers").
+const LAYERS = {
+  rules: [],
+  model: ['rules'],
+  matching: ['model', 'rules'],
+  core: ['matching', 'model', 'rules'],
+  store: ['model', 'rules'],
+  engine: ['store', 'core', 'matching', 'model', 'rules'],
+  http: ['engine', 'store', 'core', 'matching', 'model', 'rules'],
+  webhooks: ['engine', 'store', 'core', 'matching', 'model', 'rules'],
+  cli: ['http', 'webhooks', 'engine', 'store', 'core', 'matching', 'model', 'rules'],
+  testing: ['engine', 'store', 'core', 'matching', 'model', 'rules'],
+};
+const ALL = Object.keys(LAYERS);
+
+// Packages only an adapter or the testing entry may load: importing `cashback-engine` alone must
+// never load them (docs/architecture.md, "Entry points").
+const ADAPTER_PACKAGES = [
+  'hono',
+  '@hono',
+  'jose',
+  'rate-limiter-flexible',
+  'pg',
+  '@electric-sql',
+  'standardwebhooks',
+  'commander',
+  'pino',
+  'fast-check',
+];
+
+const layerRules = Object.entries(LAYERS).map(([layer, allowed]) => {
+  const forbidden = ALL.filter((other) => other !== layer && !allowed.includes(other));
+  return {
+    name: `layer-${layer}`,
+    comment: `${layer} may import only ${allowed.length === 0 ? 'itself' : allowed.join(', ')}`,
+    severity: 'error',
+    from: { path: `^src/${layer}/` },
+    to: { path: `^src/(${forbidden.join('|')})/` },
+  };
+});
+
+module.exports = {
+  forbidden: [
+    ...layerRules,
+    {
+      name: 'postgres-is-an-adapter',
+      comment: 'the memory store and the store contract never import the PostgreSQL store',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/(store/postgres|cli|testing)/|^src/postgres\\.ts$' },
+      to: { path: '^src/store/postgres/' },
+    },
+    {
+      name: 'core-entry-loads-no-adapter',
+      comment: 'everything cashback-engine (src/index.ts) reaches stays free of adapter packages',
+      severity: 'error',
+      from: { path: '^src/index\\.ts$' },
+      to: {
+        reachable: true,
+        path: `node_modules/(${ADAPTER_PACKAGES.map((p) => p.replace('.', '\\.')).join('|')})/`,
+      },
+    },
+    {
+      name: 'no-circular',
+      comment: 'modules import each other in one direction only',
+      severity: 'error',
+      from: {},
+      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+    },
+  },
+};

@@ -1,6 +1,6 @@
 /**
  * A streaming replay keeps purchases only as long as a lookback can still read them
- * (`maxLatenessDays`, DESIGN.md §8): pruning never changes a decision, a transaction too late to
+ * (`maxLatenessDays`, docs/replay.md): pruning never changes a decision, a transaction too late to
  * decide exactly throws before anything of its chunk is recorded, and memory stays flat over a
  * long stream in date order.
  */

@@ -1,5 +1,5 @@
 /**
- * The engine over the memory store beyond the seed's examples: offers and their events, the
+ * The engine over the memory store beyond the partner API's examples: offers and their events, the
  * cashback event, the unit of work, active offers, explain, history across requests, tenancy,
  * argument checks, `details`, injected clock and ids, and the money options.
  */
@@ -596,7 +596,7 @@ describe('activeOffers', () => {
     expect(await engine.activeOffers()).toEqual([]);
   });
 
-  test('lists offers in the seed shape: amounts as numbers, age and gender always present', async () => {
+  test('lists offers in the partner API's shape: amounts as numbers, age and gender always present', async () => {
     const engine = engineOf({
       partners: createMemoryPartners([{ application_id: A, webhook_url: 'https://a.example/h' }]),
     });
@@ -995,7 +995,7 @@ describe('argument checks', () => {
   });
 });
 
-describe('details beside the seed fields', () => {
+describe('details beside the partner API fields', () => {
   test('structured errors in input order and full payments', async () => {
     const engine = await ready();
     const r = await engine.addTransactions(A, [

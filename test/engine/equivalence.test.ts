@@ -1,7 +1,7 @@
 /**
  * The engine over the memory store decides exactly as `replay` of the same inputs, however the
  * transactions are split into requests: a transaction sees as history everything stored before
- * it (DESIGN.md §3), whether it was stored by an earlier request or earlier in its own.
+ * it (docs/concepts.md), whether it was stored by an earlier request or earlier in its own.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 /**
  * Concurrent requests with overlapping transaction ids, on one engine and on two engines sharing
- * one store (DESIGN.md §5): exactly one payment per paid id, and every other copy reported as
+ * one store (docs/stores.md): exactly one payment per paid id, and every other copy reported as
  * `duplicate_transaction`.
  */
 import fc from 'fast-check';

@@ -1,6 +1,6 @@
 /**
- * Every example condition of the seed interface (seed 4.2–4.5, 7) through the engine over the
- * memory store, in the seed's own shapes: `{ event_id, payments, errors }` for transactions,
+ * Every example condition of the partner API (docs/http.md) through the engine over the
+ * memory store, in the partner API's own shapes: `{ event_id, payments, errors }` for transactions,
  * `{ event_id, errors }` for history, `{ Added, Updated, Errors }` for customers and the paged
  * listing of 4.5. Every expected value is exact.
  */
@@ -40,7 +40,7 @@ function elsewhere(over: Record<string, unknown> = {}) {
   return tx({ merchant: { id: 'm9', name: 'Elsewhere', category_code: '1' }, ...over });
 }
 
-describe('seed 4.2 add transactions history: { event_id, errors }', () => {
+describe('add transactions history: { event_id, errors }', () => {
   test('a clean upload answers its event id and an empty errors object', async () => {
     const engine = await ready();
     const r = await engine.addHistory(A, [history(), history({ transaction_id: 'h2' })]);
@@ -104,7 +104,7 @@ describe('seed 4.2 add transactions history: { event_id, errors }', () => {
   });
 });
 
-describe('seed 4.3 add customers: { Added, Updated, Errors }', () => {
+describe('add customers: { Added, Updated, Errors }', () => {
   test('new customers count in Added, with an empty Errors object', async () => {
     const engine = engineOf();
     const r = await engine.upsertCustomers(A, [customer(), customer({ customer_id: 'c2' })]);
@@ -184,7 +184,7 @@ describe('seed 4.3 add customers: { Added, Updated, Errors }', () => {
   });
 });
 
-describe('seed 4.4 add transactions: { event_id, payments, errors }', () => {
+describe('add transactions: { event_id, payments, errors }', () => {
   test('a qualifying transaction is paid: amount × discount / 100 on day + warranty', async () => {
     const engine = await ready();
     const r = await engine.addTransactions(A, [tx({ amount: 10.1 })]);
@@ -326,7 +326,7 @@ describe('seed 4.4 add transactions: { event_id, payments, errors }', () => {
   });
 });
 
-describe('seed 4.5 get cashback payments: the paged listing', () => {
+describe('get cashback payments: the paged listing', () => {
   /**
    * Four payments on three payment days (warranty 14): c on 06-15, a and b on 06-16, d on 06-17,
    * submitted out of listing order.

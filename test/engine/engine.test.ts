@@ -596,7 +596,7 @@ describe('activeOffers', () => {
     expect(await engine.activeOffers()).toEqual([]);
   });
 
-  test('lists offers in the partner API's shape: amounts as numbers, age and gender always present', async () => {
+  test('lists offers in the partner API shape: amounts as numbers, age and gender always present', async () => {
     const engine = engineOf({
       partners: createMemoryPartners([{ application_id: A, webhook_url: 'https://a.example/h' }]),
     });

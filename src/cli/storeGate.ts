@@ -55,8 +55,9 @@ export function gateEngine(engine: CashbackEngine): GatedEngine {
     close() {
       closed = true;
       if (running === 0) return Promise.resolve();
+      // Resolved on the next turn, once the callers of the last call have had its result.
       return new Promise<void>((done) => {
-        idle = done;
+        idle = () => setImmediate(done);
       });
     },
   };

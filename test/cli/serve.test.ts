@@ -133,7 +133,7 @@ afterEach(() => {
 /** The environment of a child: this one's, without the variables the command reads. */
 function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
-  for (const name of ['CASHBACK_TOKEN_SECRET', 'CASHBACK_DATA_DIR']) {
+  for (const name of ['CASHBACK_TOKEN_SECRET', 'CASHBACK_DATA_DIR', 'DATABASE_URL']) {
     if (!(name in extra)) delete env[name];
   }
   env.PATH = `${dirname(process.execPath)}:${env.PATH ?? ''}`;
@@ -527,6 +527,7 @@ describe('cashback serve', () => {
       ...startArgs,
       '--port',
       '0',
+      '--memory',
       '--data-dir',
       tempDir('data'),
     ]);
@@ -566,6 +567,7 @@ describe('cashback serve', () => {
       ...startArgs,
       '--port',
       '0',
+      '--memory',
       '--data-dir',
       tempDir('data'),
     ]);
@@ -630,14 +632,22 @@ describe('cashback serve', () => {
     expect(port.stderr).toMatch(/--port.*70000.*from 0 to 65535/);
     const file = join(tempDir('offers'), 'offers.json');
     writeFileSync(file, JSON.stringify([{ offer_id: 1, name: 'No merchant' }]));
-    const offers = await runToEnd(['dist/cli.js', 'serve', '--port', '0', '--offers', file]);
+    const offers = await runToEnd([
+      'dist/cli.js',
+      'serve',
+      '--port',
+      '0',
+      '--memory',
+      '--offers',
+      file,
+    ]);
     expect(offers.code).toBe(2);
     expect(offers.stderr).toMatch(/^cashback: offers file .*: Invalid offers: offer 1: /);
   });
 
   it('makes the token secret once, mode 0600, and a token of one run works on the next', async () => {
     const dataDir = join(tempDir('data'), 'nested');
-    const args = ['dist/cli.js', 'serve', '--port', '0', '--data-dir', dataDir];
+    const args = ['dist/cli.js', 'serve', '--port', '0', '--memory', '--data-dir', dataDir];
     const offersWith = (url: string, token: string) =>
       fetch(`${url}/active-offers`, { headers: { Token: token } }).then((r) => r.status);
 
@@ -665,6 +675,7 @@ describe('cashback serve', () => {
       'serve',
       '--port',
       '0',
+      '--memory',
       '--data-dir',
       tempDir('data'),
     ]);
@@ -689,6 +700,7 @@ describe('cashback serve', () => {
       'serve',
       '--port',
       '0',
+      '--memory',
       '--data-dir',
       tempDir('data'),
       '--offers',
@@ -748,6 +760,7 @@ describe('cashback serve', () => {
       'serve',
       '--port',
       '0',
+      '--memory',
       '--data-dir',
       tempDir('data'),
       '--partners',
@@ -775,7 +788,7 @@ describe('cashback serve', () => {
 
   it('serves another address while one address holds 6,000 connections, with 4,096 file descriptors', async () => {
     const { served, url } = await startServing(
-      [...startArgs, '--port', '0', '--data-dir', tempDir('data')],
+      [...startArgs, '--port', '0', '--memory', '--data-dir', tempDir('data')],
       {},
       false,
       4096,
@@ -845,6 +858,7 @@ describe('cashback serve', () => {
       ...startArgs,
       '--port',
       '0',
+      '--memory',
       '--data-dir',
       tempDir('data'),
     ]);
@@ -883,6 +897,7 @@ describe('cashback serve', () => {
         ...startArgs,
         '--port',
         String(port),
+        '--memory',
         '--data-dir',
         tempDir('data'),
       ]);
@@ -913,6 +928,7 @@ describe('cashback serve', () => {
       'serve',
       '--port',
       '0',
+      '--memory',
       '--data-dir',
       tempDir('data'),
       '--offers',
@@ -934,6 +950,7 @@ describe('cashback serve', () => {
       ...startArgs,
       '--port',
       '0',
+      '--memory',
       '--data-dir',
       tempDir('data'),
     ]);

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { migrate } from '../store/postgres/index.js';
 import { MIGRATIONS } from '../store/postgres/migrations/index.js';
 import { StartError } from './serve.js';
-import { describeChoice, type StoreChoice } from './storeChoice.js';
+import { describeChoice, lockDataDir, type StoreChoice } from './storeChoice.js';
 
 /**
  * Runs `cashback migrate`: applies the schema migrations a database has not recorded yet (on a
@@ -15,13 +15,19 @@ export async function migrateCommand(choice: StoreChoice): Promise<number[]> {
   if (choice.kind === 'memory') throw new Error('the memory store has no schema to migrate');
   const where = describeChoice(choice);
   let applied: number[];
-  if (choice.kind === 'pglite') mkdirSync(choice.dataDir, { recursive: true, mode: 0o700 });
+  let unlock: (() => void) | undefined;
   try {
+    if (choice.kind === 'pglite') {
+      mkdirSync(choice.dataDir, { recursive: true, mode: 0o700 });
+      unlock = lockDataDir(choice.dataDir);
+    }
     applied = await migrate(
       choice.kind === 'postgres' ? { connectionString: choice.url } : { dataDir: choice.dataDir },
     );
   } catch (err) {
     throw new StartError(`cannot migrate ${where}: ${(err as Error).message}`);
+  } finally {
+    unlock?.();
   }
   const latest = MIGRATIONS.at(-1)?.version ?? 0;
   const name = (v: number) => {

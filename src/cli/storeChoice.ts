@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { InvalidArgumentError } from 'commander';
 import { createMemoryStore, type Store } from '../index.js';
@@ -104,6 +104,49 @@ export function describeChoice(choice: StoreChoice): string {
   return 'memory';
 }
 
+/** Whether a process with this id runs (one of another user counts). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Takes `<dir>.lock` for this process: PGlite has no lock of its own, and two processes writing
+ * one data directory would corrupt it. A lock left by a process that is gone (a SIGKILL) is taken
+ * over.
+ * @param dir - the PGlite data directory
+ * @returns the function that gives the lock back
+ * @throws Error naming the process that holds the directory
+ */
+export function lockDataDir(dir: string): () => void {
+  const path = `${dir}.lock`;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      writeFileSync(path, `${process.pid}\n`, { flag: 'wx', mode: 0o600 });
+      return () => rmSync(path, { force: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    let holder = Number.NaN;
+    try {
+      holder = Number(readFileSync(path, 'utf8').trim());
+    } catch {
+      // gone meanwhile: try again
+    }
+    if (Number.isSafeInteger(holder) && holder > 0 && holder !== process.pid && running(holder)) {
+      throw new Error(
+        `the PGlite data directory ${dir} is in use by process ${holder} (${path}); stop it, or give another --data-dir`,
+      );
+    }
+    rmSync(path, { force: true }); // left by a process that is gone
+  }
+  throw new Error(`cannot take the lock ${path}`);
+}
+
 /** A store that is open, and what to say about it. */
 export interface OpenedStore {
   readonly store: Store;
@@ -139,8 +182,23 @@ export async function openStore(
   }
   if (choice.kind === 'pglite') {
     mkdirSync(choice.dataDir, { recursive: true, mode: 0o700 });
+    const unlock = lockDataDir(choice.dataDir);
+    let store: Store;
+    try {
+      store = await createPgliteStore({ dataDir: choice.dataDir });
+    } catch (err) {
+      unlock();
+      throw err;
+    }
+    const close = store.close;
     return {
-      store: await createPgliteStore({ dataDir: choice.dataDir }),
+      store: {
+        ...store,
+        close: async () => {
+          await close?.();
+          unlock();
+        },
+      },
       description: `PGlite in ${choice.dataDir} (kept across restarts)`,
       afterExit: `kept in ${choice.dataDir}`,
     };

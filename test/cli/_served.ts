@@ -62,7 +62,7 @@ export interface Served {
   /** Its pino log lines so far, parsed. */
   logs(): Json[];
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  /** Resolves once `test()` holds; rejects when the process exits first or after 15 s. */
+  /** Resolves once `test()` holds; rejects when the process exits first or after 60 s. */
   until(test: () => boolean, what: string): Promise<void>;
 }
 
@@ -114,7 +114,7 @@ export async function serve(
         if (error === undefined) done();
         else fail(new Error(`${error.message}\n--- stdout\n${out}\n--- stderr\n${err}`));
       };
-      const timer = setTimeout(() => finish(new Error(`timed out waiting for ${what}`)), 15_000);
+      const timer = setTimeout(() => finish(new Error(`timed out waiting for ${what}`)), 60_000);
       const check = () => {
         if (test()) finish();
         else if (child.exitCode !== null || child.signalCode !== null) {
@@ -157,7 +157,7 @@ export function runCli(
     execFile(
       process.execPath,
       ['dist/cli.js', ...args],
-      { cwd: dir, env: childEnv(env), timeout: 30_000 },
+      { cwd: dir, env: childEnv(env), timeout: 60_000 },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
         done({ code, stdout, stderr });

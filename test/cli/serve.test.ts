@@ -224,7 +224,8 @@ async function startServing(
   fileLimit?: number,
 ) {
   const served = start(args, env, npm, fileLimit);
-  await served.until((out) => LISTENING.test(out), 'the listening line');
+  // A first start makes the PGlite database: seconds on a busy machine.
+  await served.until((out) => LISTENING.test(out), 'the listening line', 60_000);
   const url = LISTENING.exec(served.stdout())?.[1] as string;
   return { served, url };
 }
@@ -520,7 +521,7 @@ describe('cashback serve', () => {
     const loadPayments = answers.reduce((n, o) => n + o.body[0].payments.length, 0);
     const summary = STOPPED.exec(served.stdout())?.[1];
     expect(summary, served.stdout()).toBe(`demo-bank=${paid.length + loadPayments}`);
-  }, 45_000);
+  }, 120_000);
 
   it('answers and stores a request in flight at SIGTERM, and refuses new connections', async () => {
     const { served, url } = await startServing([

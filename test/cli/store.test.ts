@@ -9,7 +9,7 @@ import { cpSync, mkdtempSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { freshServerDatabase, SKIP_SERVER, warnWhenSkipped } from '../postgres/_databases.js';
 import {
   buildCli,
@@ -27,6 +27,9 @@ import {
 
 warnWhenSkipped('cashback serve --database-url and cashback migrate on a PostgreSQL server');
 
+// Making a PGlite database takes seconds of CPU, many more on a busy machine.
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
+
 /** Clients posting at once, and the size of their batches, in the crash test. */
 const CLIENTS = 8;
 const BATCH = 25;
@@ -41,7 +44,7 @@ beforeAll(async () => {
   template = tempDir();
   const r = await runCli(cli.dir, ['migrate', '--data-dir', template]);
   expect(r.code, r.stderr).toBe(0);
-}, 60_000);
+}, 120_000);
 afterAll(() => cli?.remove());
 afterEach(killAll);
 
@@ -132,11 +135,11 @@ describe('cashback serve, with no store flag (PGlite in the data directory)', ()
     const second = await serve(cli.dir, ['--data-dir', dataDir]);
     expect(await paidIds(second, await demoToken(second))).toEqual(['t-1']);
     expect((await stop(second)).code).toBe(0);
-  });
+  }, 120_000);
 
   it('stores every batch answered 200 whole, and none in part, when killed with SIGKILL under load', async () => {
     await crashUnderLoad(['--data-dir', migratedDir()]);
-  }, 60_000);
+  }, 120_000);
 
   it('answers a batch in flight at SIGTERM, waits for it, and has it whole after the restart', async () => {
     const dataDir = migratedDir();
@@ -174,6 +177,23 @@ describe('cashback serve, with no store flag (PGlite in the data directory)', ()
     const listed = await paidIds(second, await demoToken(second));
     expect(listed.sort()).toEqual([...ids].sort());
     expect((await stop(second)).code).toBe(0);
+  });
+});
+
+describe('a PGlite data directory', () => {
+  it('is used by one process at a time: a second serve or a migrate exits 1 naming the first', async () => {
+    const dataDir = migratedDir();
+    const first = await serve(cli.dir, ['--data-dir', dataDir]);
+    const pid = String(first.child.pid);
+    const second = await runCli(cli.dir, ['serve', '--port', '0', '--data-dir', dataDir]);
+    expect(second.code).toBe(1);
+    expect(second.stderr).toContain(`is in use by process ${pid}`);
+    const migrated = await runCli(cli.dir, ['migrate', '--data-dir', dataDir]);
+    expect(migrated.code).toBe(1);
+    expect(migrated.stderr).toContain(`is in use by process ${pid}`);
+    expect((await stop(first)).code).toBe(0);
+    const after = await runCli(cli.dir, ['migrate', '--data-dir', dataDir]);
+    expect(after.code, after.stderr).toBe(0);
   });
 });
 
@@ -274,7 +294,7 @@ describe('cashback serve --database-url', () => {
         await db.drop();
       }
     },
-    60_000,
+    120_000,
   );
 });
 

@@ -38,7 +38,9 @@ describe('gateEngine', () => {
     const gate = gateEngine(engine);
     expect(gate.engine.options).toBe(engine.options);
     expect(gate.engine.store).toBe(engine.store);
-    await expect(gate.engine.listPayments('bank-a', { date_from: 'nope', date_to: 'nope' })).rejects.toThrow();
+    await expect(
+      gate.engine.listPayments('bank-a', { date_from: 'nope', date_to: 'nope' }),
+    ).rejects.toThrow();
     expect(gate.inFlight()).toBe(0);
     await gate.close();
   });

@@ -1,7 +1,9 @@
 import { Command, CommanderError, Option } from 'commander';
 import { version } from '../../package.json';
 import { parsePort, parseTimeZone, parseTokenTtl, UsageError } from './inputs.js';
+import { migrateCommand } from './migrate.js';
 import { LOG_LEVELS, type LogLevel, StartError, serve } from './serve.js';
+import { chooseStore, DATABASE_URL_ENV, PGLITE_FOLDER, parseMaxRecords } from './storeChoice.js';
 import { TOKEN_SECRET_ENV } from './tokenSecret.js';
 
 /** Exit code of a bad command line, environment or input file. */
@@ -17,14 +19,34 @@ interface RawServeOptions {
   offers?: string;
   partners?: string;
   memory?: boolean;
+  memoryMaxRecords?: number;
+  databaseUrl?: string;
   dataDir: string;
   timeZone: string;
   tokenTtl: number;
   logLevel: LogLevel;
 }
 
+/** The options object commander builds for `migrate`. */
+interface RawMigrateOptions {
+  databaseUrl?: string;
+  dataDir: string;
+}
+
+/** `--data-dir`, shared by `serve` and `migrate`. */
+const dataDirOption = (what: string) =>
+  new Option('--data-dir <dir>', what).env('CASHBACK_DATA_DIR').default('.cashback');
+
+/** `--database-url`, shared by `serve` and `migrate`. */
+const databaseUrlOption = (what: string) =>
+  new Option('--database-url <url>', what).env(DATABASE_URL_ENV);
+
+/** Where `--database-url` came from: `cli`, `env`, or undefined. */
+const urlSource = (command: Command): string | undefined =>
+  command.getOptionValueSource('databaseUrl');
+
 /**
- * The `cashback` command line: `cashback serve` and its options. Usage errors are thrown as
+ * The `cashback` command line: `cashback serve`, `cashback migrate` and their options. Usage errors are thrown as
  * commander's errors (see {@link run}) instead of ending the process.
  * @returns the commander program
  */
@@ -61,19 +83,31 @@ function createProgram(): Command {
       ),
     )
     .addOption(
-      new Option(
-        '--memory',
-        'keep everything in memory: the default and, for now, the only store (all data is ' +
-          'lost when the process exits)',
+      dataDirOption(
+        `where the data is kept: the PGlite database in <dir>/${PGLITE_FOLDER} (the default ` +
+          `store) and the generated token secret (unless ${TOKEN_SECRET_ENV} is set)`,
+      ),
+    )
+    .addOption(
+      databaseUrlOption(
+        'store in this PostgreSQL server instead (postgres://user:password@host:5432/db); ' +
+          'the schema is migrated at start',
       ),
     )
     .addOption(
       new Option(
-        '--data-dir <dir>',
-        `where the generated token secret is kept (unless ${TOKEN_SECRET_ENV} is set)`,
-      )
-        .env('CASHBACK_DATA_DIR')
-        .default('.cashback'),
+        '--memory',
+        'store in memory instead: all data is lost when the process exits (wins over ' +
+          `${DATABASE_URL_ENV} from the environment)`,
+      ),
+    )
+    .addOption(
+      new Option(
+        '--memory-max-records <n>',
+        'with --memory: the most records held (offers, customers, transactions, payments, ' +
+          'events); writes past it are refused with 503, and a warning is logged at 80% ' +
+          '(default: the heap limit / 1 KiB)',
+      ).argParser(parseMaxRecords),
     )
     .addOption(
       new Option('--time-zone <zone>', 'IANA time zone of transaction dates and payment days')
@@ -91,28 +125,73 @@ function createProgram(): Command {
     .addHelpText(
       'after',
       `
+Store: PGlite in <data-dir>/${PGLITE_FOLDER} unless --database-url (or ${DATABASE_URL_ENV}) or --memory is given.
+
 Environment:
   ${TOKEN_SECRET_ENV}  secret that signs tokens (at least 32 bytes); without it a secret is
                          generated once and kept in <data-dir>/token-secret (mode 0600)
   CASHBACK_DATA_DIR      default of --data-dir
+  ${DATABASE_URL_ENV}           default of --database-url
 
 Signals: SIGHUP loads the --offers file again; SIGINT or SIGTERM stops accepting connections,
-lets requests in flight finish, prints the payments stored per partner and exits 0 (a second
-signal exits at once). Exit codes: 0 stopped, 1 failed to start, 2 bad input. See docs/cli.md.`,
+lets requests in flight finish, waits for the engine calls still running, prints the payments
+stored per partner, closes the store and exits 0 (a second signal exits at once).
+Exit codes: 0 stopped, 1 failed to start, 2 bad input. See docs/cli.md.`,
     )
-    .action(async (raw: RawServeOptions) => {
+    .action(async (raw: RawServeOptions, command: Command) => {
       if (raw.dataDir === '') throw new UsageError('--data-dir (or CASHBACK_DATA_DIR) is empty');
+      const store = chooseStore({
+        ...raw,
+        ...(urlSource(command) === undefined ? {} : { databaseUrlSource: urlSource(command) }),
+      });
       await serve({
         port: raw.port,
         host: raw.host,
         ...(raw.offers === undefined ? {} : { offers: raw.offers }),
         ...(raw.partners === undefined ? {} : { partners: raw.partners }),
-        memory: raw.memory === true,
+        store,
         dataDir: raw.dataDir,
         timeZone: raw.timeZone,
         tokenTtl: raw.tokenTtl,
         logLevel: raw.logLevel,
       });
+    });
+
+  program
+    .command('migrate')
+    .description(
+      'Apply the schema migrations a database has not recorded yet, and print which. ' +
+        '`cashback serve` migrates when it starts; this does it ahead of a deploy, or with ' +
+        'other credentials.',
+    )
+    .addOption(databaseUrlOption('the PostgreSQL server to migrate'))
+    .addOption(
+      dataDirOption(
+        `without --database-url: migrate the PGlite database in <dir>/${PGLITE_FOLDER}`,
+      ),
+    )
+    .addHelpText(
+      'after',
+      `
+Environment: ${DATABASE_URL_ENV} (default of --database-url), CASHBACK_DATA_DIR (of --data-dir).
+Exit codes: 0 migrated (or nothing to apply), 1 the database failed, 2 bad input. See docs/cli.md.`,
+    )
+    .action(async (raw: RawMigrateOptions, command: Command) => {
+      if (raw.dataDir === '') throw new UsageError('--data-dir (or CASHBACK_DATA_DIR) is empty');
+      const source = urlSource(command);
+      const dirGiven = command.getOptionValueSource('dataDir') === 'cli';
+      if (source === 'cli' && dirGiven) {
+        throw new UsageError('--database-url and --data-dir name two databases: give one of them');
+      }
+      // An explicit --data-dir wins over DATABASE_URL from the environment.
+      const { databaseUrl, ...rest } = raw;
+      await migrateCommand(
+        chooseStore(
+          dirGiven || databaseUrl === undefined
+            ? rest
+            : { ...rest, databaseUrl, databaseUrlSource: source ?? 'env' },
+        ),
+      );
     });
   return program;
 }

@@ -6,13 +6,13 @@ import {
   type CashbackEngine,
   createEngine,
   createMemoryPartners,
-  createMemoryStore,
   OfferValidationError,
   type PartnerRegistry,
   type PartnerSettings,
-  type Store,
 } from '../index.js';
 import { parsePartnersFile, readJsonFile, UsageError } from './inputs.js';
+import { describeChoice, type OpenedStore, openStore, type StoreChoice } from './storeChoice.js';
+import { gateEngine } from './storeGate.js';
 import { resolveTokenSecret, TOKEN_SECRET_ENV, type TokenSecret } from './tokenSecret.js';
 import { walkthrough } from './walkthrough.js';
 
@@ -35,9 +35,9 @@ export interface ServeCommandOptions {
   readonly offers?: string;
   /** Partners file; without one a demo partner is made. */
   readonly partners?: string;
-  /** `--memory` given: the memory store, named explicitly (it is also the default). */
-  readonly memory: boolean;
-  /** Where the generated token secret is kept. */
+  /** The store: PGlite in the data directory, a PostgreSQL server, or memory. */
+  readonly store: StoreChoice;
+  /** Where the generated token secret (and, by default, the PGlite database) is kept. */
   readonly dataDir: string;
   /** IANA time zone of transaction dates and payment days. */
   readonly timeZone: string;
@@ -118,15 +118,20 @@ async function loadOffers(engine: CashbackEngine, path: string): Promise<OffersL
   }
 }
 
-/**
- * The store: the embedded default. That is the memory store until a durable embedded store
- * exists, so `--memory` (which names the memory store) changes nothing yet.
- */
-function openStore(): { store: Store; description: string } {
-  return {
-    store: createMemoryStore(),
-    description: 'memory (the only store for now): everything is lost when the process exits',
-  };
+/** Opens the store, a failure to do so as a {@link StartError} (exit 1) naming the store. */
+async function openChosenStore(choice: StoreChoice, logger: Logger): Promise<OpenedStore> {
+  try {
+    return await openStore(choice, ({ records, maxRecords }) =>
+      logger.warn(
+        { records, maxRecords },
+        'memory store near its bound: writes are refused (503 storage_full) once it holds maxRecords records; restart with a larger --memory-max-records, or use a durable store',
+      ),
+    );
+  } catch (err) {
+    throw new StartError(
+      `cannot open the store (${describeChoice(choice)}): ${(err as Error).message}`,
+    );
+  }
 }
 
 function secretLine(secret: TokenSecret): string {
@@ -154,16 +159,19 @@ function print(text: string): Promise<void> {
 }
 
 /**
- * Runs `cashback serve`: checks every input, loads the offers and partners, starts the partner
- * API, prints where it listens (and, for the demo partner, its credentials and a curl
- * walk-through), then serves until SIGINT or SIGTERM. SIGHUP reloads the offers file. On the
- * first SIGINT or SIGTERM the server stops accepting connections, lets requests in flight finish,
- * prints the number of payments stored per partner and exits 0; a second signal exits at once
- * (130 for SIGINT, 143 for SIGTERM).
+ * Runs `cashback serve`: checks every input, opens the store (PGlite in the data directory, a
+ * PostgreSQL server or memory), loads the offers and partners, starts the partner API, prints
+ * where it listens (and, for the demo partner, its credentials and a curl walk-through), then
+ * serves until SIGINT or SIGTERM. SIGHUP reloads the offers file. On the first SIGINT or SIGTERM
+ * the server stops accepting connections, lets requests in flight finish, waits for the engine
+ * calls still running (each commits or rolls back whole), prints the number of payments stored
+ * per partner, closes the store and exits 0; a second signal exits at once (130 for SIGINT, 143
+ * for SIGTERM).
  * @param options - the parsed command-line options
  * @param env - the environment (for {@link TOKEN_SECRET_ENV})
  * @returns once the server listens
- * @throws UsageError for a bad input (exit 2), StartError when the server cannot listen (exit 1)
+ * @throws UsageError for a bad input (exit 2), StartError when the store cannot be opened or the
+ *   server cannot listen (exit 1)
  */
 export async function serve(
   options: ServeCommandOptions,
@@ -172,16 +180,28 @@ export async function serve(
   const dataDir = resolve(options.dataDir);
   const tokenSecret = resolveTokenSecret(env[TOKEN_SECRET_ENV], dataDir);
   const partners = await loadPartners(options.partners);
-  const { store, description } = openStore();
-  const engine = createEngine({ store, partners: partners.registry, timeZone: options.timeZone });
-  const loaded =
-    options.offers === undefined ? undefined : await loadOffers(engine, options.offers);
-
   const logger: Logger = pino(
     { name: 'cashback', level: options.logLevel },
     pino.destination({ dest: 2, sync: true }),
   );
   if (tokenSecret.warning !== undefined) logger.warn(tokenSecret.warning);
+
+  // --- The store and the engine. Every engine call goes through the gate, so that shutdown can
+  // wait for the calls in flight before it closes the store.
+  const opened = await openChosenStore(options.store, logger);
+  const { store } = opened;
+  const ungated = createEngine({ store, partners: partners.registry, timeZone: options.timeZone });
+  const gate = gateEngine(ungated);
+  const engine = gate.engine;
+  let loaded: OffersLoaded | undefined;
+  try {
+    loaded = options.offers === undefined ? undefined : await loadOffers(engine, options.offers);
+  } catch (err) {
+    await store.close?.();
+    throw err;
+  }
+  logger.info({ store: opened.description }, 'store open');
+
   const app = createHttpApp({
     engine,
     partners: partners.registry,
@@ -195,6 +215,7 @@ export async function serve(
   try {
     server = await serveHttp(app, { port: options.port, host: options.host });
   } catch (err) {
+    await store.close?.();
     const code = (err as NodeJS.ErrnoException).code;
     const why =
       code === 'EADDRINUSE'
@@ -224,15 +245,24 @@ export async function serve(
       );
     }
   };
+
+  // --- Shutdown, in order: stop accepting and finish the requests in flight (serveHttp cuts
+  // what remains after 10 s), wait for the engine calls still running (a cut request's call runs
+  // on and commits or rolls back whole), then close the store (PGlite leaves its data directory
+  // consistent).
   const shutdown = async (signal: NodeJS.Signals): Promise<void> => {
     const closed = server.close(); // the listening socket is closed at once
     logger.info({ signal }, 'stopping: requests in flight finish first');
     await closed;
     await reloading;
-    const counts = await paymentCounts(engine, partners.ids);
+    const running = gate.inFlight();
+    if (running > 0) logger.info({ calls: running }, 'waiting for engine calls in flight');
+    await gate.close();
+    const counts = await paymentCounts(ungated, partners.ids);
+    await store.close?.();
     logger.info({ signal }, 'stopped');
     await print(
-      `cashback serve: stopped; payments stored: ${counts.join(', ')} (memory store: this data is gone now that the process exits)\n`,
+      `cashback serve: stopped; payments stored: ${counts.join(', ')} (${opened.afterExit})\n`,
     );
     process.exit(0);
   };
@@ -260,7 +290,7 @@ export async function serve(
   const pid = process.pid;
   const lines = [
     `cashback serve: the partner API listens on ${server.url} (pid ${pid})`,
-    `  store         ${description}`,
+    `  store         ${opened.description}`,
     loaded === undefined
       ? '  offers        none (start with --offers <file> to load some)'
       : `  offers        ${loaded.offers} from ${options.offers}; kill -HUP ${pid} loads the file again`,

@@ -133,7 +133,7 @@ afterEach(() => {
 /** The environment of a child: this one's, without the variables the command reads. */
 function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
-  for (const name of ['CASHBACK_TOKEN_SECRET', 'CASHBACK_DATA_DIR']) {
+  for (const name of ['CASHBACK_TOKEN_SECRET', 'CASHBACK_DATA_DIR', 'DATABASE_URL']) {
     if (!(name in extra)) delete env[name];
   }
   env.PATH = `${dirname(process.execPath)}:${env.PATH ?? ''}`;
@@ -224,7 +224,8 @@ async function startServing(
   fileLimit?: number,
 ) {
   const served = start(args, env, npm, fileLimit);
-  await served.until((out) => LISTENING.test(out), 'the listening line');
+  // A first start makes the PGlite database: seconds on a busy machine.
+  await served.until((out) => LISTENING.test(out), 'the listening line', 60_000);
   const url = LISTENING.exec(served.stdout())?.[1] as string;
   return { served, url };
 }
@@ -520,13 +521,14 @@ describe('cashback serve', () => {
     const loadPayments = answers.reduce((n, o) => n + o.body[0].payments.length, 0);
     const summary = STOPPED.exec(served.stdout())?.[1];
     expect(summary, served.stdout()).toBe(`demo-bank=${paid.length + loadPayments}`);
-  }, 45_000);
+  }, 120_000);
 
   it('answers and stores a request in flight at SIGTERM, and refuses new connections', async () => {
     const { served, url } = await startServing([
       ...startArgs,
       '--port',
       '0',
+      '--memory',
       '--data-dir',
       tempDir('data'),
     ]);
@@ -566,6 +568,7 @@ describe('cashback serve', () => {
       ...startArgs,
       '--port',
       '0',
+      '--memory',
       '--data-dir',
       tempDir('data'),
     ]);
@@ -630,14 +633,22 @@ describe('cashback serve', () => {
     expect(port.stderr).toMatch(/--port.*70000.*from 0 to 65535/);
     const file = join(tempDir('offers'), 'offers.json');
     writeFileSync(file, JSON.stringify([{ offer_id: 1, name: 'No merchant' }]));
-    const offers = await runToEnd(['dist/cli.js', 'serve', '--port', '0', '--offers', file]);
+    const offers = await runToEnd([
+      'dist/cli.js',
+      'serve',
+      '--port',
+      '0',
+      '--memory',
+      '--offers',
+      file,
+    ]);
     expect(offers.code).toBe(2);
     expect(offers.stderr).toMatch(/^cashback: offers file .*: Invalid offers: offer 1: /);
   });
 
   it('makes the token secret once, mode 0600, and a token of one run works on the next', async () => {
     const dataDir = join(tempDir('data'), 'nested');
-    const args = ['dist/cli.js', 'serve', '--port', '0', '--data-dir', dataDir];
+    const args = ['dist/cli.js', 'serve', '--port', '0', '--memory', '--data-dir', dataDir];
     const offersWith = (url: string, token: string) =>
       fetch(`${url}/active-offers`, { headers: { Token: token } }).then((r) => r.status);
 
@@ -665,6 +676,7 @@ describe('cashback serve', () => {
       'serve',
       '--port',
       '0',
+      '--memory',
       '--data-dir',
       tempDir('data'),
     ]);
@@ -689,6 +701,7 @@ describe('cashback serve', () => {
       'serve',
       '--port',
       '0',
+      '--memory',
       '--data-dir',
       tempDir('data'),
       '--offers',
@@ -748,6 +761,7 @@ describe('cashback serve', () => {
       'serve',
       '--port',
       '0',
+      '--memory',
       '--data-dir',
       tempDir('data'),
       '--partners',
@@ -775,7 +789,7 @@ describe('cashback serve', () => {
 
   it('serves another address while one address holds 6,000 connections, with 4,096 file descriptors', async () => {
     const { served, url } = await startServing(
-      [...startArgs, '--port', '0', '--data-dir', tempDir('data')],
+      [...startArgs, '--port', '0', '--memory', '--data-dir', tempDir('data')],
       {},
       false,
       4096,
@@ -845,6 +859,7 @@ describe('cashback serve', () => {
       ...startArgs,
       '--port',
       '0',
+      '--memory',
       '--data-dir',
       tempDir('data'),
     ]);
@@ -883,6 +898,7 @@ describe('cashback serve', () => {
         ...startArgs,
         '--port',
         String(port),
+        '--memory',
         '--data-dir',
         tempDir('data'),
       ]);
@@ -913,6 +929,7 @@ describe('cashback serve', () => {
       'serve',
       '--port',
       '0',
+      '--memory',
       '--data-dir',
       tempDir('data'),
       '--offers',
@@ -934,6 +951,7 @@ describe('cashback serve', () => {
       ...startArgs,
       '--port',
       '0',
+      '--memory',
       '--data-dir',
       tempDir('data'),
     ]);

@@ -52,7 +52,7 @@ export function parseMaxRecords(value: string): number {
  * @param url - the URL, already checked by {@link chooseStore}
  * @returns the URL without secrets
  */
-export function describeDatabaseUrl(url: string): string {
+function describeDatabaseUrl(url: string): string {
   const u = new URL(url);
   const user = u.username === '' ? '' : `${u.username}@`;
   return `${u.protocol}//${user}${u.host}${u.pathname}`;

@@ -15,6 +15,7 @@
  * the same options. Nothing is written inside the repository: data directories and files are
  * temporary too.
  */
+
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import {
   copyFileSync,
@@ -36,6 +37,7 @@ import { build } from 'tsup';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import tsupConfig from '../../tsup.config';
 import { checkAgainstOpenApi } from '../http/_harness.js';
+import { childEnv } from './_served.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
@@ -129,16 +131,6 @@ afterEach(() => {
   for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
   children.clear();
 });
-
-/** The environment of a child: this one's, without the variables the command reads. */
-function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
-  for (const name of ['CASHBACK_TOKEN_SECRET', 'CASHBACK_DATA_DIR', 'DATABASE_URL']) {
-    if (!(name in extra)) delete env[name];
-  }
-  env.PATH = `${dirname(process.execPath)}:${env.PATH ?? ''}`;
-  return env;
-}
 
 /**
  * Starts `node <args>` (or, with `npm`, `npm start -- <args>`) in the private package root;

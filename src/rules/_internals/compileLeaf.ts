@@ -73,10 +73,22 @@ export function compileLeaf(
 
   const { evaluate } = operator;
   const get = createGetter(fact.fact, fact.steps);
+  const name = node.operator as string;
   if (value.kind === 'literal') {
     const literal = freezeLiteral(value.value);
+    c.leaves.push((ctx) => {
+      const factValue = get(ctx);
+      const result = evaluate(factValue, literal) === true;
+      return { path, fact: fact.name, factValue, operator: name, value: literal, result };
+    });
     return (ctx) => evaluate(get(ctx), literal) === true;
   }
   const getValue = createGetter(value.fact.fact, value.fact.steps);
+  const valueFact = value.fact.name;
+  c.leaves.push((ctx) => {
+    const [factValue, other] = [get(ctx), getValue(ctx)];
+    const result = evaluate(factValue, other) === true;
+    return { path, fact: fact.name, factValue, operator: name, value: other, valueFact, result };
+  });
   return (ctx) => evaluate(get(ctx), getValue(ctx)) === true;
 }

@@ -50,17 +50,17 @@ export function runCheck(file: string, raw: RawCheckOptions): void {
       `${JSON.stringify({ file, today, findings: located, counts }, null, 2)}\n`,
     );
   } else {
-    for (const f of findings) {
-      const first = f.offers[0]?.index ?? 0;
-      const at = lines.lineOf(first, f.path);
+    // One write: thousands of findings written line by line would cost more than checking.
+    const out = findings.map((f) => {
+      const at = lines.lineOf(f.offers[0]?.index ?? 0, f.path);
       const where = at === undefined ? file : `${file}:${at}`;
-      const what = named(f, (i) => lines.lineOf(i));
-      process.stdout.write(`${where}: ${f.level} ${f.rule}: ${what}: ${f.message}\n`);
-    }
+      return `${where}: ${f.level} ${f.rule}: ${named(f, (i) => lines.lineOf(i))}: ${f.message}\n`;
+    });
     const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-    process.stdout.write(
+    out.push(
       `${plural(offers.length, 'offer')} checked (today ${today}): ${plural(counts.error, 'error')}, ${plural(counts.warning, 'warning')}, ${counts.info} info\n`,
     );
+    process.stdout.write(out.join(''));
   }
   process.exitCode = counts.error > 0 ? 1 : 0;
 }

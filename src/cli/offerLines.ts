@@ -1,4 +1,4 @@
-import { findNodeAtLocation, type JSONPath, type Node, parseTree } from 'jsonc-parser';
+import { findNodeAtLocation, type JSONPath, parseTree, visit } from 'jsonc-parser';
 
 /** The line (1-based) of each offer of an offers file, and of a field inside one. */
 export interface OfferLines {
@@ -19,30 +19,51 @@ function segments(path: string): JSONPath {
 }
 
 /**
- * Locates the offers of a JSON array by their position in the text, with jsonc-parser's syntax
- * tree (the file has already been parsed as JSON, so the tree is that of valid JSON).
+ * Locates the offers of a JSON array in its text with jsonc-parser's scanner: one pass records
+ * where each offer starts and ends (no syntax tree of the whole file is built); a field's line
+ * is found, when asked, in the syntax tree of its offer alone. The file has already been parsed
+ * as JSON.
  * @param text - the file's text
  * @returns the lines of its offers
  */
 export function offerLines(text: string): OfferLines {
-  const root = parseTree(text);
-  const starts = [0];
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-  const line = (node: Node) => {
-    let [lo, hi] = [0, starts.length - 1];
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if ((starts[mid] as number) <= node.offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo + 1;
+  const offers: { start: number; end: number; line: number }[] = [];
+  let depth = 0;
+  const begin = (offset: number, _length: number, line: number) => {
+    if (depth === 1) offers.push({ start: offset, end: offset, line: line + 1 });
+    depth += 1;
   };
+  const end = (offset: number, length: number) => {
+    depth -= 1;
+    const last = offers.at(-1);
+    if (depth === 1 && last !== undefined) last.end = offset + length;
+  };
+  visit(text, {
+    onObjectBegin: begin,
+    onArrayBegin: begin,
+    onObjectEnd: end,
+    onArrayEnd: end,
+    onLiteralValue: (_value, offset, length, line) => {
+      if (depth === 1) offers.push({ start: offset, end: offset + length, line: line + 1 });
+    },
+  });
   return {
     lineOf(index, path) {
-      const offer = root?.type === 'array' ? root.children?.[index] : undefined;
+      const offer = offers[index];
       if (offer === undefined) return undefined;
-      const field = path === undefined ? undefined : findNodeAtLocation(offer, segments(path));
-      return line(field ?? offer);
+      if (path === undefined) return offer.line;
+      const tree = parseTree(text.slice(offer.start, offer.end));
+      const field = tree && findNodeAtLocation(tree, segments(path));
+      if (field === undefined) return offer.line;
+      let line = offer.line;
+      for (
+        let i = text.indexOf('\n', offer.start);
+        i !== -1 && i < offer.start + field.offset;
+        i = text.indexOf('\n', i + 1)
+      ) {
+        line += 1;
+      }
+      return line;
     },
   };
 }

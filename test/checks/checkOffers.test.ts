@@ -150,6 +150,17 @@ describe('always_loses', () => {
     ]);
     expect(only('always_loses', [winner, offer({ offer_id: 2, age: ['20-45'] })])).toEqual([]);
   });
+  test('covers open-ended bands: 18+ covers 65+, and 0+ covers any age', () => {
+    const senior = offer({ offer_id: 2, age: ['65+'] });
+    expect(only('always_loses', [offer({ ...base, age: ['18+'] }), senior])).toEqual([
+      'always_loses: 2,1',
+    ]);
+    const anyAge = offer({ offer_id: 2, age: [] });
+    expect(only('always_loses', [offer({ ...base, age: ['0+'] }), anyAge])).toEqual([
+      'always_loses: 2,1',
+    ]);
+    expect(only('always_loses', [offer({ ...base, age: ['1+'] }), anyAge])).toEqual([]);
+  });
   test('does not fire when the would-be winner has the higher id (ties go to the loser)', () => {
     // 3 pays 10%, 2 pays 5%: on small amounts both round alike, and 2 wins those ties.
     expect(

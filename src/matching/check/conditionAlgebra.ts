@@ -1,6 +1,6 @@
 /**
  * Conditions as sets of fact values in disjunctive normal form, to decide whether a condition
- * can ever hold (docs/concepts.md, Checking offers). An atom constrains one fact; a term is a
+ * can ever hold (docs/testing.md, `cashback check`). An atom constrains one fact; a term is a
  * conjunction of atoms, a DNF a disjunction of terms. A `free` atom stands for a comparison the
  * analysis does not model: it may be true or false, so it never makes a term impossible.
  */

@@ -13,6 +13,7 @@ function agesCovered(inner: readonly AgeBand[], outer: readonly AgeBand[]): bool
       let reach = -1;
       for (const o of outer) if (o.min <= age && o.max >= age && o.max > reach) reach = o.max;
       if (reach < 0) return false;
+      if (reach === Number.POSITIVE_INFINITY) break;
       age = reach + 1;
     }
   }
@@ -32,7 +33,18 @@ function conditionsCovered(a: CompiledOffer, b: CompiledOffer): boolean {
   if (b.condition === undefined) return true;
   if (a.condition === undefined) return false;
   if (b.condition.usesHistory && a.lookbackDays !== b.lookbackDays) return false;
-  return JSON.stringify(a.offer.conditions) === JSON.stringify(b.offer.conditions);
+  return conditionsText(a) === conditionsText(b);
+}
+
+/** The conditions as JSON text, made once per offer: pairs of offers compare it often. */
+const texts = new WeakMap<CompiledOffer, string>();
+function conditionsText(offer: CompiledOffer): string {
+  let text = texts.get(offer);
+  if (text === undefined) {
+    text = JSON.stringify(offer.offer.conditions);
+    texts.set(offer, text);
+  }
+  return text;
 }
 
 /**

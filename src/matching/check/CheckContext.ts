@@ -30,6 +30,9 @@ export type OfferCheck = (ctx: CheckContext) => OfferFinding[];
 
 /** How a finding names an offer. */
 export function ref(offer: CheckedOffer): FindingOffer {
-  const id = offer.compiled?.offerId;
+  const raw = (offer.raw as { offer_id?: unknown } | null)?.offer_id;
+  const id =
+    offer.compiled?.offerId ??
+    (typeof raw === 'number' && Number.isSafeInteger(raw) && raw > 0 ? raw : undefined);
   return id === undefined ? { index: offer.index } : { index: offer.index, offer_id: id };
 }

@@ -1,4 +1,4 @@
-import type { OfferCheck } from './CheckContext.js';
+import { type OfferCheck, ref } from './CheckContext.js';
 
 /**
  * `invalid_offer`: every validation problem of every offer, with its path (the offers were
@@ -9,7 +9,7 @@ export const invalidOffer: OfferCheck = (ctx) =>
     (offer.issues ?? []).map((issue) => ({
       rule: 'invalid_offer' as const,
       level: 'error' as const,
-      offers: [{ index: offer.index }],
+      offers: [ref(offer)],
       message: issue.path === '' ? issue.message : `${issue.path} ${issue.message}`,
       ...(issue.path === '' ? {} : { path: issue.path }),
     })),

@@ -1,6 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { version } from '../../package.json';
 import { registerCheck } from './check.js';
+import { registerFuzz } from './fuzz.js';
 import { parsePort, parseTimeZone, parseTokenTtl, UsageError } from './inputs.js';
 import { LOG_LEVELS, type LogLevel, StartError, serve } from './serve.js';
 import { TOKEN_SECRET_ENV } from './tokenSecret.js';
@@ -116,6 +117,7 @@ signal exits at once). Exit codes: 0 stopped, 1 failed to start, 2 bad input. Se
       });
     });
   registerCheck(program);
+  registerFuzz(program);
   return program;
 }
 

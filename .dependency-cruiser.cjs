@@ -15,7 +15,7 @@ const LAYERS = {
   engine: ['store', 'core', 'matching', 'model', 'rules'],
   http: ['engine', 'store', 'core', 'matching', 'model', 'rules'],
   webhooks: ['engine', 'store', 'core', 'matching', 'model', 'rules'],
-  cli: ['http', 'webhooks', 'engine', 'store', 'core', 'matching', 'model', 'rules'],
+  cli: ['http', 'webhooks', 'testing', 'engine', 'store', 'core', 'matching', 'model', 'rules'],
   testing: ['engine', 'store', 'core', 'matching', 'model', 'rules'],
 };
 const ALL = Object.keys(LAYERS);

@@ -1,5 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { version } from '../../package.json';
+import { registerCheck } from './check.js';
+import { registerFuzz } from './fuzz.js';
 import { parsePort, parseTimeZone, parseTokenTtl, UsageError } from './inputs.js';
 import { migrateCommand } from './migrate.js';
 import { LOG_LEVELS, type LogLevel, StartError, serve } from './serve.js';
@@ -193,6 +195,9 @@ Exit codes: 0 migrated (or nothing to apply), 1 the database failed, 2 bad input
         ),
       );
     });
+
+  registerCheck(program);
+  registerFuzz(program);
   return program;
 }
 

@@ -25,7 +25,7 @@ export function cashbackDecimal(c: Cashback, scale: number): MoneyValue {
  * The cap as payable at `scale`: rounded down, so a cap with more places than `scale` is never
  * exceeded (0.005 at 2 places pays at most 0.00).
  */
-function capAtScale(cap: ExactAmount, options: ResolvedOptions): MoneyValue {
+export function capAtScale(cap: ExactAmount, options: ResolvedOptions): MoneyValue {
   return cap.decimal.toDecimalPlaces(options.scale, Money.ROUND_DOWN);
 }
 

@@ -1,6 +1,8 @@
 import { formatDay } from '../model/day.js';
 import type { ResolvedOptions } from '../model/options.js';
+import type { LeafResult } from '../rules/index.js';
 import { computeCashback, isZeroCashback } from './cashback.js';
+import { customerFactsOf, factContext, transactionFactsOf } from './facts.js';
 import { historyFacts } from './history.js';
 import { type EligibilityCheck, firstFailedCheck, type MatchInput } from './match.js';
 import type { CompiledOffer } from './offer.js';
@@ -17,6 +19,31 @@ export interface CandidateExplanation {
   readonly payment_date?: string;
   /** The first failed check and why, or `zero_cashback` when it matched but pays 0. */
   readonly failed?: { readonly check: EligibilityCheck | 'zero_cashback'; readonly detail: string };
+  /**
+   * Every comparison of the offer's `conditions` with the fact's value, the operator, the value
+   * and its result, whichever check failed (absent when the offer has no conditions).
+   */
+  readonly conditions?: readonly LeafResult[];
+}
+
+function leaves(offer: CompiledOffer, m: MatchInput): { conditions?: readonly LeafResult[] } {
+  if (offer.condition === undefined) return {};
+  const tx = m.tx;
+  const transaction = m.txFacts ?? transactionFactsOf(tx);
+  const customer = m.customerFacts ?? customerFactsOf(m.customer, m.age);
+  const ctx = factContext(transaction, customer, m.purchases, tx, offer.lookbackDays);
+  return { conditions: offer.condition.explain(ctx) };
+}
+
+/** The comparisons that came out false, for the `conditions` detail; `not` may invert them. */
+function failedLeaves(offer: CompiledOffer, m: MatchInput): string {
+  const failed = (leaves(offer, m).conditions ?? []).filter((leaf) => !leaf.result);
+  if (failed.length === 0) return '';
+  const shown = failed.map(
+    (leaf) =>
+      `${leaf.fact} (${JSON.stringify(leaf.factValue) ?? 'undefined'}) ${leaf.operator} ${JSON.stringify(leaf.value)}`,
+  );
+  return `; false: ${shown.join(', ')}`;
 }
 
 function bands(offer: CompiledOffer): string {
@@ -47,7 +74,7 @@ function detail(check: EligibilityCheck, offer: CompiledOffer, m: MatchInput): s
         : `the offer is for new customers; ${n} earlier purchase(s) here in the ${offer.lookbackDays} days before`;
     }
     case 'conditions':
-      return 'the conditions are not met';
+      return `the conditions are not met${failedLeaves(offer, m)}`;
   }
 }
 
@@ -69,6 +96,7 @@ export function explainOffer(
       offer_id: offer.offerId,
       matched: false,
       failed: { check: failure, detail: detail(failure, offer, m) },
+      ...leaves(offer, m),
     };
   }
   const cashback = computeCashback(m.tx.amount, offer, options);
@@ -83,6 +111,7 @@ export function explainOffer(
         check: 'zero_cashback',
         detail: `cashback rounds to 0 at ${options.scale} decimal places`,
       },
+      ...leaves(offer, m),
     };
   }
   return {
@@ -90,5 +119,6 @@ export function explainOffer(
     matched: true,
     cashback: cashback.value,
     payment_date: paymentDate,
+    ...leaves(offer, m),
   };
 }

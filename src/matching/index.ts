@@ -1,5 +1,6 @@
 export { type AgeBand, parseAgeBand } from './ageBands.js';
 export { type Cashback, cashbackDecimal, computeCashback } from './cashback.js';
+export * from './check/index.js';
 export {
   type CompileOffersOptions,
   compileOffers,

@@ -1,11 +1,21 @@
 import type { FactType } from './facts.js';
 
+/**
+ * The type of what stands on the fact side of a comparison: a fact's type, or, under the `swap:`
+ * decorator, the type of a literal (a list for `swap:contains` on `["a", "b"]`).
+ * @public
+ */
+export type FactSideType = FactType | 'string[]' | 'number[]';
+
 /** The fact side of a comparison, as the compile-time type check sees it. @public */
 export interface FactOperand {
-  /** Dotted name of the fact and its path, e.g. `customer.location.city`. */
+  /**
+   * Dotted name of the fact and its path, e.g. `customer.location.city`; under `swap:`, a literal
+   * is named by its description (`the string "Paris"`).
+   */
   readonly name: string;
-  /** Its type from `FACT_SCHEMA`. */
-  readonly type: FactType;
+  /** Its type: from `FACT_SCHEMA`, or of the literal that stands there under `swap:`. */
+  readonly type: FactSideType;
 }
 
 /**

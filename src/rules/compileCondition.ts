@@ -4,6 +4,7 @@ import { assertKnownKeys } from './_internals/knownKeys.js';
 import { ConditionError, type ConditionIssue } from './ConditionError.js';
 import { createOperatorRegistry, type OperatorRegistry } from './createOperatorRegistry.js';
 import type { FactContext } from './facts.js';
+import type { LeafResult } from './LeafResult.js';
 
 /** A condition compiled into plain synchronous closures. @public */
 export interface CompiledCondition {
@@ -14,6 +15,13 @@ export interface CompiledCondition {
   readonly evaluate: (ctx: FactContext) => boolean;
   /** Whether any comparison reads `history`; when false, `ctx.history` is never read. */
   readonly usesHistory: boolean;
+  /**
+   * Evaluates every comparison of the tree for one transaction, even those `evaluate` would
+   * skip, for people reading why a condition held or not.
+   * @param ctx - the facts of the transaction.
+   * @returns one result per comparison, in tree order.
+   */
+  readonly explain: (ctx: FactContext) => readonly LeafResult[];
 }
 
 /** Options of `compileCondition` and `checkCondition`. @public */
@@ -40,10 +48,13 @@ function compile(condition: unknown, options: CompileOptions) {
   const c: Compilation = {
     operators: options.operators ?? builtIns,
     issues: [],
+    leaves: [],
     usesHistory: false,
   };
   const evaluate: Evaluate = compileNode(c, condition, options.path ?? 'conditions');
-  return { evaluate, usesHistory: c.usesHistory, issues: c.issues };
+  const { leaves } = c;
+  const explain = (ctx: FactContext) => leaves.map((leaf) => leaf(ctx));
+  return { evaluate, usesHistory: c.usesHistory, explain, issues: c.issues };
 }
 
 /**
@@ -84,7 +95,7 @@ export function compileCondition(
   condition: unknown,
   options: CompileOptions = {},
 ): CompiledCondition {
-  const { evaluate, usesHistory, issues } = compile(condition, options);
+  const { evaluate, usesHistory, explain, issues } = compile(condition, options);
   if (issues.length > 0) throw new ConditionError(issues);
-  return Object.freeze({ evaluate, usesHistory });
+  return Object.freeze({ evaluate, usesHistory, explain });
 }

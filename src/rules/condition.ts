@@ -29,7 +29,9 @@ export type ConditionValue = FactReference | JsonValue;
 
 /**
  * Properties json-rules-engine allows on any condition. They do not change the result:
- * `name` is a label, `priority` only orders evaluation.
+ * `name` is a label, `priority` only orders evaluation. The types are what json-rules-engine
+ * documents; when conditions load from JSON, a value of any type is accepted and ignored, as
+ * json-rules-engine does (see docs/concepts.md, The condition language).
  * @public
  */
 export interface ConditionMetadata {
@@ -71,7 +73,11 @@ export interface LeafCondition extends ConditionMetadata {
   readonly fact: string;
   /** JSONPath of plain member steps into the fact, e.g. `$.location.city`. */
   readonly path?: string;
-  /** Name of a built-in or registered operator. */
+  /**
+   * Name of a built-in or registered operator, optionally prefixed by json-rules-engine's
+   * decorators: `not:`, `swap:`, `someFact:`, `everyFact:`, `someValue:`, `everyValue:`
+   * (`not:someValue:equal`).
+   */
   readonly operator: string;
   /** What the fact is compared with. */
   readonly value: ConditionValue;

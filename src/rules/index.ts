@@ -41,4 +41,5 @@ export type {
   TransactionFacts,
 } from './facts.js';
 export { FACT_SCHEMA } from './facts.js';
-export type { FactOperand, Operator, ValueOperand } from './Operator.js';
+export type { LeafResult } from './LeafResult.js';
+export type { FactOperand, FactSideType, Operator, ValueOperand } from './Operator.js';

@@ -6,6 +6,7 @@
  */
 
 export type { RoundingName } from '../model/money.js';
+export type { CoreOptions } from '../model/options.js';
 // What the store conformance suite's signature reaches (a `Store` and every type it names):
 // api-extractor wants each exported by this entry too, as `RoundingName` above.
 export type {
@@ -16,6 +17,14 @@ export type {
   OfferInput,
   OfferSchema,
 } from '../model/schemas.js';
+export type {
+  FactOperand,
+  FactSideType,
+  FactType,
+  Operator,
+  OperatorRegistry,
+  ValueOperand,
+} from '../rules/index.js';
 export type {
   CustomerRecord,
   CustomerRepository,
@@ -37,6 +46,12 @@ export type {
 } from '../store/index.js';
 export { type CustomerArbitraryOptions, customerArbitrary } from './customerArbitrary.js';
 export type { DayRange } from './DayRange.js';
+export {
+  type FuzzDataSet,
+  type FuzzOffersOptions,
+  type FuzzReport,
+  fuzzOffers,
+} from './fuzzOffers.js';
 export { historyTransactionArbitrary } from './historyTransactionArbitrary.js';
 export {
   type InvariantOptions,

@@ -31,7 +31,7 @@ import {
 import { request as httpRequest } from 'node:http';
 import { type AddressInfo, connect, createServer as createNetServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'tsup';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';

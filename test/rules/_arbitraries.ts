@@ -94,6 +94,38 @@ const leaf: fc.Arbitrary<Spelled> = fc
     })),
   );
 
+/** A literal of the operator's value type (no fact reference), for one item of a list. */
+function literalFor(operator: string, type: FactType) {
+  if (operator === 'in' || operator === 'notIn') return fc.array(literalOf(type), { maxLength: 3 });
+  return operator === 'equal' || operator === 'notEqual' ? literalOf(type) : number;
+}
+
+/**
+ * A leaf with json-rules-engine 7's decorators: `not:`, `someValue:` / `everyValue:` over a list
+ * of literals, and `swap:` on `equal` / `notEqual`, chained.
+ */
+const decoratedLeaf: fc.Arbitrary<Spelled> = fc
+  .tuple(
+    fc.constantFrom(...LEAF_FACTS),
+    fc.constantFrom(...OPERATORS),
+    fc.constantFrom('', 'someValue:', 'everyValue:', 'swap:'),
+    fc.boolean(),
+  )
+  .chain(([[name, type], base, decorator, negated]) => {
+    const swap = decorator === 'swap:' && (base === 'equal' || base === 'notEqual');
+    const lists = decorator === 'someValue:' || decorator === 'everyValue:';
+    const literal = lists ? fc.array(literalFor(base, type), { maxLength: 3 }) : literalOf(type);
+    const value =
+      lists || swap
+        ? literal.map((v) => ({ ours: v as unknown, jre: v as unknown }))
+        : valueFor(base, type);
+    const operator = `${negated ? 'not:' : ''}${lists || swap ? decorator : ''}${base}`;
+    return fc.tuple(factOf(name), value).map(([fact, v]) => ({
+      ours: { ...fact.ours, operator, value: v.ours },
+      jre: { ...fact.jre, operator, value: v.jre },
+    }));
+  });
+
 const list = (key: 'all' | 'any', children: fc.Arbitrary<Spelled[]>) =>
   fc.tuple(children, priority).map(([parts, p]) => ({
     ours: withPriority({ [key]: parts.map((part) => part.ours) }, p),
@@ -106,6 +138,7 @@ export const condition: fc.Arbitrary<Spelled> = fc
     node: fc.oneof(
       { depthSize: 'small', withCrossShrink: true },
       leaf,
+      decoratedLeaf,
       list('all', fc.array(tie('node'), { maxLength: 4 })),
       list('any', fc.array(tie('node'), { minLength: 1, maxLength: 4 })),
       tie('node').map((inner) => ({ ours: { not: inner.ours }, jre: { not: inner.jre } })),

@@ -147,6 +147,11 @@ describe('a compiled condition', () => {
     const labelled = { name: 'big', priority: 5, all: [{ ...T, name: 'amount', priority: 2 }] };
     expect(holds(labelled)).toBe(true);
   });
+  test('accepts name and priority of any JSON type and ignores them, as json-rules-engine does', () => {
+    const odd = { name: 1, priority: 'high', all: [{ ...T, name: null, priority: 0 }] };
+    expect(holds(odd)).toBe(true);
+    expect(holds({ ...odd, all: [{ ...T, name: ['a'], priority: -2 }] })).toBe(true);
+  });
   test('accepts the typed Condition shape', () => {
     const typed: Condition = {
       any: [{ fact: 'customer.gender', operator: 'in', value: ['female'] }],

@@ -92,20 +92,6 @@ const cases: ReadonlyArray<readonly [string, unknown, ConditionIssueCode, string
     'JSONPath',
   ],
   [
-    'a name that is not a string',
-    { all: [], name: 1 },
-    'invalid_type',
-    'conditions.name',
-    'string',
-  ],
-  [
-    'a priority that is not a positive number',
-    { ...amount, priority: 0 },
-    'invalid_type',
-    'conditions.priority',
-    'positive',
-  ],
-  [
     'a misspelt property',
     { any: [{ ...amount, operater: 'equal' }] },
     'unknown_key',
@@ -204,11 +190,11 @@ const cases: ReadonlyArray<readonly [string, unknown, ConditionIssueCode, string
     'unknown operator "equals"',
   ],
   [
-    'a json-rules-engine operator decorator',
-    { ...amount, operator: 'not:equal' },
+    'an unknown operator decorator',
+    { ...amount, operator: 'never:equal' },
     'unknown_operator',
     'conditions.operator',
-    '"not:equal"',
+    '"never:equal"',
   ],
   [
     'transaction.amount lessThan the string "100"',

@@ -1,6 +1,7 @@
 import type { ConditionIssue, ConditionIssueCode } from '../ConditionError.js';
 import type { OperatorRegistry } from '../createOperatorRegistry.js';
 import type { FactContext } from '../facts.js';
+import type { LeafResult } from '../LeafResult.js';
 
 /** A compiled condition node. */
 export type Evaluate = (ctx: FactContext) => boolean;
@@ -9,6 +10,8 @@ export type Evaluate = (ctx: FactContext) => boolean;
 export interface Compilation {
   readonly operators: OperatorRegistry;
   readonly issues: ConditionIssue[];
+  /** One tracer per comparison, in tree order, for `CompiledCondition.explain`. */
+  readonly leaves: ((ctx: FactContext) => LeafResult)[];
   usesHistory: boolean;
 }
 

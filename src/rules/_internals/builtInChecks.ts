@@ -1,6 +1,6 @@
 import type { FactOperand, Operator, ValueOperand } from '../Operator.js';
 import { describeType, describeValue } from './describe.js';
-import { definedType, isFiniteNumber, literalHasType } from './operandTypes.js';
+import { definedType, isFiniteNumber, itemType, literalHasType } from './operandTypes.js';
 
 type CheckFact = Operator['checkFact'];
 type CheckValue = Operator['checkValue'];
@@ -61,15 +61,28 @@ export function listOfFactType(operator: string): CheckValue {
 }
 
 /**
- * The fact must be a list (`contains`, `doesNotContain`). No fact of the schema is, and
- * json-rules-engine makes these operators false on anything else, so they are rejected.
+ * The fact side must be a list (`contains`, `doesNotContain`). No fact of the schema is one, and
+ * json-rules-engine makes these operators false on anything else; a literal list stands there
+ * only under `swap:` (`swap:contains` on `["Paris", "Lyon"]`).
  */
 export function listFact(operator: string): CheckFact {
   return (fact: FactOperand) =>
-    `${operator} needs a fact that is a list, but ${fact.name} is ${describeType(fact.type)} (json-rules-engine would always make this false)`;
+    itemType(fact.type) !== undefined
+      ? undefined
+      : `${operator} needs a fact that is a list, but ${fact.name} is ${describeType(fact.type)} (json-rules-engine would always make this false)`;
 }
 
 /**
- * Any value will do (for operators whose fact check already rejects every fact).
+ * The value must have the type of the fact side's items (`contains`, `doesNotContain`).
  */
-export const anyValue: CheckValue = () => undefined;
+export function itemOfFact(operator: string): CheckValue {
+  return (value, fact) => {
+    const type = itemType(fact.type) ?? 'string';
+    const fits =
+      value.kind === 'literal'
+        ? literalHasType(type, value.value)
+        : definedType(value.type) === type;
+    if (fits) return undefined;
+    return `${operator} looks for ${describeType(type)} in ${fact.name}, not ${describeOperand(value)}`;
+  };
+}

@@ -1,10 +1,11 @@
-import type { FactOperand, ValueOperand } from '../Operator.js';
+import { DECORATORS } from '../decorators/index.js';
 import { type Compilation, checkKeys, type Evaluate, NEVER, report } from './Compilation.js';
 import { compileFactField } from './compileFactField.js';
 import { createGetter } from './createGetter.js';
 import { freezeLiteral } from './freezeLiteral.js';
 import { isRecord } from './isRecord.js';
 import type { ResolvedFact } from './resolveFact.js';
+import { resolveOperator } from './resolveOperator.js';
 
 const LEAF_KEYS = ['fact', 'path', 'operator', 'value', 'name', 'priority'];
 const REFERENCE_KEYS = ['fact', 'path'];
@@ -37,9 +38,9 @@ function lookUpOperator(c: Compilation, node: Readonly<Record<string, unknown>>,
   } else if (typeof operator !== 'string') {
     report(c, 'invalid_type', `${path}.operator`, '"operator" must be a string, an operator name');
   } else {
-    const found = c.operators.get(operator);
+    const found = resolveOperator(c.operators, operator);
     if (found) return found;
-    const message = `unknown operator "${operator}"; operators are ${c.operators.names.join(', ')}`;
+    const message = `unknown operator "${operator}"; operators are ${c.operators.names.join(', ')}, each may be prefixed by decorators (${[...DECORATORS.keys()].map((d) => `${d}:`).join(', ')})`;
     report(c, 'unknown_operator', `${path}.operator`, message);
   }
   return undefined;
@@ -60,28 +61,34 @@ export function compileLeaf(
   const value = compileValue(c, node, path);
   if (!fact || !operator || !value) return NEVER;
 
-  const factOperand: FactOperand = { name: fact.name, type: fact.type };
-  const factIssue = operator.checkFact(factOperand);
-  if (factIssue !== undefined) {
-    report(c, 'type_mismatch', `${path}.operator`, factIssue);
-    return NEVER;
-  }
-  const valueOperand: ValueOperand =
+  const valueSide =
     value.kind === 'literal'
       ? value
-      : { kind: 'fact', name: value.fact.name, type: value.fact.type };
-  const valueIssue = operator.checkValue(valueOperand, factOperand);
-  if (valueIssue !== undefined) {
-    report(c, 'type_mismatch', `${path}.value`, valueIssue);
+      : ({ kind: 'fact', name: value.fact.name, type: value.fact.type } as const);
+  const issue = operator.check({ kind: 'fact', name: fact.name, type: fact.type }, valueSide);
+  if (issue !== undefined) {
+    report(c, 'type_mismatch', `${path}.${issue.at}`, issue.message);
     return NEVER;
   }
 
   const { evaluate } = operator;
   const get = createGetter(fact.fact, fact.steps);
+  const name = node.operator as string;
   if (value.kind === 'literal') {
     const literal = freezeLiteral(value.value);
+    c.leaves.push((ctx) => {
+      const factValue = get(ctx);
+      const result = evaluate(factValue, literal) === true;
+      return { path, fact: fact.name, factValue, operator: name, value: literal, result };
+    });
     return (ctx) => evaluate(get(ctx), literal) === true;
   }
   const getValue = createGetter(value.fact.fact, value.fact.steps);
+  const valueFact = value.fact.name;
+  c.leaves.push((ctx) => {
+    const [factValue, other] = [get(ctx), getValue(ctx)];
+    const result = evaluate(factValue, other) === true;
+    return { path, fact: fact.name, factValue, operator: name, value: other, valueFact, result };
+  });
   return (ctx) => evaluate(get(ctx), getValue(ctx)) === true;
 }

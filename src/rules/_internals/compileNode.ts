@@ -9,16 +9,6 @@ const LEAF_KEYS = ['fact', 'path', 'operator', 'value'];
 const EXPECTED =
   'exactly one of "all", "any", "not", or a comparison ("fact", "operator", "value")';
 
-function checkMetadata(c: Compilation, node: Readonly<Record<string, unknown>>, path: string) {
-  const { name, priority } = node;
-  if (name !== undefined && typeof name !== 'string') {
-    report(c, 'invalid_type', `${path}.name`, '"name" must be a string');
-  }
-  if (priority !== undefined && !(typeof priority === 'number' && priority > 0)) {
-    report(c, 'invalid_type', `${path}.priority`, '"priority" must be a positive number');
-  }
-}
-
 function compileList(
   c: Compilation,
   node: Readonly<Record<string, unknown>>,
@@ -67,7 +57,6 @@ export function compileNode(c: Compilation, node: unknown, path: string): Evalua
     }
     return NEVER;
   }
-  checkMetadata(c, node, path);
   if (kind === 'a comparison') return compileLeaf(c, node, path);
   checkKeys(c, node, [kind, 'name', 'priority'], path);
   if (kind !== 'not') return compileList(c, node, path, kind as 'all' | 'any');

@@ -1,5 +1,5 @@
 import type { OperandType } from '../defineOperator.js';
-import type { FactType } from '../facts.js';
+import type { FactSideType } from '../Operator.js';
 
 /** Whether a value is a finite number. */
 export function isFiniteNumber(value: unknown): value is number {
@@ -31,14 +31,22 @@ export function literalHasType(type: OperandType, value: unknown): boolean {
 /**
  * Whether every value of a fact of type `fact` is a value of `type`.
  */
-export function factHasType(type: OperandType, fact: FactType): boolean {
+export function factHasType(type: OperandType, fact: FactSideType): boolean {
   if (type === 'unknown' || type === fact) return true;
   return type === 'number?' && fact === 'number';
 }
 
 /**
- * The type of a fact's defined values: `number?` is `number`.
+ * The type of a fact side's defined values: `number?` is `number`.
  */
-export function definedType(fact: FactType): 'string' | 'number' {
-  return fact === 'string' ? 'string' : 'number';
+export function definedType(fact: FactSideType): Exclude<FactSideType, 'number?'> {
+  return fact === 'number?' ? 'number' : fact;
+}
+
+/**
+ * The type of the items of a list on the fact side, or `undefined` when it is not a list.
+ */
+export function itemType(fact: FactSideType): 'string' | 'number' | undefined {
+  if (fact === 'string[]') return 'string';
+  return fact === 'number[]' ? 'number' : undefined;
 }

@@ -1,14 +1,14 @@
-import { anyValue, listFact } from '../_internals/builtInChecks.js';
+import { itemOfFact, listFact } from '../_internals/builtInChecks.js';
 import type { Operator } from '../Operator.js';
 
 /**
- * `contains`: the fact, a list, holds the value (`indexOf`). json-rules-engine requires an array fact;
- * no fact of the schema is one, so a condition using it never compiles.
+ * `contains`: the fact, a list, holds the value (`indexOf`). json-rules-engine requires an array
+ * fact; no fact of the schema is one, so only a literal list under `swap:` compiles.
  */
 export const containsOperator: Operator = Object.freeze({
   name: 'contains',
   checkFact: listFact('contains'),
-  checkValue: anyValue,
+  checkValue: itemOfFact('contains'),
   evaluate: (factValue: unknown, value: unknown): boolean =>
     Array.isArray(factValue) && factValue.indexOf(value) > -1,
 });

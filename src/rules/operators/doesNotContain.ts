@@ -1,14 +1,14 @@
-import { anyValue, listFact } from '../_internals/builtInChecks.js';
+import { itemOfFact, listFact } from '../_internals/builtInChecks.js';
 import type { Operator } from '../Operator.js';
 
 /**
- * `doesNotContain`: the fact, a list, does not hold the value (`indexOf`). json-rules-engine requires an array fact;
- * no fact of the schema is one, so a condition using it never compiles.
+ * `doesNotContain`: the fact, a list, does not hold the value (`indexOf`). json-rules-engine requires an array
+ * fact; no fact of the schema is one, so only a literal list under `swap:` compiles.
  */
 export const doesNotContainOperator: Operator = Object.freeze({
   name: 'doesNotContain',
   checkFact: listFact('doesNotContain'),
-  checkValue: anyValue,
+  checkValue: itemOfFact('doesNotContain'),
   evaluate: (factValue: unknown, value: unknown): boolean =>
     Array.isArray(factValue) && factValue.indexOf(value) === -1,
 });

@@ -1,0 +1,110 @@
+import { parseDay } from '../../model/day.js';
+import { assertKnownKeys } from '../../model/knownKeys.js';
+import { CORE_OPTION_KEYS, type CoreOptions, resolveCoreOptions } from '../../model/options.js';
+import { describeValue } from '../../rules/_internals/describe.js';
+import { compileOffers, OfferValidationError } from '../compileOffers.js';
+import type { CompiledOffer } from '../offer.js';
+import { alwaysLoses } from './alwaysLoses.js';
+import type { CheckContext, CheckedOffer, OfferCheck } from './CheckContext.js';
+import { conditionNeverTrue } from './conditionNeverTrue.js';
+import { duplicateOfferId } from './duplicateOfferId.js';
+import { expired } from './expired.js';
+import { inactive } from './inactive.js';
+import { invalidOffer } from './invalidOffer.js';
+import { merchantNameVariants } from './merchantNameVariants.js';
+import type { FindingLevel, OfferFinding } from './OfferFinding.js';
+import { overlap } from './overlap.js';
+import { zeroMaxCashback } from './zeroMaxCashback.js';
+
+/** Options of {@link checkOffers}: the core options offers load with, and `today`. @public */
+export interface CheckOffersOptions extends CoreOptions {
+  /**
+   * The day, `YYYY-MM-DD`, before which a `valid_to` makes an offer `expired`.
+   * @defaultValue none: the `expired` rule does not run
+   */
+  readonly today?: string;
+}
+
+/** What {@link checkOffers} found. @public */
+export interface OfferCheckReport {
+  /** Every finding: errors first, then warnings, then information, each by offer position. */
+  readonly findings: readonly OfferFinding[];
+  /** How many findings of each level. */
+  readonly counts: Readonly<Record<FindingLevel, number>>;
+}
+
+const RULES: readonly OfferCheck[] = [
+  invalidOffer,
+  duplicateOfferId,
+  inactive,
+  expired,
+  zeroMaxCashback,
+  conditionNeverTrue,
+  alwaysLoses,
+  merchantNameVariants,
+  overlap,
+];
+
+const LEVELS: readonly FindingLevel[] = ['error', 'warning', 'info'];
+const OPTION_KEYS: readonly string[] = [...CORE_OPTION_KEYS, 'today'];
+
+function load(raw: unknown, index: number, options: CoreOptions): CheckedOffer {
+  try {
+    const [compiled] = compileOffers([raw], { operators: options.operators }).offers;
+    return { index, raw, compiled, issues: undefined };
+  } catch (error) {
+    if (!(error instanceof OfferValidationError)) throw error;
+    return { index, raw, compiled: undefined, issues: error.issues };
+  }
+}
+
+/**
+ * Checks an offers file for what it means, not only its syntax: offers that are invalid, that
+ * can never pay, that always lose to another, whose merchant names collide, and which overlap
+ * (docs/testing.md, `cashback check`). Pure: nothing is loaded anywhere.
+ * @param offers - offers in their JSON shape, as in an offers file
+ * @param options - the core options offers would load with (`operators`, `scale`, …) and `today`
+ * @returns every finding, and how many of each level
+ * @throws TypeError when `offers` is not an array or `options` has a key it does not know;
+ *   RangeError for a `today` that is not a date `YYYY-MM-DD`, or a bad core option
+ * @example
+ * ```ts
+ * const { findings, counts } = checkOffers(offers, { today: '2025-06-01' });
+ * if (counts.error > 0) console.log(findings[0]?.message);
+ * ```
+ * @public
+ */
+export function checkOffers(
+  offers: readonly unknown[],
+  options: CheckOffersOptions = {},
+): OfferCheckReport {
+  assertKnownKeys(options, OPTION_KEYS, 'checkOffers options');
+  if (!Array.isArray(offers)) {
+    throw new TypeError(`offers must be an array, got ${describeValue(offers)}`);
+  }
+  const resolved = resolveCoreOptions(options);
+  const today = options.today === undefined ? undefined : parseDay(options.today);
+  if (options.today !== undefined && today === undefined) {
+    throw new RangeError(`today must be a date YYYY-MM-DD, got ${describeValue(options.today)}`);
+  }
+  const loaded = offers.map((raw, index) => load(raw, index, resolved));
+  const byMerchant = new Map<string, (CheckedOffer & { compiled: CompiledOffer })[]>();
+  for (const offer of loaded) {
+    const c = offer.compiled;
+    if (c === undefined) continue;
+    const list = byMerchant.get(c.merchantKey);
+    if (list === undefined) byMerchant.set(c.merchantKey, [{ ...offer, compiled: c }]);
+    else list.push({ ...offer, compiled: c });
+  }
+  for (const list of byMerchant.values())
+    list.sort((a, b) => a.compiled.offerId - b.compiled.offerId);
+  const ctx: CheckContext = { offers: loaded, byMerchant, options: resolved, today };
+  const findings = RULES.flatMap((rule) => rule(ctx)).sort(
+    (a, b) =>
+      LEVELS.indexOf(a.level) - LEVELS.indexOf(b.level) ||
+      (a.offers[0]?.index ?? 0) - (b.offers[0]?.index ?? 0),
+  );
+  const counts = { error: 0, warning: 0, info: 0 };
+  for (const finding of findings) counts[finding.level] += 1;
+  return { findings, counts };
+}

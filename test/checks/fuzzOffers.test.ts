@@ -1,0 +1,42 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, test } from 'vitest';
+import { replay } from '../../src/index.js';
+import { fuzzOffers } from '../../src/testing/index.js';
+import { offer } from '../fixtures.js';
+
+const sample = JSON.parse(readFileSync('docs/examples/offers.json', 'utf8')) as unknown[];
+
+describe('fuzzOffers', () => {
+  test('finds nothing wrong with the real engine on the sample offers', () => {
+    const report = fuzzOffers(sample, { runs: 150, seed: 20261125 });
+    expect(report.failure).toBeUndefined();
+    expect(report.runs).toBe(150);
+  });
+
+  test('finds a planted bug at a min_amount boundary and shrinks it to a small data set', () => {
+    const offers = [offer({ min_amount: 20, discount: 10 })];
+    // A faulty build: the payment of a transaction of exactly min_amount goes missing.
+    const faulty: typeof replay = (data, options) => {
+      const result = replay(data, options);
+      const lost = new Set(
+        (data.transactions ?? [])
+          .filter((t) => (t as { amount: unknown }).amount === 20)
+          .map((t) => (t as { transaction_id: string }).transaction_id),
+      );
+      return { ...result, payments: result.payments.filter((p) => !lost.has(p.transaction_id)) };
+    };
+    const report = fuzzOffers(offers, { runs: 500, seed: 7, replay: faulty });
+    expect(report.failure?.message).toMatch(/submitted but 0 payments/);
+    const { counterexample } = report.failure ?? { counterexample: undefined };
+    expect(counterexample?.transactions).toContainEqual(expect.objectContaining({ amount: 20 }));
+    expect(counterexample?.transactions.length).toBeLessThanOrEqual(2);
+    expect(counterexample?.customers).toHaveLength(1);
+    // The seed and path replay the same failure.
+    const again = fuzzOffers(offers, { runs: 500, seed: report.seed, replay: faulty });
+    expect(again.failure?.counterexample).toEqual(counterexample);
+  });
+
+  test('rejects an unknown option', () => {
+    expect(() => fuzzOffers(sample, { rusn: 5 } as never)).toThrow(/did you mean 'runs'/);
+  });
+});

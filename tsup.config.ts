@@ -5,19 +5,24 @@ const library = {
   index: 'src/index.ts',
   testing: 'src/testing/index.ts',
   http: 'src/http/index.ts',
+  files: 'src/files/index.ts',
 };
 
 // One entry per `exports` subpath in package.json, plus one per `bin` command (`cli`, the
 // `cashback` command); test/package.test.ts checks they agree. The library entries are built as
 // ESM and CommonJS with declarations; the command only as the ESM file `bin` names.
 export default defineConfig({
-  entry: { ...library, cli: 'src/cli/index.ts' },
+  entry: { ...library, cli: 'src/cli/index.ts', replayWorker: 'src/files/replayWorker.ts' },
   format: ['esm', 'cjs'],
   dts: { entry: library },
   esbuildOptions(options, { format }) {
     if (format === 'cjs') {
       // A fresh object: tsup passes the same `entry` to the ESM build.
-      const { cli: _, ...cjsEntries } = options.entryPoints as Record<string, string>;
+      const {
+        cli: _,
+        replayWorker: __,
+        ...cjsEntries
+      } = options.entryPoints as Record<string, string>;
       options.entryPoints = cjsEntries;
     }
   },

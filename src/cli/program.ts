@@ -1,6 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { version } from '../../package.json';
 import { parsePort, parseTimeZone, parseTokenTtl, UsageError } from './inputs.js';
+import { addReplayCommand } from './replay.js';
 import { LOG_LEVELS, type LogLevel, StartError, serve } from './serve.js';
 import { TOKEN_SECRET_ENV } from './tokenSecret.js';
 
@@ -114,6 +115,7 @@ signal exits at once). Exit codes: 0 stopped, 1 failed to start, 2 bad input. Se
         logLevel: raw.logLevel,
       });
     });
+  addReplayCommand(program);
   return program;
 }
 

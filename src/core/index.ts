@@ -14,4 +14,10 @@ export {
   type ReplaySessionOptions,
   replay,
 } from './replay.js';
+export {
+  type CollectedReplay,
+  type ReplayStream,
+  type ReplayStreamOptions,
+  replayStream,
+} from './replayStream.js';
 export type { OfferTotals, ReplaySummary } from './summary.js';

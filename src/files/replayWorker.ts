@@ -1,0 +1,78 @@
+// One worker thread of `cashback replay --workers N`: replays the transactions of its share of
+// the customers. The protocol and why it gives one worker's output: src/files/workers.ts.
+import { parentPort, workerData } from 'node:worker_threads';
+import {
+  createReplay,
+  type Outcome,
+  type ParsedTransaction,
+  type ParseResult,
+  parseTransaction,
+  resolveOptions,
+  screenCustomers,
+} from '../index.js';
+import { duplicateTransaction } from '../model/errors.js';
+import type { WorkerInit, WorkerReply, WorkerRequest } from './workers.js';
+
+const init = workerData as WorkerInit;
+const port = parentPort;
+if (port === null) throw new Error('replayWorker runs as a worker thread');
+const { maxLatenessDays, timeZone, scale, rounding, currency } = init.options;
+const session = createReplay(
+  { offers: init.offers, customers: init.customers, history: init.history },
+  { timeZone, scale, rounding, currency, maxLatenessDays },
+);
+const zone = resolveOptions({ timeZone }).timeZone;
+const known = new Set(screenCustomers(init.customers).accepted.map((c) => c.customerId));
+// Parsed items of blocks whose screening was sent and whose decision is still to come.
+const pending = new Map<number, ParseResult<ParsedTransaction>[]>();
+
+port.on('message', (request: WorkerRequest) => {
+  try {
+    if (request.type === 'screen') {
+      const parsed = request.items.map((item, i) =>
+        parseTransaction(item, request.indices[i] as number, zone),
+      );
+      pending.set(request.block, parsed);
+      // Per item: its id when it would be stored unless a duplicate, '' when valid but of an
+      // unknown customer, null when invalid.
+      const ids = parsed.map((p) =>
+        !p.ok ? null : known.has(p.value.customerId) ? p.value.transactionId : '',
+      );
+      const days = parsed.map((p) => (p.ok ? p.value.when.day : 0));
+      const merchants = parsed.map((p) => (p.ok ? p.value.merchantKey : ''));
+      port.postMessage({
+        type: 'screened',
+        block: request.block,
+        ids,
+        days,
+        merchants,
+      } satisfies WorkerReply);
+      return;
+    }
+    const parsed = pending.get(request.block) ?? [];
+    pending.delete(request.block);
+    const duplicates = new Set(request.duplicates);
+    const fresh = parsed.filter((_, i) => !duplicates.has(i));
+    const decided = session.pushParsed(fresh);
+    let next = 0;
+    const outcomes: Outcome[] = parsed.map((p, i) => {
+      if (!duplicates.has(i)) return decided[next++] as Outcome;
+      const id = p.ok ? p.value.transactionId : '';
+      return {
+        ok: false,
+        error: { key: id, code: 'duplicate_transaction', message: duplicateTransaction(id) },
+      };
+    });
+    port.postMessage({
+      type: 'decided',
+      block: request.block,
+      outcomes: outcomes.map((o) => (o.ok ? { ok: true, payment: o.payment } : o)),
+    } satisfies WorkerReply);
+  } catch (err) {
+    port.postMessage({
+      type: 'failed',
+      name: err instanceof Error ? err.name : 'Error',
+      message: err instanceof Error ? err.message : String(err),
+    } satisfies WorkerReply);
+  }
+});

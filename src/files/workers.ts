@@ -1,0 +1,310 @@
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { Payment, TransactionError } from '../core/outcome.js';
+import { _SummaryBuilder } from '../core/summary.js';
+import {
+  compileOffers,
+  createReplay,
+  formatDay,
+  LateTransactionError,
+  Money,
+  type Outcome,
+  parseTransaction,
+  resolveOptions,
+  screenCustomers,
+} from '../index.js';
+import { fileSize, type MalformedRecord, readAllRecords, readRecords } from './readRecords.js';
+import type { FileReplay, ReplayFilePaths, ReplayFilesOptions } from './replayFiles.js';
+import { MalformedRecordError } from './replayFiles.js';
+
+/** What a worker starts from (plain data: it crosses the thread boundary by structured clone). */
+export interface WorkerInit {
+  readonly offers: unknown[];
+  readonly customers: unknown[];
+  readonly history: unknown[];
+  readonly options: {
+    readonly timeZone: string;
+    readonly scale: number;
+    readonly rounding: ReturnType<typeof resolveOptions>['rounding'];
+    readonly currency: string;
+    readonly maxLatenessDays: number;
+  };
+}
+
+/** Messages to a worker: parse and screen a block, then decide it. */
+export type WorkerRequest =
+  | {
+      readonly type: 'screen';
+      readonly block: number;
+      readonly items: unknown[];
+      readonly indices: number[];
+    }
+  | { readonly type: 'decide'; readonly block: number; readonly duplicates: number[] };
+
+/** An outcome as it crosses back: the cashback's exact decimal as a string. */
+type WireOutcome =
+  | { readonly ok: true; readonly payment: Payment; readonly cashback?: undefined }
+  | { readonly ok: false; readonly error: TransactionError };
+
+/** Messages from a worker. */
+export type WorkerReply =
+  | {
+      readonly type: 'screened';
+      readonly block: number;
+      readonly ids: (string | null)[];
+      readonly days: number[];
+      readonly merchants: string[];
+    }
+  | { readonly type: 'decided'; readonly block: number; readonly outcomes: WireOutcome[] }
+  | { readonly type: 'failed'; readonly name: string; readonly message: string };
+
+const BLOCK = 1000;
+
+/** The worker of a customer id: a string hash, so that one customer always goes to one worker. */
+function partitionOf(item: unknown, workers: number): number {
+  const id = (item as { customer_id?: unknown } | null)?.customer_id;
+  if (typeof id !== 'string') return 0;
+  let h = 0;
+  for (let i = 0; i < id.length; i++) h = (Math.imul(h, 31) + id.charCodeAt(i)) | 0;
+  return (h >>> 0) % workers;
+}
+
+/** One worker thread and a queue of the replies it owes. */
+class ReplayWorker {
+  private readonly thread: Worker;
+  private readonly waiting: ((reply: WorkerReply) => void)[] = [];
+  private failure: Error | undefined;
+
+  constructor(init: WorkerInit) {
+    this.thread = new Worker(new URL('./replayWorker.js', import.meta.url), { workerData: init });
+    this.thread.on('message', (reply: WorkerReply) => this.waiting.shift()?.(reply));
+    this.thread.on('error', (err) => {
+      this.failure = err;
+      for (const w of this.waiting.splice(0))
+        w({ type: 'failed', name: err.name, message: err.message });
+    });
+  }
+
+  /** Sends a request; the reply comes in request order. */
+  ask(request: WorkerRequest): Promise<WorkerReply> {
+    if (this.failure !== undefined) return Promise.reject(this.failure);
+    const reply = new Promise<WorkerReply>((resolve) => this.waiting.push(resolve));
+    this.thread.postMessage(request);
+    return reply;
+  }
+
+  stop(): void {
+    void this.thread.terminate();
+  }
+}
+
+/** Throws the error a worker reported, as the class it had where it was known. */
+function rethrow(reply: WorkerReply): never {
+  const message = reply.type === 'failed' ? reply.message : `unexpected reply ${reply.type}`;
+  if (reply.type === 'failed' && reply.name === 'LateTransactionError')
+    throw new RangeError(message);
+  throw new Error(message);
+}
+
+/**
+ * `replayFiles` over worker threads, partitioned by customer, with one worker's output: the same
+ * outcomes in the same order. Each block of transactions is decided in two steps: every worker
+ * parses and screens its items (valid? known customer?), then this thread, walking the block in
+ * file order, marks as duplicates the ids stored earlier by any worker, and each worker decides
+ * its items with those marks, so a duplicate across customers is found as one replay finds it.
+ * Lateness is checked here over all workers, as one replay checks it.
+ * @param paths - the files
+ * @param options - as for `replayFiles` (custom `operators` cannot cross to a worker)
+ * @param workers - how many worker threads
+ * @returns the replay
+ * @throws as `replayFiles`
+ */
+export async function replayInWorkers(
+  paths: ReplayFilePaths,
+  options: ReplayFilesOptions,
+  workers: number,
+): Promise<FileReplay> {
+  const { format, strict, onMalformed, onProgress } = options;
+  if (options.operators !== undefined) {
+    throw new TypeError('custom operators cannot be used with workers: they do not cross threads');
+  }
+  const resolved = resolveOptions({
+    ...(options.timeZone === undefined ? {} : { timeZone: options.timeZone }),
+    ...(options.scale === undefined ? {} : { scale: options.scale }),
+    ...(options.rounding === undefined ? {} : { rounding: options.rounding }),
+    ...(options.currency === undefined ? {} : { currency: options.currency }),
+  });
+  const lateness = options.maxLatenessDays ?? 31;
+  let malformed = 0;
+  const skip = (record: MalformedRecord): void => {
+    if (strict === true) throw new MalformedRecordError(record);
+    malformed++;
+    onMalformed?.(record);
+  };
+  const whole = async (file: string): Promise<unknown[]> => {
+    const read = await readAllRecords(file, format === undefined ? {} : { format });
+    for (const m of read.malformed) skip(m);
+    return read.records;
+  };
+  const total = await fileSize(paths.transactions);
+  const offers = await whole(paths.offers);
+  const customers = await whole(paths.customers);
+  const history = paths.history === undefined ? [] : await whole(paths.history);
+  // Offers are checked here, so that an invalid one is reported once, before any thread starts.
+  const offerSet = compileOffers(offers);
+  const here = createReplay(
+    { offers: offerSet, customers, history },
+    { maxLatenessDays: lateness, timeZone: resolved.timeZone },
+  );
+  const init: WorkerInit = {
+    offers,
+    customers,
+    history,
+    options: {
+      timeZone: resolved.timeZone,
+      scale: resolved.scale,
+      rounding: resolved.rounding,
+      currency: resolved.currency,
+      maxLatenessDays: lateness,
+    },
+  };
+  const count = Math.max(1, Math.min(workers, availableParallelism() * 4));
+  const totals = new _SummaryBuilder(resolved.scale, resolved.currency);
+  const stored = new Set<string>();
+  let newest = Number.NEGATIVE_INFINITY;
+  // The history the replay stores: its ids are taken, its newest day starts the lateness check.
+  const known = new Set(screenCustomers(customers).accepted.map((c) => c.customerId));
+  history.forEach((h, i) => {
+    const p = parseTransaction(h, i, resolved.timeZone, true);
+    if (!p.ok || !known.has(p.value.customerId) || stored.has(p.value.transactionId)) return;
+    stored.add(p.value.transactionId);
+    if (offerSet.historyKeys.has(p.value.merchantKey)) newest = Math.max(newest, p.value.when.day);
+  });
+  const records = readRecords(paths.transactions, {
+    ...(format === undefined ? {} : { format }),
+    ...(onProgress === undefined ? {} : { onBytes: (bytes: number) => onProgress(bytes, total) }),
+  });
+
+  async function* outcomes(): AsyncGenerator<Outcome> {
+    const pool = Array.from({ length: count }, () => new ReplayWorker(init));
+    try {
+      let index = 0;
+      let block = 0;
+      let items: unknown[] = [];
+      const flush = async function* (): AsyncGenerator<Outcome> {
+        yield* decideBlock(pool, block++, items, index - items.length);
+        items = [];
+      };
+      for await (const r of records) {
+        if (!r.ok) {
+          skip(r);
+          continue;
+        }
+        items.push(r.value);
+        index++;
+        if (items.length === BLOCK) yield* flush();
+      }
+      if (items.length > 0) yield* flush();
+    } finally {
+      for (const w of pool) w.stop();
+    }
+  }
+
+  async function* decideBlock(
+    pool: ReplayWorker[],
+    block: number,
+    items: unknown[],
+    first: number,
+  ): AsyncGenerator<Outcome> {
+    const parts = pool.map(() => ({ items: [] as unknown[], indices: [] as number[] }));
+    const owner = items.map((item, i) => {
+      const p = partitionOf(item, pool.length);
+      parts[p]?.items.push(item);
+      parts[p]?.indices.push(first + i);
+      return p;
+    });
+    const screened = await Promise.all(
+      pool.map((w, p) =>
+        w.ask({
+          type: 'screen',
+          block,
+          items: parts[p]?.items ?? [],
+          indices: parts[p]?.indices ?? [],
+        }),
+      ),
+    );
+    const duplicates = pool.map(() => [] as number[]);
+    const seen = new Array<number>(pool.length).fill(0);
+    for (const p of owner) {
+      const reply = screened[p] as WorkerReply;
+      if (reply.type !== 'screened') rethrow(reply);
+      const at = seen[p] ?? 0;
+      seen[p] = at + 1;
+      const id = reply.ids[at];
+      if (id === null || id === undefined || id === '') continue;
+      if (stored.has(id)) {
+        duplicates[p]?.push(at);
+        continue;
+      }
+      stored.add(id);
+      if (!offerSet.historyKeys.has(reply.merchants[at] as string)) continue;
+      const day = reply.days[at] as number;
+      if (day < newest - lateness) {
+        throw new LateTransactionError(id, formatDay(day), formatDay(newest), lateness);
+      }
+      if (day > newest) newest = day;
+    }
+    const decided = await Promise.all(
+      pool.map((w, p) => w.ask({ type: 'decide', block, duplicates: duplicates[p] ?? [] })),
+    );
+    const taken = new Array<number>(pool.length).fill(0);
+    for (const p of owner) {
+      const reply = decided[p] as WorkerReply;
+      if (reply.type !== 'decided') rethrow(reply);
+      const at = taken[p] ?? 0;
+      taken[p] = at + 1;
+      const o = reply.outcomes[at] as WireOutcome;
+      const outcome: Outcome = o.ok
+        ? { ok: true, payment: o.payment, cashback: cashbackOf(o.payment.cashback) }
+        : o;
+      totals.add(outcome);
+      yield outcome;
+    }
+  }
+
+  /** The exact cashback of a payment: its JSON number has at most `scale` decimals. */
+  const cashbackOf = (value: number): Extract<Outcome, { ok: true }>['cashback'] => {
+    const decimal = new Money(String(value));
+    const units = decimal.times(Money.pow(10, resolved.scale)).toNumber();
+    return Number.isSafeInteger(units)
+      ? { units, decimal: undefined, value }
+      : { units: Number.NaN, decimal, value };
+  };
+
+  let started = false;
+  const replay: FileReplay = {
+    rejected: here.rejected,
+    summary: () =>
+      totals.build({
+        customers: here.rejected.customers.length,
+        history: here.rejected.history.length,
+      }),
+    retained: () => ({ ...here.retained(), transactionIds: stored.size }),
+    malformed: () => malformed,
+    [Symbol.asyncIterator]: () => {
+      if (started) throw new Error('a replay can be iterated only once');
+      started = true;
+      return outcomes();
+    },
+    async collect() {
+      const payments: Payment[] = [];
+      const errors: TransactionError[] = [];
+      for await (const o of replay) {
+        if (o.ok) payments.push(o.payment);
+        else errors.push(o.error);
+      }
+      return { payments, errors, summary: replay.summary() };
+    },
+  };
+  return replay;
+}

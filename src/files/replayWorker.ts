@@ -33,17 +33,17 @@ port.on('message', (request: WorkerRequest) => {
         parseTransaction(item, request.indices[i] as number, zone),
       );
       pending.set(request.block, parsed);
-      // Per item: its id when it would be stored unless a duplicate, '' when valid but of an
-      // unknown customer, null when invalid.
-      const ids = parsed.map((p) =>
-        !p.ok ? null : known.has(p.value.customerId) ? p.value.transactionId : '',
-      );
+      // Per item: its id when valid (null when not), and whether its customer is known: then it
+      // is stored unless it is a duplicate.
+      const ids = parsed.map((p) => (p.ok ? p.value.transactionId : null));
+      const stored = parsed.map((p) => p.ok && known.has(p.value.customerId));
       const days = parsed.map((p) => (p.ok ? p.value.when.day : 0));
       const merchants = parsed.map((p) => (p.ok ? p.value.merchantKey : ''));
       port.postMessage({
         type: 'screened',
         block: request.block,
         ids,
+        stored,
         days,
         merchants,
       } satisfies WorkerReply);

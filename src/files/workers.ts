@@ -52,6 +52,7 @@ export type WorkerReply =
       readonly type: 'screened';
       readonly block: number;
       readonly ids: (string | null)[];
+      readonly stored: boolean[];
       readonly days: number[];
       readonly merchants: string[];
     }
@@ -241,11 +242,13 @@ export async function replayInWorkers(
       const at = seen[p] ?? 0;
       seen[p] = at + 1;
       const id = reply.ids[at];
-      if (id === null || id === undefined || id === '') continue;
+      if (id === null || id === undefined) continue;
+      // Duplicate before customer: a valid item of an unknown customer can be a duplicate too.
       if (stored.has(id)) {
         duplicates[p]?.push(at);
         continue;
       }
+      if (reply.stored[at] !== true) continue;
       stored.add(id);
       if (!offerSet.historyKeys.has(reply.merchants[at] as string)) continue;
       const day = reply.days[at] as number;

@@ -194,3 +194,29 @@ describe('cashback replay', () => {
     expect(outputs[2]).toBe(outputs[0]);
   });
 });
+
+describe('cashback explain', () => {
+  it('prints the outcome and the first failed check of every offer at the merchant', async () => {
+    const sample = sampleData();
+    const tx = file('one.json', JSON.stringify(sample.transactions[4]));
+    const args = [
+      '--offers',
+      file('x-offers.json', JSON.stringify(sample.offers)),
+      '--customers',
+      file('x-customers.ndjson', ndjson(sample.customers)),
+      '--history',
+      file('x-history.json', JSON.stringify(sample.history)),
+    ];
+    const text = await run(process.execPath, [cli, 'explain', ...args, tx]);
+    expect(text.stdout).toBe(
+      'no_offer: No cashback offer associated with this transaction: offer 3 failed its age check\n' +
+        'candidate offers:\n' +
+        '  offer 3: failed age: age 30 is not in 18-25, 65+\n',
+    );
+    const json = await run(process.execPath, [cli, 'explain', ...args, '--json', tx]);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      outcome: { ok: false, error: { code: 'no_offer' } },
+      candidates: [{ offer_id: 3, matched: false, failed: { check: 'age' } }],
+    });
+  });
+});

@@ -1,3 +1,12 @@
+export {
+  type BacktestData,
+  type BacktestFigures,
+  type BacktestOptions,
+  type BacktestResult,
+  type BacktestRow,
+  backtest,
+} from './backtest.js';
+export type { BacktestCharts, VegaLiteSpec } from './backtestCharts.js';
 export { type CustomerBatch, screenCustomers } from './customers.js';
 export { type DecideState, type Decision, decide, purchaseOf, screenHistory } from './decide.js';
 export { type ExplainContext, type Explanation, explain } from './explain.js';

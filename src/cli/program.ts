@@ -1,5 +1,6 @@
 import { Command, CommanderError, Option } from 'commander';
 import { version } from '../../package.json';
+import { addBacktestCommand } from './backtest.js';
 import { addExplainCommand } from './explain.js';
 import { parsePort, parseTimeZone, parseTokenTtl, UsageError } from './inputs.js';
 import { addReplayCommand } from './replay.js';
@@ -118,6 +119,7 @@ signal exits at once). Exit codes: 0 stopped, 1 failed to start, 2 bad input. Se
     });
   addReplayCommand(program);
   addExplainCommand(program);
+  addBacktestCommand(program);
   return program;
 }
 

@@ -18,3 +18,4 @@ export {
   type ReplayFilesOptions,
   replayFiles,
 } from './replayFiles.js';
+export { backtestReport } from './report.js';

@@ -168,7 +168,7 @@ export function formatSummary(s: ReplayCommandSummary): string {
  *   malformed line
  */
 export async function replayCommand(options: ReplayCommandOptions): Promise<void> {
-  const bar = process.stderr.isTTY && options.json !== true ? progressBar() : undefined;
+  const bar = process.stderr.isTTY ? progressBar() : undefined;
   const reportMalformed = (m: MalformedRecord): void => {
     process.stderr.write(`cashback: skipped ${m.file}:${m.line}: ${m.reason}\n`);
   };

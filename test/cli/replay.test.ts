@@ -157,6 +157,17 @@ describe('cashback replay', () => {
     expect(r.stderr).toBe('');
   });
 
+  it('draws a progress bar on stderr when it is a terminal (util-linux script gives it one)', async () => {
+    const tx = file('tty.ndjson', ndjson(sample.transactions));
+    const command = [process.execPath, cli, 'replay', ...inputs, '--transactions', tx, '--json']
+      .map((a) => `'${a}'`)
+      .join(' ');
+    const { stdout } = await run('script', ['-qec', `${command} > /dev/null`, '/dev/null'], {
+      cwd: work,
+    });
+    expect(stdout).toMatch(/\[#{24}\] 100% .* MiB \d+ tx\/s ETA 0s/);
+  });
+
   it('writes the same files with 1, 2 and 4 workers, equal to replay(), on generated data', async () => {
     const big = generatedData(2026, 300, 12_000);
     const tx = file('big.ndjson.gz', gzipSync(ndjson(big.transactions.map(nested))));

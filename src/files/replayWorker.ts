@@ -23,19 +23,37 @@ const session = createReplay(
 );
 const zone = resolveOptions({ timeZone }).timeZone;
 const known = new Set(screenCustomers(init.customers).accepted.map((c) => c.customerId));
-// Parsed items of blocks whose screening was sent and whose decision is still to come.
-const pending = new Map<number, ParseResult<ParsedTransaction>[]>();
+// Items of blocks whose screening was sent and whose decision is still to come.
+const pending = new Map<number, { values: unknown[]; parsed: ParseResult<ParsedTransaction>[] }>();
 
 port.on('message', (request: WorkerRequest) => {
   try {
     if (request.type === 'screen') {
-      const parsed = request.items.map((item, i) =>
-        parseTransaction(item, request.indices[i] as number, zone),
-      );
-      pending.set(request.block, parsed);
+      // NDJSON lines come as text and are parsed here, off the reading thread. Keys of items
+      // with no usable id (`#<index>`) are made again at decision time, once the reading thread
+      // knows which lines were malformed.
+      const malformed: (string | null)[] = [];
+      const values = request.items.map((item) => {
+        if (typeof item !== 'string') {
+          malformed.push(null);
+          return item;
+        }
+        try {
+          const value: unknown = JSON.parse(item);
+          malformed.push(null);
+          return value;
+        } catch (err) {
+          malformed.push(`not valid JSON: ${(err as Error).message}`);
+          return undefined;
+        }
+      });
+      const parsed = values.map((v) => parseTransaction(v, 0, zone));
+      pending.set(request.block, { values, parsed });
       // Per item: its id when valid (null when not), and whether its customer is known: then it
       // is stored unless it is a duplicate.
-      const ids = parsed.map((p) => (p.ok ? p.value.transactionId : null));
+      const ids = parsed.map((p, i) =>
+        p.ok && malformed[i] === null ? p.value.transactionId : null,
+      );
       const stored = parsed.map((p) => p.ok && known.has(p.value.customerId));
       const days = parsed.map((p) => (p.ok ? p.value.when.day : 0));
       const merchants = parsed.map((p) => (p.ok ? p.value.merchantKey : ''));
@@ -44,13 +62,22 @@ port.on('message', (request: WorkerRequest) => {
         block: request.block,
         ids,
         stored,
+        malformed,
         days,
         merchants,
       } satisfies WorkerReply);
       return;
     }
-    const parsed = pending.get(request.block) ?? [];
+    const { values, parsed: all } = pending.get(request.block) ?? { values: [], parsed: [] };
     pending.delete(request.block);
+    const kept = new Set(request.kept);
+    const parsed: ParseResult<ParsedTransaction>[] = [];
+    for (let i = 0; i < all.length; i++) {
+      if (!kept.has(i)) continue;
+      const p = all[i] as ParseResult<ParsedTransaction>;
+      const index = request.indices[parsed.length] as number;
+      parsed.push(p.ok ? p : parseTransaction(values[i], index, zone));
+    }
     const duplicates = new Set(request.duplicates);
     const fresh = parsed.filter((_, i) => !duplicates.has(i));
     const decided = session.pushParsed(fresh);

@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import { createInterface } from 'node:readline';
 import { Worker } from 'node:worker_threads';
 import type { Payment, TransactionError } from '../core/outcome.js';
 import { _SummaryBuilder } from '../core/summary.js';
@@ -13,9 +14,24 @@ import {
   resolveOptions,
   screenCustomers,
 } from '../index.js';
-import { fileSize, type MalformedRecord, readAllRecords, readRecords } from './readRecords.js';
+import {
+  byteStream,
+  type FileRecord,
+  fileSize,
+  formatOf,
+  type MalformedRecord,
+  readAllRecords,
+  readRecords,
+} from './readRecords.js';
 import type { FileReplay, ReplayFilePaths, ReplayFilesOptions } from './replayFiles.js';
 import { MalformedRecordError } from './replayFiles.js';
+
+/** One transaction on its way to a worker: a record, or an NDJSON line's text. */
+interface Item {
+  readonly value: unknown;
+  readonly line: number;
+  readonly route: number;
+}
 
 /** What a worker starts from (plain data: it crosses the thread boundary by structured clone). */
 export interface WorkerInit {
@@ -36,10 +52,19 @@ export type WorkerRequest =
   | {
       readonly type: 'screen';
       readonly block: number;
+      /** Records, or NDJSON lines as text. */
       readonly items: unknown[];
-      readonly indices: number[];
     }
-  | { readonly type: 'decide'; readonly block: number; readonly duplicates: number[] };
+  | {
+      readonly type: 'decide';
+      readonly block: number;
+      /** Positions (in the screen request) of the items that are not malformed. */
+      readonly kept: number[];
+      /** Their indices in the stream, for `#<index>` keys. */
+      readonly indices: number[];
+      /** Positions, among the kept items, of duplicates of ids stored by another item. */
+      readonly duplicates: number[];
+    };
 
 /** An outcome as it crosses back: the cashback's exact decimal as a string. */
 type WireOutcome =
@@ -53,6 +78,7 @@ export type WorkerReply =
       readonly block: number;
       readonly ids: (string | null)[];
       readonly stored: boolean[];
+      readonly malformed: (string | null)[];
       readonly days: number[];
       readonly merchants: string[];
     }
@@ -61,13 +87,41 @@ export type WorkerReply =
 
 const BLOCK = 1000;
 
-/** The worker of a customer id: a string hash, so that one customer always goes to one worker. */
-function partitionOf(item: unknown, workers: number): number {
-  const id = (item as { customer_id?: unknown } | null)?.customer_id;
-  if (typeof id !== 'string') return 0;
+/** The worker of a customer id (trimmed, as the engine reads it): one customer, one worker. */
+function partitionOfId(raw: string, workers: number): number {
+  const id = raw.trim();
   let h = 0;
   for (let i = 0; i < id.length; i++) h = (Math.imul(h, 31) + id.charCodeAt(i)) | 0;
   return (h >>> 0) % workers;
+}
+
+/** The worker of a record; a record with no string `customer_id` is invalid, and any will do. */
+function partitionOf(item: unknown, workers: number): number {
+  const id = (item as { customer_id?: unknown } | null)?.customer_id;
+  return typeof id === 'string' ? partitionOfId(id, workers) : 0;
+}
+
+// A `customer_id` key in JSON text: a quote not escaped (so not inside a string), the name, a
+// colon, and a string value with no escape in it.
+const CUSTOMER_KEY = /(?<!\\)"customer_id"\s*:/g;
+const CUSTOMER_VALUE = /(?<!\\)"customer_id"\s*:\s*"([^"\\]*)"/;
+
+/**
+ * The worker of an NDJSON line, read from its text without parsing it when the line has one
+ * `customer_id` key with a plain string value; otherwise from the parsed line (a line that does
+ * not parse goes to worker 0, which reports it).
+ */
+function partitionOfLine(text: string, workers: number): number {
+  CUSTOMER_KEY.lastIndex = 0;
+  let keys = 0;
+  while (CUSTOMER_KEY.exec(text) !== null) keys++;
+  const plain = keys === 1 ? CUSTOMER_VALUE.exec(text) : null;
+  if (plain !== null) return partitionOfId(plain[1] as string, workers);
+  try {
+    return partitionOf(JSON.parse(text), workers);
+  } catch {
+    return 0;
+  }
 }
 
 /** One worker thread and a queue of the replies it owes. */
@@ -181,28 +235,45 @@ export async function replayInWorkers(
     stored.add(p.value.transactionId);
     if (offerSet.historyKeys.has(p.value.merchantKey)) newest = Math.max(newest, p.value.when.day);
   });
-  const records = readRecords(paths.transactions, {
-    ...(format === undefined ? {} : { format }),
-    ...(onProgress === undefined ? {} : { onBytes: (bytes: number) => onProgress(bytes, total) }),
-  });
+  const onBytes =
+    onProgress === undefined ? undefined : (bytes: number) => onProgress(bytes, total);
+  const kind = formatOf(paths.transactions, format);
+  /** The transactions file as items: NDJSON lines as text (parsed by the workers), else records. */
+  async function* source(): AsyncGenerator<
+    FileRecord | MalformedRecord | { text: string; line: number }
+  > {
+    if (kind.format !== 'ndjson') {
+      yield* readRecords(paths.transactions, {
+        ...(format === undefined ? {} : { format }),
+        ...(onBytes === undefined ? {} : { onBytes }),
+      });
+      return;
+    }
+    const lines = createInterface({
+      input: byteStream(paths.transactions, kind.gzip, onBytes),
+      crlfDelay: Number.POSITIVE_INFINITY,
+    });
+    let line = 0;
+    for await (const text of lines) {
+      line++;
+      if (text.trim() !== '') yield { text, line };
+    }
+  }
 
   async function* outcomes(): AsyncGenerator<Outcome> {
     const pool = Array.from({ length: count }, () => new ReplayWorker(init));
     try {
-      let index = 0;
       let block = 0;
-      let items: unknown[] = [];
+      let items: Item[] = [];
       const flush = async function* (): AsyncGenerator<Outcome> {
-        yield* decideBlock(pool, block++, items, index - items.length);
+        yield* decideBlock(pool, block++, items);
         items = [];
       };
-      for await (const r of records) {
-        if (!r.ok) {
-          skip(r);
-          continue;
-        }
-        items.push(r.value);
-        index++;
+      for await (const r of source()) {
+        if ('text' in r)
+          items.push({ value: r.text, line: r.line, route: partitionOfLine(r.text, pool.length) });
+        else if (!r.ok) skip(r);
+        else items.push({ value: r.value, line: r.line, route: partitionOf(r.value, pool.length) });
         if (items.length === BLOCK) yield* flush();
       }
       if (items.length > 0) yield* flush();
@@ -211,17 +282,16 @@ export async function replayInWorkers(
     }
   }
 
+  let streamIndex = 0;
   async function* decideBlock(
     pool: ReplayWorker[],
     block: number,
-    items: unknown[],
-    first: number,
+    items: readonly Item[],
   ): AsyncGenerator<Outcome> {
     const parts = pool.map(() => ({ items: [] as unknown[], indices: [] as number[] }));
-    const owner = items.map((item, i) => {
-      const p = partitionOf(item, pool.length);
-      parts[p]?.items.push(item);
-      parts[p]?.indices.push(first + i);
+    const owner = items.map((item) => {
+      const p = item.route;
+      parts[p]?.items.push(item.value);
       return p;
     });
     const screened = await Promise.all(
@@ -230,38 +300,57 @@ export async function replayInWorkers(
           type: 'screen',
           block,
           items: parts[p]?.items ?? [],
-          indices: parts[p]?.indices ?? [],
         }),
       ),
     );
     const duplicates = pool.map(() => [] as number[]);
+    const kept = pool.map(() => [] as number[]);
     const seen = new Array<number>(pool.length).fill(0);
-    for (const p of owner) {
+    const dropped = new Set<number>();
+    owner.forEach((p, i) => {
       const reply = screened[p] as WorkerReply;
       if (reply.type !== 'screened') rethrow(reply);
       const at = seen[p] ?? 0;
       seen[p] = at + 1;
+      const reason = reply.malformed[at];
+      if (reason !== null && reason !== undefined) {
+        dropped.add(i);
+        skip({ ok: false, file: paths.transactions, line: (items[i] as Item).line, reason });
+        return;
+      }
+      parts[p]?.indices.push(streamIndex++);
+      kept[p]?.push(at);
+      const position = (kept[p]?.length ?? 1) - 1;
       const id = reply.ids[at];
-      if (id === null || id === undefined) continue;
+      if (id === null || id === undefined) return;
       // Duplicate before customer: a valid item of an unknown customer can be a duplicate too.
       if (stored.has(id)) {
-        duplicates[p]?.push(at);
-        continue;
+        duplicates[p]?.push(position);
+        return;
       }
-      if (reply.stored[at] !== true) continue;
+      if (reply.stored[at] !== true) return;
       stored.add(id);
-      if (!offerSet.historyKeys.has(reply.merchants[at] as string)) continue;
+      if (!offerSet.historyKeys.has(reply.merchants[at] as string)) return;
       const day = reply.days[at] as number;
       if (day < newest - lateness) {
         throw new LateTransactionError(id, formatDay(day), formatDay(newest), lateness);
       }
       if (day > newest) newest = day;
-    }
+    });
     const decided = await Promise.all(
-      pool.map((w, p) => w.ask({ type: 'decide', block, duplicates: duplicates[p] ?? [] })),
+      pool.map((w, p) =>
+        w.ask({
+          type: 'decide',
+          block,
+          kept: kept[p] ?? [],
+          indices: parts[p]?.indices ?? [],
+          duplicates: duplicates[p] ?? [],
+        }),
+      ),
     );
     const taken = new Array<number>(pool.length).fill(0);
-    for (const p of owner) {
+    for (const [i, p] of owner.entries()) {
+      if (dropped.has(i)) continue;
       const reply = decided[p] as WorkerReply;
       if (reply.type !== 'decided') rethrow(reply);
       const at = taken[p] ?? 0;

@@ -170,7 +170,19 @@ describe('cashback replay', () => {
 
   it('writes the same files with 1, 2 and 4 workers, equal to replay(), on generated data', async () => {
     const big = generatedData(2026, 300, 12_000);
-    const tx = file('big.ndjson.gz', gzipSync(ndjson(big.transactions.map(nested))));
+    // What makes partitioning hard, mixed in: malformed lines, items with no id (keyed by their
+    // index in the stream), customer ids with spaces around (the engine trims them), and a
+    // description quoting a customer_id key.
+    const items: Record<string, unknown>[] = big.transactions.map((t, i) => {
+      const tx = nested(t);
+      if (i % 701 === 5) delete tx.transaction_id;
+      if (i % 11 === 7) tx.customer_id = ` ${String(tx.customer_id)} `;
+      if (i % 307 === 9) tx.description = `refund for "customer_id": "c-1"`;
+      return tx;
+    });
+    const text = items.map((t, i) => (i % 997 === 3 ? `{"broken": ${i}` : JSON.stringify(t)));
+    const kept = items.filter((_, i) => i % 997 !== 3);
+    const tx = file('big.ndjson.gz', gzipSync(text.join('\n')));
     const args = [
       '--offers',
       file('big-offers.json', JSON.stringify(big.offers)),
@@ -180,8 +192,9 @@ describe('cashback replay', () => {
       tx,
       '--json',
     ];
-    const reference = replay({ ...big, transactions: big.transactions.map(nested) });
+    const reference = replay({ ...big, transactions: kept });
     expect(reference.summary.errors.duplicate_transaction).toBeGreaterThan(100);
+    expect(reference.errors.filter((e) => e.key.startsWith('#')).length).toBeGreaterThan(10);
     const outputs: string[] = [];
     for (const workers of [1, 2, 4]) {
       const out = join(work, `big-${workers}.csv`);
@@ -196,8 +209,14 @@ describe('cashback replay', () => {
         errors,
       ]);
       expect(r.code, r.stderr).toBe(0);
-      expect(JSON.parse(r.stdout)).toMatchObject(reference.summary);
-      outputs.push(readFileSync(out, 'utf8') + readFileSync(errors, 'utf8'));
+      expect(r.stderr.split('\n').filter((l) => l.includes('skipped')).length).toBe(
+        text.length - kept.length,
+      );
+      expect(JSON.parse(r.stdout)).toMatchObject({
+        ...reference.summary,
+        malformed: text.length - kept.length,
+      });
+      outputs.push(readFileSync(out, 'utf8') + readFileSync(errors, 'utf8') + r.stderr);
       expect(paymentsCsv(out)).toEqual(reference.payments);
       expect(lines(errors)).toEqual(reference.errors);
     }

@@ -1,6 +1,6 @@
 // `cashback replay` over files, against a plain Node script that only reads the same NDJSON file
 // line by line and JSON.parses each line (single thread). Every run is its own process, timed
-// from start to exit (loading customers and offers included) with its own peak RSS.
+// from start to exit (loading customers and offers included; the floor too) with its own peak RSS.
 //   node bench/replay-cli.mjs            1,000,000 transactions, 100,000 customers, 1,000 offers
 //   node bench/replay-cli.mjs --smoke    20,000 transactions, 2,000 customers (CI)
 // Also replays the same transactions from gzip, CSV and Parquet, and checks that every run pays
@@ -16,7 +16,7 @@ import { createGzip } from 'node:zlib';
 import { stringify } from 'csv-stringify';
 import { parquetWriteFile } from 'hyparquet-writer';
 import { generateCustomers, generateOffers, generateTransactions } from './data.mjs';
-import { DATA_DIR, ensureNdjson, runChild } from './replay.mjs';
+import { DATA_DIR, ensureNdjson } from './replay.mjs';
 import { count, SEED } from './util.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -89,6 +89,7 @@ async function replayRun(file, workers) {
     process.execPath,
     [
       join(here, 'replay-cli-child.mjs'),
+      'cli',
       cli,
       'replay',
       ...args,
@@ -106,12 +107,24 @@ async function replayRun(file, workers) {
   return { seconds, maxRssMiB, paid: summary.paid, total: summary.totalCashback };
 }
 
+/** The floor: a process that reads the NDJSON file line by line and JSON.parses each line. */
+async function floorRun() {
+  const start = performance.now();
+  const { stderr } = await run(process.execPath, [
+    join(here, 'replay-cli-child.mjs'),
+    'floor',
+    ndjson,
+  ]);
+  const seconds = (performance.now() - start) / 1000;
+  return { seconds, maxRssMiB: JSON.parse(stderr.trim().split('\n').at(-1)).maxRssMiB };
+}
+
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const results = [];
 const floorRuns = [];
 const runsOf = { 1: [], 2: [] };
 for (let i = 0; i < repeats; i++) {
-  floorRuns.push(await runChild('floor', { file: ndjson, ...spec }));
+  floorRuns.push(await floorRun());
   for (const w of [1, 2]) runsOf[w].push(await replayRun(ndjson, w));
 }
 const floor = median(floorRuns.map((r) => r.seconds));

@@ -198,11 +198,16 @@ export async function replayCommand(options: ReplayCommandOptions): Promise<void
     errors =
       options.errors === undefined ? undefined : createRecordWriter(options.errors, ERROR_COLUMNS);
     const months = monthTotals();
-    for await (const o of replay) {
-      months.add(o);
-      bar?.tick();
-      if (o.ok) await payments?.write({ ...o.payment });
-      else await errors?.write({ ...o.error });
+    for await (const chunk of replay.chunks()) {
+      for (const o of chunk) {
+        months.add(o);
+        bar?.tick();
+        if (o.ok) payments?.write(o.payment);
+        else errors?.write(o.error);
+      }
+      // Wait for the files only between chunks: no promise per outcome.
+      await payments?.drained();
+      await errors?.drained();
     }
     bar?.done();
     await payments?.close();

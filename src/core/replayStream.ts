@@ -43,6 +43,11 @@ export interface ReplayStream extends AsyncIterable<Outcome> {
   summary(): ReplaySummary;
   /** What the replay holds in memory now. */
   retained(): ReplayRetained;
+  /**
+   * The same outcomes as arrays, one per chunk decided: the stream with no promise per outcome.
+   * Iterate either this or the stream itself, once.
+   */
+  chunks(): AsyncIterable<readonly Outcome[]>;
   /** Iterates the whole stream and returns its payments, errors and summary. */
   collect(): Promise<CollectedReplay>;
 }
@@ -84,34 +89,58 @@ export function replayStream(
   ) {
     throw new TypeError('transactions must be an iterable or an async iterable');
   }
-  const session = createReplay(data, sessionOptions);
-  let started = false;
-
-  async function* outcomes(): AsyncGenerator<Outcome> {
-    if (started) throw new Error('a replay stream can be iterated only once');
-    started = true;
+  async function* batches(): AsyncGenerator<readonly unknown[]> {
     let chunk: unknown[] = [];
     for await (const item of transactions) {
       chunk.push(item);
       if (chunk.length >= chunkSize) {
-        yield* session.push(chunk);
+        yield chunk;
         chunk = [];
       }
     }
-    if (chunk.length > 0) yield* session.push(chunk);
+    if (chunk.length > 0) yield chunk;
+  }
+  return replayChunks(data, batches(), sessionOptions);
+}
+
+/**
+ * `replayStream` over a source that already comes in chunks (the file readers'), decided as
+ * they come.
+ * @param data - offers, customers and optional history
+ * @param chunks - the transactions, in order, in chunks
+ * @param options - the `createReplay` options
+ * @returns the stream
+ */
+export function replayChunks(
+  data: ReplayData,
+  chunks: AsyncIterable<readonly unknown[]>,
+  options: ReplaySessionOptions,
+): ReplayStream {
+  const session = createReplay(data, options);
+  let started = false;
+
+  async function* outcomeChunks(): AsyncGenerator<readonly Outcome[]> {
+    if (started) throw new Error('a replay stream can be iterated only once');
+    started = true;
+    for await (const chunk of chunks) if (chunk.length > 0) yield session.push(chunk);
   }
 
   const stream: ReplayStream = {
     rejected: session.rejected,
     summary: () => session.summary(),
     retained: () => session.retained(),
-    [Symbol.asyncIterator]: () => outcomes(),
+    chunks: () => outcomeChunks(),
+    async *[Symbol.asyncIterator]() {
+      for await (const chunk of outcomeChunks()) yield* chunk;
+    },
     async collect() {
       const payments: Payment[] = [];
       const errors: TransactionError[] = [];
-      for await (const o of stream) {
-        if (o.ok) payments.push(o.payment);
-        else errors.push(o.error);
+      for await (const chunk of outcomeChunks()) {
+        for (const o of chunk) {
+          if (o.ok) payments.push(o.payment);
+          else errors.push(o.error);
+        }
       }
       return { payments, errors, summary: session.summary() };
     },

@@ -1,4 +1,9 @@
-import { type ReplayStream, type ReplayStreamOptions, replayStream } from '../core/replayStream.js';
+import {
+  type ReplayStream,
+  type ReplayStreamOptions,
+  replayChunks,
+  replayStream,
+} from '../core/replayStream.js';
 import { assertKnownKeys } from '../model/knownKeys.js';
 import { CORE_OPTION_KEYS } from '../model/options.js';
 import {
@@ -6,7 +11,7 @@ import {
   fileSize,
   type MalformedRecord,
   readAllRecords,
-  readRecords,
+  readRecordBatches,
 } from './readRecords.js';
 
 /** The files of a replay. @public */
@@ -109,16 +114,30 @@ export async function replayFiles(
   const offers = await whole(paths.offers);
   const customers = await whole(paths.customers);
   const history = paths.history === undefined ? [] : await whole(paths.history);
-  const records = readRecords(paths.transactions, {
+  const batches = readRecordBatches(paths.transactions, {
     ...(format === undefined ? {} : { format }),
     ...(onProgress === undefined ? {} : { onBytes: (bytes: number) => onProgress(bytes, total) }),
   });
-  async function* values(): AsyncGenerator<unknown> {
-    for await (const r of records) {
-      if (r.ok) yield r.value;
-      else skip(r);
+  async function* values(): AsyncGenerator<unknown[]> {
+    for await (const batch of batches) {
+      const chunk: unknown[] = [];
+      for (const r of batch) {
+        if (r.ok) chunk.push(r.value);
+        else skip(r);
+      }
+      yield chunk;
     }
   }
-  const stream = replayStream({ offers, customers, history }, values(), streamOptions);
+  const { chunkSize: _, ...sessionOptions } = streamOptions;
+  const stream =
+    streamOptions.chunkSize === undefined
+      ? replayChunks({ offers, customers, history }, values(), sessionOptions)
+      : replayStream(
+          { offers, customers, history },
+          (async function* () {
+            for await (const chunk of values()) yield* chunk;
+          })(),
+          streamOptions,
+        );
   return Object.assign(stream, { malformed: () => malformed });
 }

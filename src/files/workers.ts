@@ -1,5 +1,4 @@
 import { availableParallelism } from 'node:os';
-import { createInterface } from 'node:readline';
 import { Worker } from 'node:worker_threads';
 import type { Payment, TransactionError } from '../core/outcome.js';
 import { _SummaryBuilder } from '../core/summary.js';
@@ -15,13 +14,13 @@ import {
   screenCustomers,
 } from '../index.js';
 import {
-  byteStream,
   type FileRecord,
   fileSize,
   formatOf,
+  lineBatches,
   type MalformedRecord,
   readAllRecords,
-  readRecords,
+  readRecordBatches,
 } from './readRecords.js';
 import type { FileReplay, ReplayFilePaths, ReplayFilesOptions } from './replayFiles.js';
 import { MalformedRecordError } from './replayFiles.js';
@@ -238,56 +237,57 @@ export async function replayInWorkers(
   const onBytes =
     onProgress === undefined ? undefined : (bytes: number) => onProgress(bytes, total);
   const kind = formatOf(paths.transactions, format);
-  /** The transactions file as items: NDJSON lines as text (parsed by the workers), else records. */
+  let started = false;
+  /** The transactions file in batches: NDJSON lines as text (parsed by the workers), else records. */
   async function* source(): AsyncGenerator<
-    FileRecord | MalformedRecord | { text: string; line: number }
+    (FileRecord | MalformedRecord | { text: string; line: number })[]
   > {
     if (kind.format !== 'ndjson') {
-      yield* readRecords(paths.transactions, {
+      yield* readRecordBatches(paths.transactions, {
         ...(format === undefined ? {} : { format }),
         ...(onBytes === undefined ? {} : { onBytes }),
       });
       return;
     }
-    const lines = createInterface({
-      input: byteStream(paths.transactions, kind.gzip, onBytes),
-      crlfDelay: Number.POSITIVE_INFINITY,
-    });
-    let line = 0;
-    for await (const text of lines) {
-      line++;
-      if (text.trim() !== '') yield { text, line };
-    }
+    yield* lineBatches(paths.transactions, kind.gzip, onBytes);
   }
 
-  async function* outcomes(): AsyncGenerator<Outcome> {
+  async function* outcomeChunks(): AsyncGenerator<readonly Outcome[]> {
+    if (started) throw new Error('a replay can be iterated only once');
+    started = true;
     const pool = Array.from({ length: count }, () => new ReplayWorker(init));
     try {
       let block = 0;
       let items: Item[] = [];
-      const flush = async function* (): AsyncGenerator<Outcome> {
-        yield* decideBlock(pool, block++, items);
-        items = [];
-      };
-      for await (const r of source()) {
-        if ('text' in r)
-          items.push({ value: r.text, line: r.line, route: partitionOfLine(r.text, pool.length) });
-        else if (!r.ok) skip(r);
-        else items.push({ value: r.value, line: r.line, route: partitionOf(r.value, pool.length) });
-        if (items.length === BLOCK) yield* flush();
+      for await (const batch of source()) {
+        for (const r of batch) {
+          if ('text' in r) {
+            items.push({
+              value: r.text,
+              line: r.line,
+              route: partitionOfLine(r.text, pool.length),
+            });
+          } else if (!r.ok) skip(r);
+          else
+            items.push({ value: r.value, line: r.line, route: partitionOf(r.value, pool.length) });
+          if (items.length === BLOCK) {
+            yield await decideBlock(pool, block++, items);
+            items = [];
+          }
+        }
       }
-      if (items.length > 0) yield* flush();
+      if (items.length > 0) yield await decideBlock(pool, block++, items);
     } finally {
       for (const w of pool) w.stop();
     }
   }
 
   let streamIndex = 0;
-  async function* decideBlock(
+  async function decideBlock(
     pool: ReplayWorker[],
     block: number,
     items: readonly Item[],
-  ): AsyncGenerator<Outcome> {
+  ): Promise<Outcome[]> {
     const parts = pool.map(() => ({ items: [] as unknown[], indices: [] as number[] }));
     const owner = items.map((item) => {
       const p = item.route;
@@ -349,6 +349,7 @@ export async function replayInWorkers(
       ),
     );
     const taken = new Array<number>(pool.length).fill(0);
+    const out: Outcome[] = [];
     for (const [i, p] of owner.entries()) {
       if (dropped.has(i)) continue;
       const reply = decided[p] as WorkerReply;
@@ -360,8 +361,9 @@ export async function replayInWorkers(
         ? { ok: true, payment: o.payment, cashback: cashbackOf(o.payment.cashback) }
         : o;
       totals.add(outcome);
-      yield outcome;
+      out.push(outcome);
     }
+    return out;
   }
 
   /** The exact cashback of a payment: its JSON number has at most `scale` decimals. */
@@ -373,7 +375,6 @@ export async function replayInWorkers(
       : { units: Number.NaN, decimal, value };
   };
 
-  let started = false;
   const replay: FileReplay = {
     rejected: here.rejected,
     summary: () =>
@@ -383,17 +384,18 @@ export async function replayInWorkers(
       }),
     retained: () => ({ ...here.retained(), transactionIds: stored.size }),
     malformed: () => malformed,
-    [Symbol.asyncIterator]: () => {
-      if (started) throw new Error('a replay can be iterated only once');
-      started = true;
-      return outcomes();
+    chunks: () => outcomeChunks(),
+    async *[Symbol.asyncIterator]() {
+      for await (const chunk of outcomeChunks()) yield* chunk;
     },
     async collect() {
       const payments: Payment[] = [];
       const errors: TransactionError[] = [];
-      for await (const o of replay) {
-        if (o.ok) payments.push(o.payment);
-        else errors.push(o.error);
+      for await (const chunk of outcomeChunks()) {
+        for (const o of chunk) {
+          if (o.ok) payments.push(o.payment);
+          else errors.push(o.error);
+        }
       }
       return { payments, errors, summary: replay.summary() };
     },

@@ -7,8 +7,10 @@ import { FileReadError, formatOf } from './readRecords.js';
 
 /** Writes flat records to a CSV or NDJSON file (by its name, gzip when it ends in `.gz`). */
 export interface RecordWriter {
-  /** Writes one record; resolves when the file can take more. */
-  write(record: Readonly<Record<string, string | number>>): Promise<void>;
+  /** Writes one record (buffered). */
+  write(record: object): void;
+  /** Resolves when the file can take more (at once unless its buffer is full). */
+  drained(): Promise<void>;
   /** Flushes and closes the file. */
   close(): Promise<void>;
 }
@@ -45,11 +47,13 @@ export function createRecordWriter(file: string, columns: readonly string[]): Re
   }
   const finished = once(out, 'close');
   return {
-    async write(record) {
+    write(record) {
       if (failure !== undefined) throw failure;
-      const more =
-        format === 'csv' ? head.write(record) : head.write(`${JSON.stringify(record)}\n`);
-      if (!more) await once(head, 'drain');
+      head.write(format === 'csv' ? record : `${JSON.stringify(record)}\n`);
+    },
+    async drained() {
+      if (failure !== undefined) throw failure;
+      if (head.writableNeedDrain) await once(head, 'drain');
     },
     async close() {
       head.end();

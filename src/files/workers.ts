@@ -85,6 +85,7 @@ export type WorkerReply =
   | { readonly type: 'failed'; readonly name: string; readonly message: string };
 
 const BLOCK = 1000;
+const IN_FLIGHT = 8;
 
 /** The worker of a customer id (trimmed, as the engine reads it): one customer, one worker. */
 function partitionOfId(raw: string, workers: number): number {
@@ -256,8 +257,17 @@ export async function replayInWorkers(
     if (started) throw new Error('a replay can be iterated only once');
     started = true;
     const pool = Array.from({ length: count }, () => new ReplayWorker(init));
+    // Blocks in flight: a block's screening is sent while earlier ones are still being decided,
+    // so no thread waits on a round trip. Each block marks duplicates as soon as its screening is
+    // in, and screenings come back in the order sent, so blocks are marked in file order.
+    const inflight: Promise<Outcome[]>[] = [];
+    const launch = (items: readonly Item[]): void => {
+      const decided = decideBlock(pool, block++, items);
+      decided.catch(() => {}); // awaited in order below; this only keeps it from being unhandled
+      inflight.push(decided);
+    };
+    let block = 0;
     try {
-      let block = 0;
       let items: Item[] = [];
       for await (const batch of source()) {
         for (const r of batch) {
@@ -271,12 +281,14 @@ export async function replayInWorkers(
           else
             items.push({ value: r.value, line: r.line, route: partitionOf(r.value, pool.length) });
           if (items.length === BLOCK) {
-            yield await decideBlock(pool, block++, items);
+            launch(items);
             items = [];
           }
         }
+        while (inflight.length > IN_FLIGHT) yield await (inflight.shift() as Promise<Outcome[]>);
       }
-      if (items.length > 0) yield await decideBlock(pool, block++, items);
+      if (items.length > 0) launch(items);
+      while (inflight.length > 0) yield await (inflight.shift() as Promise<Outcome[]>);
     } finally {
       for (const w of pool) w.stop();
     }

@@ -12,17 +12,13 @@ const library = {
 // `cashback` command); test/package.test.ts checks they agree. The library entries are built as
 // ESM and CommonJS with declarations; the command only as the ESM file `bin` names.
 export default defineConfig({
-  entry: { ...library, cli: 'src/cli/index.ts', replayWorker: 'src/files/replayWorker.ts' },
+  entry: { ...library, cli: 'src/cli/index.ts' },
   format: ['esm', 'cjs'],
   dts: { entry: library },
   esbuildOptions(options, { format }) {
     if (format === 'cjs') {
       // A fresh object: tsup passes the same `entry` to the ESM build.
-      const {
-        cli: _,
-        replayWorker: __,
-        ...cjsEntries
-      } = options.entryPoints as Record<string, string>;
+      const { cli: _, ...cjsEntries } = options.entryPoints as Record<string, string>;
       options.entryPoints = cjsEntries;
     }
   },

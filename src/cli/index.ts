@@ -1,6 +1,9 @@
 #!/usr/bin/env node
 // The `cashback` command (package.json `bin`): `cashback serve` runs the partner HTTP API.
 // Options, signals and exit codes: docs/cli.md.
+import { isMainThread } from 'node:worker_threads';
 import { run } from './program.js';
 
-void run(process.argv);
+// `replay --workers` starts worker threads on the module that holds their code, which may be
+// this one: they must not run the command again.
+if (isMainThread) void run(process.argv);

@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import { isMainThread, Worker, workerData } from 'node:worker_threads';
 import type { Payment, TransactionError } from '../core/outcome.js';
 import { _SummaryBuilder } from '../core/summary.js';
 import {
@@ -24,6 +24,7 @@ import {
 } from './readRecords.js';
 import type { FileReplay, ReplayFilePaths, ReplayFilesOptions } from './replayFiles.js';
 import { MalformedRecordError } from './replayFiles.js';
+import { runReplayWorker } from './replayWorker.js';
 
 /** One transaction on its way to a worker: a record, or an NDJSON line's text. */
 interface Item {
@@ -51,8 +52,9 @@ export type WorkerRequest =
   | {
       readonly type: 'screen';
       readonly block: number;
-      /** Records, or NDJSON lines as text. */
+      /** Records, or NDJSON lines as text when `texts`. */
       readonly items: unknown[];
+      readonly texts: boolean;
     }
   | {
       readonly type: 'decide';
@@ -83,6 +85,13 @@ export type WorkerReply =
     }
   | { readonly type: 'decided'; readonly block: number; readonly outcomes: WireOutcome[] }
   | { readonly type: 'failed'; readonly name: string; readonly message: string };
+
+// A worker thread runs the module that holds this code (no file of its own in the package), and
+// this flag in its data makes it serve a partition instead of doing nothing.
+const WORKER_FLAG = 'cashbackReplayWorker';
+if (!isMainThread && (workerData as Record<string, unknown> | null)?.[WORKER_FLAG] === true) {
+  runReplayWorker(workerData as WorkerInit);
+}
 
 const BLOCK = 1000;
 const IN_FLIGHT = 8;
@@ -131,7 +140,9 @@ class ReplayWorker {
   private failure: Error | undefined;
 
   constructor(init: WorkerInit) {
-    this.thread = new Worker(new URL('./replayWorker.js', import.meta.url), { workerData: init });
+    this.thread = new Worker(new URL(import.meta.url), {
+      workerData: { ...init, [WORKER_FLAG]: true },
+    });
     this.thread.on('message', (reply: WorkerReply) => this.waiting.shift()?.(reply));
     this.thread.on('error', (err) => {
       this.failure = err;
@@ -312,6 +323,7 @@ export async function replayInWorkers(
           type: 'screen',
           block,
           items: parts[p]?.items ?? [],
+          texts: kind.format === 'ndjson',
         }),
       ),
     );

@@ -3,7 +3,7 @@
  * temporary directory. Its payments and errors equal `replay()`'s on the same data; `--workers`
  * 1, 2 and 4 write the same files; bad inputs end with one line and exit code 2.
  *
- * The command is built once (the `cli` and `replayWorker` entries, ESM) into a directory under
+ * The command is built once (the `cli` entry, ESM) into a directory under
  * temp/, beside the repository's node_modules, so that building does not race the tests that
  * read the repository's dist/.
  */
@@ -34,10 +34,7 @@ beforeAll(async () => {
   const entry = tsupConfig.entry as Record<string, string>;
   await build({
     ...tsupConfig,
-    entry: {
-      cli: join(root, entry.cli as string),
-      replayWorker: join(root, entry.replayWorker as string),
-    },
+    entry: { cli: join(root, entry.cli as string) },
     outDir: join(work, 'dist'),
     format: ['esm'],
     dts: false,
@@ -222,6 +219,15 @@ describe('cashback replay', () => {
     }
     expect(outputs[1]).toBe(outputs[0]);
     expect(outputs[2]).toBe(outputs[0]);
+  });
+
+  it('gives the same output with 2 workers on a JSON array whose items include a string', async () => {
+    const tx = file('sample-w.json', JSON.stringify(sample.transactions));
+    const one = await cashback([...inputs, '--transactions', tx, '--json']);
+    const two = await cashback([...inputs, '--transactions', tx, '--json', '--workers', '2']);
+    expect(two.stderr).toBe('');
+    expect(two.stdout).toBe(one.stdout);
+    expect(JSON.parse(two.stdout)).toMatchObject(want.summary);
   });
 });
 

@@ -96,8 +96,6 @@ async function replayRun(file, workers) {
       '--json',
       '--workers',
       String(workers),
-      '--max-lateness-days',
-      '400',
     ],
     { maxBuffer: 64 * 2 ** 20 },
   );

@@ -15,7 +15,19 @@ const LAYERS = {
   engine: ['store', 'core', 'matching', 'model', 'rules'],
   http: ['engine', 'store', 'core', 'matching', 'model', 'rules'],
   webhooks: ['engine', 'store', 'core', 'matching', 'model', 'rules'],
-  cli: ['http', 'webhooks', 'testing', 'engine', 'store', 'core', 'matching', 'model', 'rules'],
+  files: ['engine', 'store', 'core', 'matching', 'model', 'rules'],
+  cli: [
+    'http',
+    'webhooks',
+    'files',
+    'testing',
+    'engine',
+    'store',
+    'core',
+    'matching',
+    'model',
+    'rules',
+  ],
   testing: ['engine', 'store', 'core', 'matching', 'model', 'rules'],
 };
 const ALL = Object.keys(LAYERS);
@@ -33,6 +45,12 @@ const ADAPTER_PACKAGES = [
   'commander',
   'pino',
   'fast-check',
+  'csv-parse',
+  'csv-stringify',
+  'hyparquet',
+  'vega',
+  'vega-lite',
+  'vega-embed',
 ];
 
 const layerRules = Object.entries(LAYERS).map(([layer, allowed]) => {

@@ -9,7 +9,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { benchJre, disagreement, naiveScan } from './compare.mjs';
+import { benchJre, benchZen, disagreement, naiveScan } from './compare.mjs';
 import {
   generateCustomers,
   generateOffers,
@@ -89,13 +89,24 @@ async function figure2(n, batches) {
   log(`  naive scan: ${count(naive.tps)} tx/s over ${count(naive.items)} transactions`);
   const jre = await benchJre(parsed.slice(0, size.jreTransactions), plainJson, customersRaw);
   log(`  json-rules-engine: ${count(jre.tps)} tx/s over ${count(jre.items)} transactions`);
+  const zen = await benchZen(parsed.slice(0, size.jreTransactions), plainJson, customersRaw);
+  log(`  zen-engine: ${count(zen.tps)} tx/s over ${count(zen.items)} transactions`);
   const agreement = {
     naive: check(disagreement('decide', oursResults, 'naive', naive.results)),
     jre: check(disagreement('decide', oursResults, 'json-rules-engine', jre.results)),
     naiveJre: check(disagreement('naive', naive.results, 'json-rules-engine', jre.results)),
+    zen: check(disagreement('decide', oursResults, 'zen-engine', zen.results)),
   };
   const strip = ({ results, ...f }) => ({ ...f, paid: results.filter((r) => r !== null).length });
-  return { offers: n, ours, lookups, naive: strip(naive), jre: strip(jre), agreement };
+  return {
+    offers: n,
+    ours,
+    lookups,
+    naive: strip(naive),
+    jre: strip(jre),
+    zen: strip(zen),
+    agreement,
+  };
 }
 
 // Figure 3 first: streaming replay from NDJSON vs JSON.parse alone, each in its own process,

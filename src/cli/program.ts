@@ -1,9 +1,12 @@
 import { Command, CommanderError, Option } from 'commander';
 import { version } from '../../package.json';
+import { addBacktestCommand } from './backtest.js';
 import { registerCheck } from './check.js';
+import { addExplainCommand } from './explain.js';
 import { registerFuzz } from './fuzz.js';
 import { parsePort, parseTimeZone, parseTokenTtl, UsageError } from './inputs.js';
 import { migrateCommand } from './migrate.js';
+import { addReplayCommand } from './replay.js';
 import { LOG_LEVELS, type LogLevel, StartError, serve } from './serve.js';
 import { chooseStore, DATABASE_URL_ENV, PGLITE_FOLDER, parseMaxRecords } from './storeChoice.js';
 import { TOKEN_SECRET_ENV } from './tokenSecret.js';
@@ -198,6 +201,9 @@ Exit codes: 0 migrated (or nothing to apply), 1 the database failed, 2 bad input
 
   registerCheck(program);
   registerFuzz(program);
+  addReplayCommand(program);
+  addExplainCommand(program);
+  addBacktestCommand(program);
   return program;
 }
 

@@ -1,4 +1,13 @@
 export { TransactionIdSet } from '../model/TransactionIdSet.js';
+export {
+  type BacktestData,
+  type BacktestFigures,
+  type BacktestOptions,
+  type BacktestResult,
+  type BacktestRow,
+  backtest,
+} from './backtest.js';
+export type { BacktestCharts, VegaLiteSpec } from './backtestCharts.js';
 export { type CustomerBatch, screenCustomers } from './customers.js';
 export { type DecideState, type Decision, decide, purchaseOf, screenHistory } from './decide.js';
 export { type ExplainContext, type Explanation, explain } from './explain.js';
@@ -14,4 +23,10 @@ export {
   type ReplaySessionOptions,
   replay,
 } from './replay.js';
+export {
+  type CollectedReplay,
+  type ReplayStream,
+  type ReplayStreamOptions,
+  replayStream,
+} from './replayStream.js';
 export type { OfferTotals, ReplaySummary } from './SummaryBuilder.js';

@@ -1,0 +1,154 @@
+import { writeFileSync } from 'node:fs';
+import { type Command, Option } from 'commander';
+import {
+  FileReadError,
+  type MalformedRecord,
+  MalformedRecordError,
+  readAllRecords,
+  readRecords,
+} from '../files/index.js';
+import { backtestReport } from '../files/report.js';
+import { type BacktestResult, type BacktestRow, backtest, LateTransactionError } from '../index.js';
+import { parseTimeZone, UsageError } from './inputs.js';
+
+/** What `cashback backtest` reads from its command line. */
+interface BacktestCommandOptions {
+  readonly baseline: string;
+  readonly candidate: string;
+  readonly customers: string;
+  readonly history?: string;
+  readonly transactions: string;
+  readonly report?: string;
+  readonly json?: boolean;
+  readonly strict?: boolean;
+  readonly timeZone: string;
+}
+
+/** One difference table as text: key, then paid, cashback and customers of each set. */
+function table(title: string, rows: readonly BacktestRow[]): string {
+  const head = [
+    '',
+    'paid',
+    'cashback',
+    'customers',
+    'paid',
+    'cashback',
+    'customers',
+    'Δ paid',
+    'Δ cashback',
+    'Δ customers',
+  ];
+  const body = rows.map((r) => [
+    r.key,
+    ...(['baseline', 'candidate', 'difference'] as const).flatMap((s) => [
+      String(r[s].paid),
+      r[s].cashback,
+      String(r[s].customers),
+    ]),
+  ]);
+  const all = [head, ...body];
+  const widths = head.map((_, i) => Math.max(...all.map((r) => (r[i] ?? '').length)));
+  const line = (r: readonly string[]): string =>
+    r.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
+  return `${title} (baseline | candidate | difference)\n${all.map(line).join('\n')}\n`;
+}
+
+/**
+ * The backtest as text tables: total, per offer, per month, per segment.
+ * @param b - the backtest
+ * @returns the text
+ */
+function formatBacktest(b: BacktestResult): string {
+  return [
+    table('total', [b.total]),
+    table('by offer', b.byOffer),
+    table('by month', b.byMonth),
+    table('by age band', b.bySegment.age),
+    table('by gender', b.bySegment.gender),
+    table('new and returning customers', b.bySegment.audience),
+  ].join('\n');
+}
+
+/**
+ * Runs `cashback backtest`: both offer sets over the same files, the differences printed, and the
+ * HTML report written with `--report`.
+ * @param options - the command line's options
+ * @throws UsageError for a file that cannot be read, an invalid offer, or (with `strict`) a
+ *   malformed line
+ */
+async function backtestCommand(options: BacktestCommandOptions): Promise<void> {
+  const skip = (m: MalformedRecord): void => {
+    if (options.strict === true) throw new MalformedRecordError(m);
+    process.stderr.write(`cashback: skipped ${m.file}:${m.line}: ${m.reason}\n`);
+  };
+  const whole = async (file: string): Promise<unknown[]> => {
+    const read = await readAllRecords(file);
+    for (const m of read.malformed) skip(m);
+    return read.records;
+  };
+  try {
+    const baseline = await whole(options.baseline);
+    const candidate = await whole(options.candidate);
+    const customers = await whole(options.customers);
+    const history = options.history === undefined ? [] : await whole(options.history);
+    const records = readRecords(options.transactions);
+    async function* transactions(): AsyncGenerator<unknown> {
+      for await (const r of records) {
+        if (r.ok) yield r.value;
+        else skip(r);
+      }
+    }
+    const b = await backtest(
+      { baseline, candidate, customers, history, transactions: transactions() },
+      { timeZone: options.timeZone },
+    );
+    if (options.report !== undefined) {
+      try {
+        writeFileSync(options.report, backtestReport(b));
+      } catch (err) {
+        throw new FileReadError(options.report, `cannot write: ${(err as Error).message}`);
+      }
+    }
+    process.stdout.write(
+      options.json === true ? `${JSON.stringify(b, null, 2)}\n` : formatBacktest(b),
+    );
+  } catch (err) {
+    if (
+      err instanceof FileReadError ||
+      err instanceof MalformedRecordError ||
+      err instanceof LateTransactionError ||
+      (err instanceof Error && err.name === 'OfferValidationError')
+    ) {
+      throw new UsageError(err.message);
+    }
+    throw err;
+  }
+}
+
+/**
+ * Adds `cashback backtest` to the program.
+ * @param program - the `cashback` program
+ */
+export function addBacktestCommand(program: Command): void {
+  program
+    .command('backtest')
+    .description(
+      'Replay two offer sets over the same files and report the difference per offer, month and customer segment (docs/backtest.md).',
+    )
+    .requiredOption('--baseline <file>', 'the offers in force (JSON array)')
+    .requiredOption('--candidate <file>', 'the offers to compare (JSON array)')
+    .requiredOption('--customers <file>', 'customers')
+    .option('--history <file>', 'history transactions')
+    .requiredOption('--transactions <file>', 'transactions, in date order (streamed)')
+    .option('--report <file>', 'write a self-contained HTML report with charts')
+    .option('--json', 'print the difference tables and chart specifications as JSON')
+    .option('--strict', 'a malformed line or row ends the run (exit code 2)')
+    .addOption(
+      new Option('--time-zone <zone>', 'IANA time zone of transaction dates')
+        .argParser(parseTimeZone)
+        .default('UTC'),
+    )
+    .action(async (raw: BacktestCommandOptions) => {
+      await backtestCommand(raw);
+    });
+}

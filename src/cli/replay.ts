@@ -1,0 +1,283 @@
+import { type Command, Option } from 'commander';
+import {
+  type FileFormat,
+  FileReadError,
+  type MalformedRecord,
+  MalformedRecordError,
+  replayFiles,
+} from '../files/index.js';
+import { replayInWorkers } from '../files/workers.js';
+import { createRecordWriter, type RecordWriter } from '../files/writeRecords.js';
+import { LateTransactionError, Money, type Outcome, type ReplaySummary } from '../index.js';
+import { parseTimeZone, UsageError } from './inputs.js';
+
+/** What `cashback replay` reads from its command line. */
+interface ReplayCommandOptions {
+  readonly offers: string;
+  readonly customers: string;
+  readonly history?: string;
+  readonly transactions: string;
+  readonly out?: string;
+  readonly errors?: string;
+  readonly json?: boolean;
+  readonly strict?: boolean;
+  readonly timeZone: string;
+  readonly format?: FileFormat;
+  readonly workers: number;
+  readonly maxLatenessDays: number;
+}
+
+/** Payments and cashback of one month or offer in the printed summary. */
+interface Totals {
+  payments: number;
+  cashback: InstanceType<typeof Money>;
+}
+
+/** The summary `cashback replay` prints: the replay's, plus months and skipped lines. */
+interface ReplayCommandSummary extends ReplaySummary {
+  /** Payments and cashback by month of the payment date, `YYYY-MM`. */
+  readonly byMonth: Readonly<Record<string, { payments: number; cashback: string }>>;
+  /** Malformed lines or rows skipped. */
+  readonly malformed: number;
+}
+
+const PAYMENT_COLUMNS = ['transaction_id', 'customer_id', 'offer_id', 'cashback', 'payment_date'];
+const ERROR_COLUMNS = ['key', 'code', 'message'];
+
+/** Parses a whole-number option of at least `min`. */
+function wholeOption(name: string, min: number): (value: string) => number {
+  return (value) => {
+    const n = /^[0-9]{1,6}$/.test(value) ? Number(value) : Number.NaN;
+    if (!(n >= min))
+      throw new UsageError(`${name} must be a whole number >= ${min}, got '${value}'`);
+    return n;
+  };
+}
+
+/** A one-line progress bar on stderr: bytes read, transactions a second, time left. */
+function progressBar(): {
+  bytes: (read: number, total: number) => void;
+  tick: () => void;
+  done: () => void;
+} {
+  const started = Date.now();
+  let read = 0;
+  let total = 1;
+  let count = 0;
+  let last = 0;
+  const draw = (): void => {
+    const seconds = Math.max(0.001, (Date.now() - started) / 1000);
+    const share = Math.min(1, read / Math.max(1, total));
+    const width = 24;
+    const filled = Math.round(share * width);
+    const eta = share > 0 ? Math.round(seconds / share - seconds) : 0;
+    process.stderr.write(
+      `\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${(share * 100).toFixed(0)}% ` +
+        `${(read / 2 ** 20).toFixed(1)}/${(total / 2 ** 20).toFixed(1)} MiB ` +
+        `${Math.round(count / seconds)} tx/s ETA ${eta}s  `,
+    );
+  };
+  return {
+    bytes: (r, t) => {
+      read = r;
+      total = t;
+    },
+    tick: () => {
+      count++;
+      if ((count & 1023) === 0 && Date.now() - last > 200) {
+        last = Date.now();
+        draw();
+      }
+    },
+    done: () => {
+      draw();
+      process.stderr.write('\n');
+    },
+  };
+}
+
+/** Sums outcomes by month of payment. */
+function monthTotals(): {
+  add: (o: Outcome) => void;
+  build: (scale: number) => ReplayCommandSummary['byMonth'];
+} {
+  const months = new Map<string, Totals>();
+  return {
+    add(o) {
+      if (!o.ok) return;
+      const month = o.payment.payment_date.slice(0, 7);
+      const t = months.get(month) ?? { payments: 0, cashback: new Money(0) };
+      t.payments++;
+      t.cashback = t.cashback.plus(String(o.payment.cashback));
+      months.set(month, t);
+    },
+    build(scale) {
+      const out: Record<string, { payments: number; cashback: string }> = {};
+      for (const m of [...months.keys()].sort()) {
+        const t = months.get(m) as Totals;
+        out[m] = { payments: t.payments, cashback: t.cashback.toFixed(scale) };
+      }
+      return out;
+    },
+  };
+}
+
+/** Columns of a table, left-aligned first column and right-aligned numbers. */
+function table(rows: readonly (readonly string[])[]): string {
+  const widths = (rows[0] ?? []).map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
+  return rows
+    .map((r) =>
+      r.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  '),
+    )
+    .join('\n');
+}
+
+/**
+ * The summary as text tables: outcomes, cashback total, per offer, per month.
+ * @param s - the summary
+ * @returns the text, ending in a newline
+ */
+function formatSummary(s: ReplayCommandSummary): string {
+  const outcomes = [
+    ['outcome', 'transactions'],
+    ['paid', String(s.paid)],
+    ...Object.entries(s.errors).map(([code, n]) => [code, String(n)]),
+    ['total', String(s.transactions)],
+  ];
+  const offers = [
+    ['offer', 'payments', `cashback (${s.currency})`],
+    ...Object.entries(s.byOffer).map(([id, t]) => [id, String(t.payments), t.cashback]),
+  ];
+  const months = [
+    ['month paid', 'payments', `cashback (${s.currency})`],
+    ...Object.entries(s.byMonth).map(([m, t]) => [m, String(t.payments), t.cashback]),
+  ];
+  const notes = [
+    `cashback total: ${s.totalCashback} ${s.currency}`,
+    `rejected before the transactions: ${s.rejected.customers} customer(s), ${s.rejected.history} history transaction(s)`,
+    `malformed lines skipped: ${s.malformed}`,
+  ];
+  return `${table(outcomes)}\n\n${table(offers)}\n\n${table(months)}\n\n${notes.join('\n')}\n`;
+}
+
+/**
+ * Runs `cashback replay`: streams the transactions file through the replay, writes payments and
+ * errors, prints the summary.
+ * @param options - the command line's options
+ * @throws UsageError for a file that cannot be read, an invalid offers file, or (with `strict`) a
+ *   malformed line
+ */
+async function replayCommand(options: ReplayCommandOptions): Promise<void> {
+  const bar = process.stderr.isTTY ? progressBar() : undefined;
+  const reportMalformed = (m: MalformedRecord): void => {
+    process.stderr.write(`cashback: skipped ${m.file}:${m.line}: ${m.reason}\n`);
+  };
+  const paths = {
+    offers: options.offers,
+    customers: options.customers,
+    ...(options.history === undefined ? {} : { history: options.history }),
+    transactions: options.transactions,
+  };
+  const fileOptions = {
+    timeZone: options.timeZone,
+    maxLatenessDays: options.maxLatenessDays,
+    ...(options.format === undefined ? {} : { format: options.format }),
+    ...(options.strict === true ? { strict: true } : {}),
+    onMalformed: reportMalformed,
+    ...(bar === undefined ? {} : { onProgress: bar.bytes }),
+  };
+  let payments: RecordWriter | undefined;
+  let errors: RecordWriter | undefined;
+  try {
+    const replay =
+      options.workers > 1
+        ? await replayInWorkers(paths, fileOptions, options.workers)
+        : await replayFiles(paths, fileOptions);
+    payments =
+      options.out === undefined ? undefined : createRecordWriter(options.out, PAYMENT_COLUMNS);
+    errors =
+      options.errors === undefined ? undefined : createRecordWriter(options.errors, ERROR_COLUMNS);
+    const months = monthTotals();
+    for await (const chunk of replay.chunks()) {
+      for (const o of chunk) {
+        months.add(o);
+        bar?.tick();
+        if (o.ok) payments?.write(o.payment);
+        else errors?.write(o.error);
+      }
+      // Wait for the files only between chunks: no promise per outcome.
+      await payments?.drained();
+      await errors?.drained();
+    }
+    bar?.done();
+    await payments?.close();
+    await errors?.close();
+    const base = replay.summary();
+    const scale = (base.totalCashback.split('.')[1] ?? '').length;
+    const summary: ReplayCommandSummary = {
+      ...base,
+      byMonth: months.build(scale),
+      malformed: replay.malformed(),
+    };
+    process.stdout.write(
+      options.json === true ? `${JSON.stringify(summary, null, 2)}\n` : formatSummary(summary),
+    );
+  } catch (err) {
+    if (
+      err instanceof FileReadError ||
+      err instanceof MalformedRecordError ||
+      (err instanceof Error && err.name === 'OfferValidationError')
+    ) {
+      throw new UsageError(err.message);
+    }
+    if (err instanceof LateTransactionError) throw new UsageError(err.message);
+    throw err;
+  }
+}
+
+/**
+ * Adds `cashback replay` to the program.
+ * @param program - the `cashback` program
+ */
+export function addReplayCommand(program: Command): void {
+  program
+    .command('replay')
+    .description(
+      'Replay transaction files against offers: payments, errors and a summary (docs/replay.md).',
+    )
+    .requiredOption('--offers <file>', 'offers (JSON array)')
+    .requiredOption('--customers <file>', 'customers')
+    .option('--history <file>', 'history transactions, applied after the customers')
+    .requiredOption('--transactions <file>', 'transactions to decide, in date order (streamed)')
+    .option('--out <file>', 'payments, CSV or NDJSON by extension (.gz compresses)')
+    .option('--errors <file>', 'errors, one per transaction that earns nothing, CSV or NDJSON')
+    .option('--json', 'print the summary as JSON')
+    .option('--strict', 'a malformed line or row ends the run (exit code 2)')
+    .addOption(
+      new Option(
+        '--format <format>',
+        'format of every input, when extensions do not say it',
+      ).choices(['json', 'ndjson', 'csv', 'parquet']),
+    )
+    .addOption(
+      new Option('--time-zone <zone>', 'IANA time zone of transaction dates')
+        .argParser(parseTimeZone)
+        .default('UTC'),
+    )
+    .addOption(
+      new Option('--workers <n>', 'worker threads, partitioned by customer; same output')
+        .argParser(wholeOption('--workers', 1))
+        .default(1),
+    )
+    .addOption(
+      new Option(
+        '--max-lateness-days <days>',
+        'how many days a transaction may be out of date order',
+      )
+        .argParser(wholeOption('--max-lateness-days', 0))
+        .default(31),
+    )
+    .action(async (raw: ReplayCommandOptions) => {
+      await replayCommand(raw);
+    });
+}

@@ -1,0 +1,288 @@
+import { ageOn } from '../model/day.js';
+import { assertKnownKeys } from '../model/knownKeys.js';
+import { ExactMoney as Money, type MoneyValue } from '../model/money.js';
+import { CORE_OPTION_KEYS, resolveCoreOptions } from '../model/options.js';
+import type { ParsedCustomer } from '../model/parseCustomer.js';
+import {
+  type ParsedTransaction,
+  type ParseResult,
+  parseTransaction,
+} from '../model/parseTransaction.js';
+import { type BacktestCharts, backtestCharts } from './backtestCharts.js';
+import { screenCustomers } from './customers.js';
+import type { Outcome } from './outcome.js';
+import { createReplay, type ReplaySessionOptions } from './replay.js';
+import type { ReplaySummary } from './SummaryBuilder.js';
+
+/** What a backtest replays: two offer sets over one data set. @public */
+export interface BacktestData {
+  /** The offers in force (JSON shape). */
+  readonly baseline: readonly unknown[];
+  /** The offers to compare with them. */
+  readonly candidate: readonly unknown[];
+  /** Customers, applied first. */
+  readonly customers: readonly unknown[];
+  /** History transactions, applied after the customers. */
+  readonly history?: readonly unknown[];
+  /** The transactions, in date order (an array, an iterable or an async iterable). */
+  readonly transactions: AsyncIterable<unknown> | Iterable<unknown>;
+}
+
+/** Paid transactions, cashback and customers reached of one offer set in one row. @public */
+export interface BacktestFigures {
+  /** Transactions paid. */
+  readonly paid: number;
+  /** Cashback paid, an exact decimal string with `scale` places. */
+  readonly cashback: string;
+  /** Distinct customers paid at least once. */
+  readonly customers: number;
+}
+
+/** One row of a difference table: the key, both sets' figures and candidate minus baseline. @public */
+export interface BacktestRow {
+  /** The offer id, month (`YYYY-MM`), day or segment value the row is about. */
+  readonly key: string;
+  /** Figures of the baseline. */
+  readonly baseline: BacktestFigures;
+  /** Figures of the candidate. */
+  readonly candidate: BacktestFigures;
+  /** Candidate minus baseline. */
+  readonly difference: BacktestFigures;
+}
+
+/** What `backtest` returns: the difference tables and the chart specifications. @public */
+export interface BacktestResult {
+  /** Both sets over all transactions. */
+  readonly total: BacktestRow;
+  /** By `offer_id` of the payment, in id order. */
+  readonly byOffer: readonly BacktestRow[];
+  /** By month of the transaction's day, `YYYY-MM`. */
+  readonly byMonth: readonly BacktestRow[];
+  /** By day of the transaction, `YYYY-MM-DD`: what the cashback-per-day chart draws. */
+  readonly byDay: readonly BacktestRow[];
+  /**
+   * By customer segment: `age` (band on the transaction's day: `18-24`, `25-34`, `35-44`,
+   * `45-54`, `55-64`, `65+`, `<18`), `gender` (trimmed, lower-cased) and `audience` (`new`: no
+   * stored transaction of the customer before this one, history included; `returning`).
+   */
+  readonly bySegment: {
+    readonly age: readonly BacktestRow[];
+    readonly gender: readonly BacktestRow[];
+    readonly audience: readonly BacktestRow[];
+  };
+  /** Each set's replay summary (outcomes by code, totals by offer). */
+  readonly summaries: { readonly baseline: ReplaySummary; readonly candidate: ReplaySummary };
+  /** Vega-Lite specifications of the report's charts, data inlined. */
+  readonly charts: BacktestCharts;
+}
+
+/** Options of `backtest`: those of `createReplay`. @public */
+export type BacktestOptions = ReplaySessionOptions;
+
+const BACKTEST_OPTION_KEYS: readonly string[] = [...CORE_OPTION_KEYS, 'maxLatenessDays'];
+const DATA_KEYS: readonly string[] = [
+  'baseline',
+  'candidate',
+  'customers',
+  'history',
+  'transactions',
+];
+const CHUNK = 1000;
+
+/** Running figures of one set in one row. */
+class Tally {
+  paid = 0;
+  cashback: MoneyValue = new Money(0);
+  readonly customers = new Set<string>();
+
+  add(customerId: string, cashback: number): void {
+    this.paid++;
+    this.cashback = this.cashback.plus(String(cashback));
+    this.customers.add(customerId);
+  }
+
+  figures(scale: number): BacktestFigures {
+    return {
+      paid: this.paid,
+      cashback: this.cashback.toFixed(scale),
+      customers: this.customers.size,
+    };
+  }
+}
+
+/** Rows keyed by a string, each with a tally per set. */
+class Table {
+  private readonly rows = new Map<string, [Tally, Tally]>();
+
+  add(key: string, set: 0 | 1, customerId: string, cashback: number): void {
+    let row = this.rows.get(key);
+    if (row === undefined) {
+      row = [new Tally(), new Tally()];
+      this.rows.set(key, row);
+    }
+    row[set].add(customerId, cashback);
+  }
+
+  build(scale: number, order: (a: string, b: string) => number): BacktestRow[] {
+    return [...this.rows.keys()].sort(order).map((key) => {
+      const [b, c] = this.rows.get(key) as [Tally, Tally];
+      return row(key, b.figures(scale), c.figures(scale), scale);
+    });
+  }
+}
+
+function row(
+  key: string,
+  baseline: BacktestFigures,
+  candidate: BacktestFigures,
+  scale: number,
+): BacktestRow {
+  return {
+    key,
+    baseline,
+    candidate,
+    difference: {
+      paid: candidate.paid - baseline.paid,
+      cashback: new Money(candidate.cashback).minus(baseline.cashback).toFixed(scale),
+      customers: candidate.customers - baseline.customers,
+    },
+  };
+}
+
+const AGE_BANDS: readonly [number, string][] = [
+  [65, '65+'],
+  [55, '55-64'],
+  [45, '45-54'],
+  [35, '35-44'],
+  [25, '25-34'],
+  [18, '18-24'],
+];
+
+function ageBand(customer: ParsedCustomer, dayText: string): string {
+  const monthDay = Number(dayText.slice(5, 7)) * 100 + Number(dayText.slice(8, 10));
+  const age = ageOn(
+    customer.birthYear,
+    customer.birthMonthDay,
+    Number(dayText.slice(0, 4)),
+    monthDay,
+  );
+  return AGE_BANDS.find(([from]) => age >= from)?.[1] ?? '<18';
+}
+
+const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+const byNumber = (a: string, b: string): number => Number(a) - Number(b);
+
+/**
+ * Replays two offer sets over the same customers, history and transactions and returns the
+ * difference per offer, per month, per day and per customer segment (paid transactions, cashback,
+ * customers reached), with Vega-Lite specifications of the report's charts (docs/backtest.md).
+ * Transactions are parsed once and decided by both sets chunk by chunk, so they may stream.
+ * @param data - both offer sets, customers, optional history, and the transactions
+ * @param options - the `createReplay` options
+ * @returns the difference tables and chart specifications
+ * @throws the errors of `createReplay` (an invalid offer of either set: OfferValidationError);
+ *   TypeError for an unknown key of `data` or `options`
+ * @example
+ * ```ts
+ * const doubled = offers.map((o) => (o.offer_id === 1 ? { ...o, discount: o.discount * 2 } : o));
+ * const b = await backtest({ baseline: offers, candidate: doubled, customers, transactions });
+ * console.log(b.byOffer.map((r) => `${r.key}: ${r.difference.cashback}`));
+ * ```
+ * @public
+ */
+export async function backtest(
+  data: BacktestData,
+  options: BacktestOptions = {},
+): Promise<BacktestResult> {
+  assertKnownKeys(data, DATA_KEYS, 'backtest data', 'field');
+  assertKnownKeys(options, BACKTEST_OPTION_KEYS, 'backtest options');
+  const resolved = resolveCoreOptions(options);
+  const scale = resolved.scale;
+  const shared = { customers: data.customers, history: data.history ?? [] };
+  const sessions = [
+    createReplay({ ...shared, offers: data.baseline }, options),
+    createReplay({ ...shared, offers: data.candidate }, options),
+  ] as const;
+  const customers = new Map(screenCustomers(data.customers).accepted.map((c) => [c.customerId, c]));
+  // Customers with a stored transaction: history first, then every transaction decided.
+  const seen = new Set<string>();
+  const historyIds = new Set<string>();
+  (data.history ?? []).forEach((h, i) => {
+    const p = parseTransaction(h, i, resolved.timeZone, true);
+    // Stored history: valid, of a known customer, not a duplicate.
+    if (!p.ok || !customers.has(p.value.customerId) || historyIds.has(p.value.transactionId))
+      return;
+    historyIds.add(p.value.transactionId);
+    seen.add(p.value.customerId);
+  });
+  const tables = {
+    offer: new Table(),
+    month: new Table(),
+    day: new Table(),
+    age: new Table(),
+    gender: new Table(),
+    audience: new Table(),
+    total: new Table(),
+  };
+  const count = (items: readonly ParseResult<ParsedTransaction>[]): void => {
+    const outcomes = sessions.map((s) => s.pushParsed(items)) as [
+      readonly Outcome[],
+      readonly Outcome[],
+    ];
+    items.forEach((item, i) => {
+      if (!item.ok) return;
+      const tx = item.value;
+      const customer = customers.get(tx.customerId);
+      const returning = seen.has(tx.customerId);
+      for (const set of [0, 1] as const) {
+        const o = outcomes[set][i] as Outcome;
+        if (!o.ok || customer === undefined) continue;
+        const add = (table: Table, key: string): void =>
+          table.add(key, set, tx.customerId, o.payment.cashback);
+        add(tables.offer, String(o.payment.offer_id));
+        add(tables.month, tx.when.dayText.slice(0, 7));
+        add(tables.day, tx.when.dayText);
+        add(tables.age, ageBand(customer, tx.when.dayText));
+        add(tables.gender, customer.genderKey);
+        add(tables.audience, returning ? 'returning' : 'new');
+        add(tables.total, 'total');
+      }
+      const stored = outcomes[0][i] as Outcome;
+      if (
+        stored.ok ||
+        (stored.error.code !== 'duplicate_transaction' &&
+          stored.error.code !== 'customer_not_found')
+      ) {
+        seen.add(tx.customerId);
+      }
+    });
+  };
+  let chunk: ParseResult<ParsedTransaction>[] = [];
+  let index = 0;
+  for await (const t of data.transactions) {
+    chunk.push(parseTransaction(t, index++, resolved.timeZone));
+    if (chunk.length === CHUNK) {
+      count(chunk);
+      chunk = [];
+    }
+  }
+  if (chunk.length > 0) count(chunk);
+  const zero: BacktestFigures = { paid: 0, cashback: new Money(0).toFixed(scale), customers: 0 };
+  const total = tables.total.build(scale, byText)[0] ?? row('total', zero, zero, scale);
+  const summaries = { baseline: sessions[0].summary(), candidate: sessions[1].summary() };
+  const byOffer = tables.offer.build(scale, byNumber);
+  const byDay = tables.day.build(scale, byText);
+  return {
+    total,
+    byOffer,
+    byMonth: tables.month.build(scale, byText),
+    byDay,
+    bySegment: {
+      age: tables.age.build(scale, byText),
+      gender: tables.gender.build(scale, byText),
+      audience: tables.audience.build(scale, byText),
+    },
+    summaries,
+    charts: backtestCharts(byDay, byOffer, summaries),
+  };
+}

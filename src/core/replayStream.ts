@@ -1,0 +1,149 @@
+import { assertKnownKeys } from '../model/knownKeys.js';
+import { CORE_OPTION_KEYS } from '../model/options.js';
+import { wholeNumber } from '../model/wholeNumber.js';
+import type { Outcome, Payment, TransactionError } from './outcome.js';
+import {
+  createReplay,
+  type ReplayData,
+  type ReplayResult,
+  type ReplayRetained,
+  type ReplaySessionOptions,
+} from './replay.js';
+import type { ReplaySummary } from './SummaryBuilder.js';
+
+/** Options of `replayStream`: the session options plus the chunk size. @public */
+export interface ReplayStreamOptions extends ReplaySessionOptions {
+  /**
+   * How many transactions are decided together. Chunking changes no outcome; a larger chunk
+   * costs more memory and a later first outcome.
+   * @defaultValue `1000`
+   */
+  readonly chunkSize?: number;
+}
+
+/** Payments and errors of a whole stream, collected. @public */
+export interface CollectedReplay {
+  /** Payments, in transaction order. */
+  readonly payments: readonly Payment[];
+  /** One error per transaction that earns nothing, in transaction order. */
+  readonly errors: readonly TransactionError[];
+  /** Totals of the whole stream. */
+  readonly summary: ReplaySummary;
+}
+
+/**
+ * A replay over an (async) iterable of transactions: iterate it once for the outcomes, one per
+ * transaction, in input order.
+ * @public
+ */
+export interface ReplayStream extends AsyncIterable<Outcome> {
+  /** Rejections of the customers and history the replay started from. */
+  readonly rejected: ReplayResult['rejected'];
+  /** Totals of the outcomes produced so far. */
+  summary(): ReplaySummary;
+  /** What the replay holds in memory now. */
+  retained(): ReplayRetained;
+  /**
+   * The same outcomes as arrays, one per chunk decided: the stream with no promise per outcome.
+   * Iterate either this or the stream itself, once.
+   */
+  chunks(): AsyncIterable<readonly Outcome[]>;
+  /** Iterates the whole stream and returns its payments, errors and summary. */
+  collect(): Promise<CollectedReplay>;
+}
+
+const STREAM_OPTION_KEYS: readonly string[] = [...CORE_OPTION_KEYS, 'maxLatenessDays', 'chunkSize'];
+
+/**
+ * Replays transactions as they arrive from an iterable or async iterable (lines of a file, rows of
+ * a query), chunk by chunk over `createReplay`: memory grows with customers, merchants and the
+ * duplicate-id set, not with the number of transactions. Transactions are expected in date order
+ * within `maxLatenessDays` (docs/replay.md, Date order and `maxLatenessDays`); a later one ends
+ * the iteration with a `LateTransactionError` naming it.
+ * @param data - offers, customers and optional history (its `transactions` are not read)
+ * @param transactions - the transactions to decide, in order
+ * @param options - the `createReplay` options, plus `chunkSize`
+ * @returns the stream of outcomes, its summary and rejections
+ * @throws the errors of `createReplay`; TypeError when `transactions` is not iterable or for an
+ *   unknown option; RangeError when `chunkSize` is not a whole number of at least 1
+ * @example
+ * ```ts
+ * const stream = replayStream({ offers, customers }, readLines());
+ * for await (const outcome of stream) if (outcome.ok) console.log(outcome.payment);
+ * console.log(stream.summary().totalCashback);
+ * ```
+ * @public
+ */
+export function replayStream(
+  data: ReplayData,
+  transactions: AsyncIterable<unknown> | Iterable<unknown>,
+  options: ReplayStreamOptions = {},
+): ReplayStream {
+  assertKnownKeys(options, STREAM_OPTION_KEYS, 'replayStream options');
+  const { chunkSize: rawChunk, ...sessionOptions } = options;
+  const chunkSize = wholeNumber(rawChunk ?? 1000, 'chunkSize', { min: 1 });
+  const source = transactions as Partial<AsyncIterable<unknown> & Iterable<unknown>> | null;
+  if (
+    typeof source?.[Symbol.asyncIterator] !== 'function' &&
+    typeof source?.[Symbol.iterator] !== 'function'
+  ) {
+    throw new TypeError('transactions must be an iterable or an async iterable');
+  }
+  async function* batches(): AsyncGenerator<readonly unknown[]> {
+    let chunk: unknown[] = [];
+    for await (const item of transactions) {
+      chunk.push(item);
+      if (chunk.length >= chunkSize) {
+        yield chunk;
+        chunk = [];
+      }
+    }
+    if (chunk.length > 0) yield chunk;
+  }
+  return replayChunks(data, batches(), sessionOptions);
+}
+
+/**
+ * `replayStream` over a source that already comes in chunks (the file readers'), decided as
+ * they come.
+ * @param data - offers, customers and optional history
+ * @param chunks - the transactions, in order, in chunks
+ * @param options - the `createReplay` options
+ * @returns the stream
+ */
+export function replayChunks(
+  data: ReplayData,
+  chunks: AsyncIterable<readonly unknown[]>,
+  options: ReplaySessionOptions,
+): ReplayStream {
+  const session = createReplay(data, options);
+  let started = false;
+
+  async function* outcomeChunks(): AsyncGenerator<readonly Outcome[]> {
+    if (started) throw new Error('a replay stream can be iterated only once');
+    started = true;
+    for await (const chunk of chunks) if (chunk.length > 0) yield session.push(chunk);
+  }
+
+  const stream: ReplayStream = {
+    rejected: session.rejected,
+    summary: () => session.summary(),
+    retained: () => session.retained(),
+    chunks: () => outcomeChunks(),
+    async *[Symbol.asyncIterator]() {
+      for await (const chunk of outcomeChunks()) yield* chunk;
+    },
+    async collect() {
+      const payments: Payment[] = [];
+      const errors: TransactionError[] = [];
+      for await (const chunk of outcomeChunks()) {
+        for (const o of chunk) {
+          if (o.ok) payments.push(o.payment);
+          else errors.push(o.error);
+        }
+      }
+      return { payments, errors, summary: session.summary() };
+    },
+  };
+  return stream;
+}

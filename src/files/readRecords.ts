@@ -1,0 +1,399 @@
+import { createReadStream } from 'node:fs';
+import { open, readFile, stat } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import { createGunzip, gunzipSync } from 'node:zlib';
+import { parse as parseCsv } from 'csv-parse';
+import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
+import { assertKnownKeys } from '../model/knownKeys.js';
+
+/** The record formats the readers know. @public */
+export type FileFormat = 'json' | 'ndjson' | 'csv' | 'parquet';
+
+/** A record read from a file. @public */
+export interface FileRecord {
+  /** Always `true`: the line was read. */
+  readonly ok: true;
+  /** The record: an object for CSV and Parquet rows, any JSON value otherwise. */
+  readonly value: unknown;
+  /** Its line (NDJSON, CSV: the line it starts on), item (JSON array) or row (Parquet), from 1. */
+  readonly line: number;
+}
+
+/** A line or row that could not be read as a record. @public */
+export interface MalformedRecord {
+  /** Always `false`: the line could not be read. */
+  readonly ok: false;
+  /** The file, as given. */
+  readonly file: string;
+  /** The line (NDJSON, CSV), item (JSON array) or row (Parquet), from 1. */
+  readonly line: number;
+  /** Why it could not be read. */
+  readonly reason: string;
+}
+
+/** A file that cannot be opened or read at all (missing, a directory, no permission). @public */
+export class FileReadError extends Error {
+  /** The file, as given. */
+  readonly file: string;
+
+  /**
+   * @param file - the file
+   * @param reason - why, in words
+   */
+  constructor(file: string, reason: string) {
+    super(`cannot read ${file}: ${reason}`);
+    this.name = 'FileReadError';
+    this.file = file;
+  }
+}
+
+/** Options of `readRecords`. @public */
+export interface ReadRecordsOptions {
+  /**
+   * The format; `.json`, `.ndjson`, `.jsonl`, `.csv` and `.parquet` (before an optional `.gz`)
+   * name it otherwise.
+   * @defaultValue from the file name
+   */
+  readonly format?: FileFormat;
+  /** Called with the number of bytes of the file read so far (before decompression). */
+  readonly onBytes?: (bytes: number) => void;
+}
+
+const READ_OPTION_KEYS: readonly string[] = ['format', 'onBytes'];
+const EXTENSIONS: Readonly<Record<string, FileFormat>> = {
+  json: 'json',
+  ndjson: 'ndjson',
+  jsonl: 'ndjson',
+  csv: 'csv',
+  parquet: 'parquet',
+};
+
+/**
+ * The format and compression a file name says: `payments.csv`, `tx.ndjson.gz`, `rows.parquet`.
+ * @param file - the file name
+ * @param format - a format that overrides the extension
+ * @returns the format and whether the file is gzip-compressed
+ * @throws TypeError when neither the name nor `format` gives a known format
+ * @public
+ */
+export function formatOf(
+  file: string,
+  format?: FileFormat,
+): { readonly format: FileFormat; readonly gzip: boolean } {
+  const parts = file.toLowerCase().split('/').at(-1)?.split('.') ?? [];
+  const gzip = parts.at(-1) === 'gz';
+  if (gzip) parts.pop();
+  const found = format ?? EXTENSIONS[parts.length > 1 ? (parts.at(-1) ?? '') : ''];
+  if (found === undefined || !Object.values(EXTENSIONS).includes(found)) {
+    throw new TypeError(
+      `cannot tell the format of ${file}: name it .json, .ndjson, .jsonl, .csv or .parquet ` +
+        '(optionally .gz), or give the format',
+    );
+  }
+  return { format: found, gzip };
+}
+
+/** Why a file could not be opened, in words, from a Node file-system error. */
+function openFailure(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'ENOENT') return 'no such file';
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  if (code === 'EISDIR') return 'it is a directory';
+  return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * The size of a file in bytes, once it is known to be readable.
+ * @param file - the path
+ * @returns its size
+ * @throws FileReadError for a missing or unreadable file, or a directory
+ * @public
+ */
+export async function fileSize(file: string): Promise<number> {
+  try {
+    const info = await stat(file);
+    if (info.isDirectory()) throw Object.assign(new Error('directory'), { code: 'EISDIR' });
+    const handle = await open(file, 'r');
+    await handle.close();
+    return info.size;
+  } catch (err) {
+    throw new FileReadError(file, openFailure(err));
+  }
+}
+
+/** The file's bytes as a stream, decompressed when `gzip`, reporting bytes read to `onBytes`. */
+function byteStream(file: string, gzip: boolean, onBytes?: (bytes: number) => void): Readable {
+  const raw = createReadStream(file);
+  if (onBytes !== undefined) {
+    let bytes = 0;
+    raw.on('data', (chunk) => {
+      bytes += chunk.length;
+      onBytes(bytes);
+    });
+  }
+  if (!gzip) return raw;
+  const gunzip = createGunzip();
+  raw.on('error', (err) => gunzip.destroy(err));
+  return raw.pipe(gunzip);
+}
+
+/** Sets `a.b.c` of `target` to `value`: dotted CSV and Parquet column names become nested fields. */
+function setPath(target: Record<string, unknown>, path: string, value: unknown): void {
+  const steps = path.split('.');
+  let node = target;
+  for (const step of steps.slice(0, -1)) {
+    const next = node[step];
+    if (typeof next === 'object' && next !== null) node = next as Record<string, unknown>;
+    else {
+      const child: Record<string, unknown> = {};
+      node[step] = child;
+      node = child;
+    }
+  }
+  node[steps.at(-1) as string] = value;
+}
+
+/** A flat row with dotted column names as a nested record; a cell left empty is left out. */
+function nest(row: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [column, value] of Object.entries(row)) {
+    if (value === '' || value === null || value === undefined) continue;
+    // INT64 Parquet columns come as bigint; the engine reads numbers and decimal strings.
+    const plain = typeof value === 'bigint' ? value.toString() : value;
+    if (column.includes('.')) setPath(out, column, plain);
+    else out[column] = plain;
+  }
+  return out;
+}
+
+/**
+ * The non-blank lines of a text file with their line numbers, a batch per piece of the file read
+ * (no promise per line: a million lines would spend more time awaiting than parsing).
+ */
+export async function* lineBatches(
+  file: string,
+  gzip: boolean,
+  onBytes?: (bytes: number) => void,
+): AsyncGenerator<{ text: string; line: number }[]> {
+  const stream = byteStream(file, gzip, onBytes);
+  stream.setEncoding('utf8');
+  let rest = '';
+  let line = 0;
+  const batch = (text: string, last: boolean): { text: string; line: number }[] => {
+    const out: { text: string; line: number }[] = [];
+    let start = 0;
+    for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
+      line++;
+      const l = text.charCodeAt(nl - 1) === 13 ? text.slice(start, nl - 1) : text.slice(start, nl);
+      if (l.trim() !== '') out.push({ text: l, line });
+      start = nl + 1;
+    }
+    rest = text.slice(start);
+    if (last && rest.trim() !== '') out.push({ text: rest, line: ++line });
+    return out;
+  };
+  for await (const piece of stream as AsyncIterable<string>) {
+    const lines = batch(rest + piece, false);
+    if (lines.length > 0) yield lines;
+  }
+  const tail = batch(rest, true);
+  if (tail.length > 0) yield tail;
+}
+
+/** NDJSON records in batches: what `replayFiles` reads, with no promise per line. */
+async function* ndjsonBatches(
+  file: string,
+  gzip: boolean,
+  onBytes?: (bytes: number) => void,
+): AsyncGenerator<(FileRecord | MalformedRecord)[]> {
+  for await (const lines of lineBatches(file, gzip, onBytes)) {
+    yield lines.map(({ text, line }): FileRecord | MalformedRecord => {
+      try {
+        return { ok: true, value: JSON.parse(text), line };
+      } catch (err) {
+        return { ok: false, file, line, reason: `not valid JSON: ${(err as Error).message}` };
+      }
+    });
+  }
+}
+
+/**
+ * The records of a file as batches (NDJSON: one per piece read; other formats: up to 1000).
+ * @param file - the path
+ * @param options - as for {@link readRecords}
+ * @returns the batches
+ */
+export async function* readRecordBatches(
+  file: string,
+  options: ReadRecordsOptions = {},
+): AsyncGenerator<(FileRecord | MalformedRecord)[]> {
+  const { format, gzip } = formatOf(file, options.format);
+  if (format === 'ndjson') {
+    await fileSize(file);
+    try {
+      yield* ndjsonBatches(file, gzip, options.onBytes);
+    } catch (err) {
+      if (err instanceof FileReadError) throw err;
+      throw new FileReadError(file, err instanceof Error ? err.message : String(err));
+    }
+    return;
+  }
+  let batch: (FileRecord | MalformedRecord)[] = [];
+  for await (const r of readRecords(file, options)) {
+    batch.push(r);
+    if (batch.length === 1000) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield batch;
+}
+
+async function* ndjsonRecords(
+  file: string,
+  gzip: boolean,
+  onBytes?: (bytes: number) => void,
+): AsyncGenerator<FileRecord | MalformedRecord> {
+  for await (const batch of ndjsonBatches(file, gzip, onBytes)) yield* batch;
+}
+
+async function* jsonRecords(
+  file: string,
+  gzip: boolean,
+): AsyncGenerator<FileRecord | MalformedRecord> {
+  let text: string;
+  try {
+    const bytes = await readFile(file);
+    text = (gzip ? gunzipSync(bytes) : bytes).toString('utf8');
+  } catch (err) {
+    throw new FileReadError(file, openFailure(err));
+  }
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new FileReadError(file, `not valid JSON: ${(err as Error).message}`);
+  }
+  if (!Array.isArray(value)) throw new FileReadError(file, 'a JSON file must hold an array');
+  for (let i = 0; i < value.length; i++) yield { ok: true, value: value[i], line: i + 1 };
+}
+
+async function* csvRecords(
+  file: string,
+  gzip: boolean,
+  onBytes?: (bytes: number) => void,
+): AsyncGenerator<FileRecord | MalformedRecord> {
+  const skipped: MalformedRecord[] = [];
+  const parser = byteStream(file, gzip, onBytes).pipe(
+    parseCsv({
+      columns: true,
+      bom: true,
+      info: true,
+      trim: false,
+      skip_empty_lines: true,
+      skip_records_with_error: true,
+    }),
+  );
+  parser.on('skip', (err: Error & { lines?: number }) => {
+    skipped.push({ ok: false, file, line: err.lines ?? 0, reason: err.message });
+  });
+  for await (const row of parser as AsyncIterable<{
+    record: Record<string, string>;
+    info: { lines: number };
+  }>) {
+    while (skipped.length > 0) yield skipped.shift() as MalformedRecord;
+    yield { ok: true, value: nest(row.record), line: row.info.lines };
+  }
+  yield* skipped;
+}
+
+async function* parquetRecords(
+  file: string,
+  gzip: boolean,
+  size: number,
+  onBytes?: (bytes: number) => void,
+): AsyncGenerator<FileRecord | MalformedRecord> {
+  if (gzip) throw new FileReadError(file, 'Parquet compresses its own pages: give it without .gz');
+  let buffer: Awaited<ReturnType<typeof asyncBufferFromFile>>;
+  let metadata: Awaited<ReturnType<typeof parquetMetadataAsync>>;
+  try {
+    buffer = await asyncBufferFromFile(file);
+    metadata = await parquetMetadataAsync(buffer);
+  } catch (err) {
+    throw new FileReadError(file, `not a Parquet file: ${(err as Error).message}`);
+  }
+  let rowStart = 0;
+  // One row group at a time: memory holds one group, not the file.
+  for (const group of metadata.row_groups) {
+    const rowEnd = rowStart + Number(group.num_rows);
+    const rows = await parquetReadObjects({ file: buffer, metadata, rowStart, rowEnd });
+    for (let i = 0; i < rows.length; i++) {
+      yield { ok: true, value: nest(rows[i] as Record<string, unknown>), line: rowStart + i + 1 };
+    }
+    rowStart = rowEnd;
+    onBytes?.(Math.round((size * rowStart) / Math.max(1, Number(metadata.num_rows))));
+  }
+}
+
+/**
+ * Reads the records of a file one by one, in file order: a JSON array, NDJSON (one JSON value a
+ * line; blank lines skipped), CSV (a header row; `merchant.name` columns make nested fields, empty
+ * cells are left out, values stay strings) or Parquet (one row group in memory at a time), each
+ * gzip-compressed or not but Parquet. A line or row that cannot be read comes as a
+ * {@link MalformedRecord} and reading goes on. NDJSON, CSV and Parquet stream: memory does not
+ * grow with the file; a JSON array is read whole.
+ * @param file - the path
+ * @param options - the format, when the name does not say it, and a byte counter
+ * @returns the records and malformed lines, in file order
+ * @throws FileReadError (when iterated) for a file that cannot be opened or read, a JSON file that
+ *   is not a JSON array, a file that is not Parquet; TypeError for an unknown format or option
+ * @example
+ * ```ts
+ * for await (const r of readRecords('transactions.ndjson.gz')) {
+ *   if (!r.ok) console.error(`${r.file}:${r.line}: ${r.reason}`);
+ * }
+ * ```
+ * @public
+ */
+export async function* readRecords(
+  file: string,
+  options: ReadRecordsOptions = {},
+): AsyncGenerator<FileRecord | MalformedRecord> {
+  assertKnownKeys(options, READ_OPTION_KEYS, 'readRecords options');
+  const { format, gzip } = formatOf(file, options.format);
+  const size = await fileSize(file);
+  try {
+    if (format === 'ndjson') yield* ndjsonRecords(file, gzip, options.onBytes);
+    else if (format === 'csv') yield* csvRecords(file, gzip, options.onBytes);
+    else if (format === 'parquet') yield* parquetRecords(file, gzip, size, options.onBytes);
+    else {
+      yield* jsonRecords(file, gzip);
+      options.onBytes?.(size);
+    }
+  } catch (err) {
+    if (err instanceof FileReadError) throw err;
+    throw new FileReadError(file, err instanceof Error ? err.message : String(err));
+  }
+}
+
+/**
+ * Reads a whole file of records into memory (offers, customers, history).
+ * @param file - the path
+ * @param options - as for {@link readRecords}
+ * @returns the records' values and the malformed lines
+ * @throws as {@link readRecords}
+ * @public
+ */
+export async function readAllRecords(
+  file: string,
+  options: ReadRecordsOptions = {},
+): Promise<{ readonly records: unknown[]; readonly malformed: MalformedRecord[] }> {
+  const records: unknown[] = [];
+  const malformed: MalformedRecord[] = [];
+  for await (const r of readRecords(file, options)) {
+    if (r.ok) records.push(r.value);
+    else malformed.push(r);
+  }
+  return { records, malformed };
+}

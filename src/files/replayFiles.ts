@@ -1,0 +1,143 @@
+import {
+  type ReplayStream,
+  type ReplayStreamOptions,
+  replayChunks,
+  replayStream,
+} from '../core/replayStream.js';
+import { assertKnownKeys } from '../model/knownKeys.js';
+import { CORE_OPTION_KEYS } from '../model/options.js';
+import {
+  type FileFormat,
+  fileSize,
+  type MalformedRecord,
+  readAllRecords,
+  readRecordBatches,
+} from './readRecords.js';
+
+/** The files of a replay. @public */
+export interface ReplayFilePaths {
+  /** Offers (usually a JSON array). */
+  readonly offers: string;
+  /** Customers. */
+  readonly customers: string;
+  /** History transactions, applied after the customers. */
+  readonly history?: string;
+  /** The transactions to decide, in date order; streamed. */
+  readonly transactions: string;
+}
+
+/** Options of `replayFiles`: those of `replayStream` plus how files are read. @public */
+export interface ReplayFilesOptions extends ReplayStreamOptions {
+  /**
+   * The format of every file, when their names do not say it.
+   * @defaultValue from each file's name
+   */
+  readonly format?: FileFormat;
+  /**
+   * Whether a malformed line or row of any file ends the replay with a `MalformedRecordError`.
+   * @defaultValue `false`: it is passed to `onMalformed` and skipped
+   */
+  readonly strict?: boolean;
+  /** Called with every malformed line or row that is skipped. */
+  readonly onMalformed?: (record: MalformedRecord) => void;
+  /** Called as the transactions file is read: bytes read so far and the file's size. */
+  readonly onProgress?: (bytes: number, totalBytes: number) => void;
+}
+
+/** A line or row that could not be read, in a strict replay. @public */
+export class MalformedRecordError extends Error {
+  /** The line or row. */
+  readonly record: MalformedRecord;
+
+  /** @param record - the malformed line or row */
+  constructor(record: MalformedRecord) {
+    super(`${record.file}:${record.line}: ${record.reason}`);
+    this.name = 'MalformedRecordError';
+    this.record = record;
+  }
+}
+
+/** A replay of files: the outcomes of the transactions file, and what was skipped. @public */
+export interface FileReplay extends ReplayStream {
+  /** How many malformed lines or rows were skipped so far, over all files. */
+  malformed(): number;
+}
+
+const FILE_OPTION_KEYS: readonly string[] = [
+  ...CORE_OPTION_KEYS,
+  'maxLatenessDays',
+  'chunkSize',
+  'format',
+  'strict',
+  'onMalformed',
+  'onProgress',
+];
+const PATH_KEYS: readonly string[] = ['offers', 'customers', 'history', 'transactions'];
+
+/**
+ * Replays files: reads offers, customers and history whole, then streams the transactions file
+ * through `replayStream` (docs/replay.md, Replaying files). Formats: JSON arrays, NDJSON, CSV,
+ * Parquet, gzip-compressed or not (see `readRecords`).
+ * @param paths - the files
+ * @param options - the `replayStream` options, plus `format`, `strict`, `onMalformed` and
+ *   `onProgress`
+ * @returns the replay; iterate it (once) for the outcomes
+ * @throws FileReadError for a file that cannot be read; MalformedRecordError in a strict replay;
+ *   the errors of `replayStream`; TypeError for an unknown option or path key
+ * @example
+ * ```ts
+ * const r = await replayFiles({ offers: 'offers.json', customers: 'customers.csv', transactions: 'tx.ndjson.gz' });
+ * const { payments, summary } = await r.collect();
+ * ```
+ * @public
+ */
+export async function replayFiles(
+  paths: ReplayFilePaths,
+  options: ReplayFilesOptions = {},
+): Promise<FileReplay> {
+  assertKnownKeys(paths, PATH_KEYS, 'replayFiles paths', 'field');
+  const { format, strict, onMalformed, onProgress, ...streamOptions } = options;
+  assertKnownKeys(options, FILE_OPTION_KEYS, 'replayFiles options');
+  let malformed = 0;
+  const skip = (record: MalformedRecord): void => {
+    if (strict === true) throw new MalformedRecordError(record);
+    malformed++;
+    onMalformed?.(record);
+  };
+  const whole = async (file: string): Promise<unknown[]> => {
+    const read = await readAllRecords(file, format === undefined ? {} : { format });
+    for (const m of read.malformed) skip(m);
+    return read.records;
+  };
+  // Every file is checked first: a missing transactions file fails before any work.
+  const total = await fileSize(paths.transactions);
+  const offers = await whole(paths.offers);
+  const customers = await whole(paths.customers);
+  const history = paths.history === undefined ? [] : await whole(paths.history);
+  const batches = readRecordBatches(paths.transactions, {
+    ...(format === undefined ? {} : { format }),
+    ...(onProgress === undefined ? {} : { onBytes: (bytes: number) => onProgress(bytes, total) }),
+  });
+  async function* values(): AsyncGenerator<unknown[]> {
+    for await (const batch of batches) {
+      const chunk: unknown[] = [];
+      for (const r of batch) {
+        if (r.ok) chunk.push(r.value);
+        else skip(r);
+      }
+      yield chunk;
+    }
+  }
+  const { chunkSize: _, ...sessionOptions } = streamOptions;
+  const stream =
+    streamOptions.chunkSize === undefined
+      ? replayChunks({ offers, customers, history }, values(), sessionOptions)
+      : replayStream(
+          { offers, customers, history },
+          (async function* () {
+            for await (const chunk of values()) yield* chunk;
+          })(),
+          streamOptions,
+        );
+  return Object.assign(stream, { malformed: () => malformed });
+}

@@ -1,0 +1,91 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type { BacktestResult, BacktestRow } from '../core/backtest.js';
+
+/** Escapes text for HTML. */
+const html = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** Script text safe inside a `<script>` element. */
+const script = (code: string): string => code.replace(/<\/(script)/gi, '<\\/$1');
+
+/** The minified browser build of a Vega package, from its installed copy. */
+function browserBuild(pkg: string, file: string): string {
+  // import.meta.url in the ESM build; the CommonJS build has __filename instead.
+  const require = createRequire(import.meta.url ?? __filename);
+  return readFileSync(join(dirname(require.resolve(pkg)), file), 'utf8');
+}
+
+function table(title: string, rows: readonly BacktestRow[], keyName: string): string {
+  const head = ['paid', 'cashback', 'customers'];
+  const cells = (r: BacktestRow): string =>
+    (['baseline', 'candidate', 'difference'] as const)
+      .flatMap((set) =>
+        head.map((h) => `<td>${html(String(r[set][h as keyof BacktestRow['baseline']]))}</td>`),
+      )
+      .join('');
+  return `<h2>${html(title)}</h2>
+<table>
+<thead><tr><th rowspan="2">${html(keyName)}</th><th colspan="3">baseline</th><th colspan="3">candidate</th><th colspan="3">difference</th></tr>
+<tr>${head
+    .map((h) => `<th>${h}</th>`)
+    .join('')
+    .repeat(3)}</tr></thead>
+<tbody>
+${rows.map((r) => `<tr${r.difference.cashback.replace(/[0.-]/g, '') === '' ? '' : ' class="changed"'}><th>${html(r.key)}</th>${cells(r)}</tr>`).join('\n')}
+</tbody>
+</table>`;
+}
+
+/**
+ * A backtest as one self-contained HTML page: the difference tables and the charts, rendered by
+ * Vega, Vega-Lite and vega-embed inlined in the page, so it opens with no network.
+ * @param result - what `backtest` returned
+ * @param title - the page's title
+ * @returns the HTML text
+ * @public
+ */
+export function backtestReport(result: BacktestResult, title = 'Backtest report'): string {
+  const specs = JSON.stringify(result.charts).replace(/</g, '\\u003c');
+  const charts = Object.keys(result.charts)
+    .map((id) => `<div class="chart" id="${id}"></div>`)
+    .join('\n');
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>${html(title)}</title>
+<style>
+body { font: 14px/1.4 system-ui, sans-serif; margin: 2em auto; max-width: 1100px; color: #222; }
+table { border-collapse: collapse; margin-bottom: 1.5em; }
+th, td { border: 1px solid #ccc; padding: 2px 8px; text-align: right; }
+tbody th { text-align: left; }
+tr.changed { background: #fff4d6; }
+.chart { width: 100%; margin: 1em 0 2em; }
+</style>
+<script>${script(browserBuild('vega', 'vega.min.js'))}</script>
+<script>${script(browserBuild('vega-lite', 'vega-lite.min.js'))}</script>
+<script>${script(browserBuild('vega-embed', 'vega-embed.min.js'))}</script>
+</head>
+<body>
+<h1>${html(title)}</h1>
+${table('Total', [result.total], '')}
+${charts}
+${table('By offer', result.byOffer, 'offer_id')}
+${table('By month', result.byMonth, 'month')}
+${table('By age band', result.bySegment.age, 'age')}
+${table('By gender', result.bySegment.gender, 'gender')}
+${table('New and returning customers', result.bySegment.audience, 'customers')}
+<script>
+const specs = ${specs};
+window.chartsRendered = Promise.all(
+  Object.entries(specs).map(([id, spec]) =>
+    vegaEmbed('#' + id, spec, { actions: false, renderer: 'svg' }),
+  ),
+).then(() => true);
+window.chartsRendered.catch((e) => console.error(e));
+</script>
+</body>
+</html>
+`;
+}

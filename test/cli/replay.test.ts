@@ -1,0 +1,258 @@
+/**
+ * `cashback replay` as users run it: the built command as a child process over files in a
+ * temporary directory. Its payments and errors equal `replay()`'s on the same data; `--workers`
+ * 1, 2 and 4 write the same files; bad inputs end with one line and exit code 2.
+ *
+ * The command is built once (the `cli` entry, ESM) into a directory under
+ * temp/, beside the repository's node_modules, so that building does not race the tests that
+ * read the repository's dist/.
+ */
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { gzipSync } from 'node:zlib';
+import { parse } from 'csv-parse/sync';
+import { build } from 'tsup';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { replay } from '../../src/index.js';
+import tsupConfig from '../../tsup.config';
+import { generatedData, nested, sampleData } from '../files/generated.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const run = promisify(execFile);
+let work: string;
+let cli: string;
+
+beforeAll(async () => {
+  mkdirSync(join(root, 'temp'), { recursive: true });
+  work = mkdtempSync(join(root, 'temp', 'cli-replay-'));
+  if (typeof tsupConfig === 'function' || Array.isArray(tsupConfig)) {
+    throw new Error('tsup.config.ts must export one options object');
+  }
+  const entry = tsupConfig.entry as Record<string, string>;
+  await build({
+    ...tsupConfig,
+    entry: { cli: join(root, entry.cli as string) },
+    outDir: join(work, 'dist'),
+    format: ['esm'],
+    dts: false,
+    sourcemap: false,
+    silent: true,
+    config: false,
+  });
+  cli = join(work, 'dist', 'cli.js');
+}, 60_000);
+
+afterAll(() => {
+  if (work !== undefined) rmSync(work, { recursive: true, force: true });
+});
+
+const file = (name: string, content: string | Uint8Array): string => {
+  const path = join(work, name);
+  writeFileSync(path, content);
+  return path;
+};
+const ndjson = (items: readonly unknown[]): string =>
+  items.map((t) => JSON.stringify(t)).join('\n');
+
+/** Runs the command; never throws: the exit code is in `code`. */
+async function cashback(
+  args: readonly string[],
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [cli, 'replay', ...args], { cwd: work });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+/** Payments of a CSV output file, with numbers as replay() gives them. */
+function paymentsCsv(path: string): unknown[] {
+  return (parse(readFileSync(path, 'utf8'), { columns: true }) as Record<string, string>[]).map(
+    (r) => ({ ...r, offer_id: Number(r.offer_id), cashback: Number(r.cashback) }),
+  );
+}
+
+const lines = (path: string): unknown[] =>
+  readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l));
+
+describe('cashback replay', () => {
+  const sample = sampleData();
+  const want = replay(sample);
+  let inputs: string[];
+  beforeAll(() => {
+    inputs = [
+      '--offers',
+      file('offers.json', JSON.stringify(sample.offers)),
+      '--customers',
+      file('customers.json', JSON.stringify(sample.customers)),
+      '--history',
+      file('history.json', JSON.stringify(sample.history)),
+    ];
+  });
+
+  it("writes replay()'s payments as CSV and its errors as NDJSON, and prints the summary", async () => {
+    const tx = file('tx.ndjson.gz', gzipSync(ndjson(sample.transactions)));
+    const out = join(work, 'payments.csv');
+    const errors = join(work, 'errors.ndjson');
+    const r = await cashback([...inputs, '--transactions', tx, '--out', out, '--errors', errors]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(paymentsCsv(out)).toEqual(want.payments);
+    expect(lines(errors)).toEqual(want.errors);
+    expect(r.stdout).toContain(`cashback total: ${want.summary.totalCashback} EUR`);
+    expect(r.stdout).toMatch(/^paid\s+9$/m);
+  });
+
+  it('writes payments as NDJSON and prints the summary as JSON with --json', async () => {
+    const tx = file('tx.json', JSON.stringify(sample.transactions));
+    const out = join(work, 'payments.ndjson');
+    const r = await cashback([...inputs, '--transactions', tx, '--out', out, '--json']);
+    expect(r.code).toBe(0);
+    expect(lines(out)).toEqual(want.payments);
+    const summary = JSON.parse(r.stdout) as Record<string, unknown>;
+    expect(summary).toMatchObject({ ...want.summary, malformed: 0 });
+    expect(summary.byMonth).toEqual({
+      '2025-06': { payments: 5, cashback: '2.62' },
+      '2025-07': { payments: 2, cashback: '3.40' },
+      '2025-08': { payments: 2, cashback: '32.50' },
+    });
+  });
+
+  it('reports a malformed line with file and line and goes on; --strict makes it exit 2', async () => {
+    const text = sample.transactions.map((t) => JSON.stringify(t));
+    text.splice(4, 0, '{"transaction_id": "t-x",');
+    const tx = file('bad.ndjson', text.join('\n'));
+    const r = await cashback([...inputs, '--transactions', tx, '--json']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(new RegExp(`^cashback: skipped ${tx}:5: not valid JSON: `));
+    expect(JSON.parse(r.stdout)).toMatchObject({ paid: 9, malformed: 1 });
+    const strict = await cashback([...inputs, '--transactions', tx, '--strict']);
+    expect(strict.code).toBe(2);
+    expect(strict.stderr).toMatch(new RegExp(`^cashback: ${tx}:5: not valid JSON: .*\\n$`));
+    expect(strict.stdout).toBe('');
+  });
+
+  it('ends with one line and exit code 2 for a missing file', async () => {
+    const missing = join(work, 'nope.ndjson');
+    const r = await cashback([...inputs, '--transactions', missing]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`cashback: cannot read ${missing}: no such file\n`);
+    expect(r.stdout).toBe('');
+  });
+
+  it('draws no progress bar when stderr is not a terminal', async () => {
+    const tx = file('quiet.ndjson', ndjson(sample.transactions));
+    const r = await cashback([...inputs, '--transactions', tx]);
+    expect(r.stderr).toBe('');
+  });
+
+  it('draws a progress bar on stderr when it is a terminal (util-linux script gives it one)', async () => {
+    const tx = file('tty.ndjson', ndjson(sample.transactions));
+    const command = [process.execPath, cli, 'replay', ...inputs, '--transactions', tx, '--json']
+      .map((a) => `'${a}'`)
+      .join(' ');
+    const { stdout } = await run('script', ['-qec', `${command} > /dev/null`, '/dev/null'], {
+      cwd: work,
+    });
+    expect(stdout).toMatch(/\[#{24}\] 100% .* MiB \d+ tx\/s ETA 0s/);
+  });
+
+  it('writes the same files with 1, 2 and 4 workers, equal to replay(), on generated data', async () => {
+    const big = generatedData(2026, 300, 12_000);
+    // What makes partitioning hard, mixed in: malformed lines, items with no id (keyed by their
+    // index in the stream), customer ids with spaces around (the engine trims them), and a
+    // description quoting a customer_id key.
+    const items: Record<string, unknown>[] = big.transactions.map((t, i) => {
+      const tx = nested(t);
+      if (i % 701 === 5) delete tx.transaction_id;
+      if (i % 11 === 7) tx.customer_id = ` ${String(tx.customer_id)} `;
+      if (i % 307 === 9) tx.description = `refund for "customer_id": "c-1"`;
+      return tx;
+    });
+    const text = items.map((t, i) => (i % 997 === 3 ? `{"broken": ${i}` : JSON.stringify(t)));
+    const kept = items.filter((_, i) => i % 997 !== 3);
+    const tx = file('big.ndjson.gz', gzipSync(text.join('\n')));
+    const args = [
+      '--offers',
+      file('big-offers.json', JSON.stringify(big.offers)),
+      '--customers',
+      file('big-customers.ndjson', ndjson(big.customers)),
+      '--transactions',
+      tx,
+      '--json',
+    ];
+    const reference = replay({ ...big, transactions: kept });
+    expect(reference.summary.errors.duplicate_transaction).toBeGreaterThan(100);
+    expect(reference.errors.filter((e) => e.key.startsWith('#')).length).toBeGreaterThan(10);
+    const outputs: string[] = [];
+    for (const workers of [1, 2, 4]) {
+      const out = join(work, `big-${workers}.csv`);
+      const errors = join(work, `big-${workers}-errors.ndjson`);
+      const r = await cashback([
+        ...args,
+        '--workers',
+        String(workers),
+        '--out',
+        out,
+        '--errors',
+        errors,
+      ]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr.split('\n').filter((l) => l.includes('skipped')).length).toBe(
+        text.length - kept.length,
+      );
+      expect(JSON.parse(r.stdout)).toMatchObject({
+        ...reference.summary,
+        malformed: text.length - kept.length,
+      });
+      outputs.push(readFileSync(out, 'utf8') + readFileSync(errors, 'utf8') + r.stderr);
+      expect(paymentsCsv(out)).toEqual(reference.payments);
+      expect(lines(errors)).toEqual(reference.errors);
+    }
+    expect(outputs[1]).toBe(outputs[0]);
+    expect(outputs[2]).toBe(outputs[0]);
+  });
+
+  it('gives the same output with 2 workers on a JSON array whose items include a string', async () => {
+    const tx = file('sample-w.json', JSON.stringify(sample.transactions));
+    const one = await cashback([...inputs, '--transactions', tx, '--json']);
+    const two = await cashback([...inputs, '--transactions', tx, '--json', '--workers', '2']);
+    expect(two.stderr).toBe('');
+    expect(two.stdout).toBe(one.stdout);
+    expect(JSON.parse(two.stdout)).toMatchObject(want.summary);
+  });
+});
+
+describe('cashback explain', () => {
+  it('prints the outcome and the first failed check of every offer at the merchant', async () => {
+    const sample = sampleData();
+    const tx = file('one.json', JSON.stringify(sample.transactions[4]));
+    const args = [
+      '--offers',
+      file('x-offers.json', JSON.stringify(sample.offers)),
+      '--customers',
+      file('x-customers.ndjson', ndjson(sample.customers)),
+      '--history',
+      file('x-history.json', JSON.stringify(sample.history)),
+    ];
+    const text = await run(process.execPath, [cli, 'explain', ...args, tx]);
+    expect(text.stdout).toBe(
+      'no_offer: No cashback offer associated with this transaction: offer 3 failed its age check\n' +
+        'candidate offers:\n' +
+        '  offer 3: failed age: age 30 is not in 18-25, 65+\n',
+    );
+    const json = await run(process.execPath, [cli, 'explain', ...args, '--json', tx]);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      outcome: { ok: false, error: { code: 'no_offer' } },
+      candidates: [{ offer_id: 3, matched: false, failed: { check: 'age' } }],
+    });
+  });
+});

@@ -1,0 +1,83 @@
+/**
+ * The backtest report as a browser opens it: headless Chromium (Debian's `chromium`, driven by
+ * playwright-core) loads the file with every network request refused, and every chart renders
+ * with no console error. With CASHBACK_SCREENSHOT=<path> it also saves a screenshot there (the
+ * README's is docs/images/backtest-report.png).
+ */
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
+import { backtestReport } from '../../src/files/index.js';
+import { backtest } from '../../src/index.js';
+import { generatedData, nested } from './generated.js';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const dir = mkdtempSync(join(tmpdir(), 'cashback-report-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('the backtest HTML report', () => {
+  it('renders every chart in headless Chromium with no network and no console error', async () => {
+    expect(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install -y chromium`).toBe(true);
+    const data = generatedData(99, 200, 6000);
+    type OfferJson = { offer_id: number; discount: number };
+    const candidate = (data.offers as OfferJson[]).map((o) =>
+      o.offer_id === 4 ? { ...o, discount: o.discount * 2 } : o,
+    );
+    const result = await backtest({
+      baseline: data.offers,
+      candidate,
+      customers: data.customers,
+      transactions: data.transactions.map(nested),
+    });
+    const page = join(dir, 'report.html');
+    writeFileSync(page, backtestReport(result, 'Fuel loyalty at 5 %: backtest'));
+
+    const context = await chromium.launchPersistentContext(join(dir, 'profile'), {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--no-first-run',
+      ],
+      viewport: { width: 1100, height: 1500 },
+    });
+    try {
+      const requests: string[] = [];
+      await context.route('**/*', (route) => {
+        const url = route.request().url();
+        if (url.startsWith('file:')) return route.continue();
+        requests.push(url);
+        return route.abort();
+      });
+      const tab = await context.newPage();
+      const problems: string[] = [];
+      tab.on('console', (m) => {
+        if (m.type() === 'error' || m.type() === 'warning')
+          problems.push(`${m.type()}: ${m.text()}`);
+      });
+      tab.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+      await tab.goto(pathToFileURL(page).href);
+      expect(await tab.evaluate('window.chartsRendered')).toBe(true);
+      const charts = await tab.$$eval('.chart', (nodes) =>
+        nodes.map((n) => ({
+          id: n.id,
+          marks: n.querySelectorAll('svg path, svg rect, svg line').length,
+        })),
+      );
+      expect(charts.map((c) => c.id)).toEqual(['cashbackPerDay', 'offerDifference', 'outcomes']);
+      for (const c of charts) expect(c.marks, c.id).toBeGreaterThan(5);
+      expect(problems).toEqual([]);
+      expect(requests).toEqual([]);
+      const shot = process.env.CASHBACK_SCREENSHOT;
+      if (shot !== undefined) await tab.screenshot({ path: shot, fullPage: false });
+    } finally {
+      await context.close();
+    }
+  });
+});

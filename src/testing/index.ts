@@ -17,8 +17,13 @@ export type {
   OfferSchema,
 } from '../model/schemas.js';
 export type {
+  ClaimedDelivery,
   CustomerRecord,
   CustomerRepository,
+  DeadLetter,
+  DeliveryClaimQuery,
+  DeliveryRef,
+  DeliveryRepository,
   OfferRecord,
   OfferRepository,
   OutboxEvent,

@@ -1,11 +1,13 @@
 import { defineConfig } from 'tsup';
 
-/** The `exports` subpaths of package.json: `.` → index, `./testing`, `./http`, `./postgres`. */
+/** The `exports` subpaths of package.json: `.` → index, `./testing`, `./http`, `./postgres`,
+ * `./webhooks`. */
 const library = {
   index: 'src/index.ts',
   testing: 'src/testing/index.ts',
   http: 'src/http/index.ts',
   postgres: 'src/store/postgres/index.ts',
+  webhooks: 'src/webhooks/index.ts',
 };
 
 // One entry per `exports` subpath in package.json, plus one per `bin` command (`cli`, the

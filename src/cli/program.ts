@@ -3,6 +3,7 @@ import { version } from '../../package.json';
 import { parsePort, parseTimeZone, parseTokenTtl, UsageError } from './inputs.js';
 import { LOG_LEVELS, type LogLevel, StartError, serve } from './serve.js';
 import { TOKEN_SECRET_ENV } from './tokenSecret.js';
+import { addWebhooksCommand } from './webhooks.js';
 
 /** Exit code of a bad command line, environment or input file. */
 export const EXIT_USAGE = 2;
@@ -114,6 +115,7 @@ signal exits at once). Exit codes: 0 stopped, 1 failed to start, 2 bad input. Se
         logLevel: raw.logLevel,
       });
     });
+  addWebhooksCommand(program);
   return program;
 }
 

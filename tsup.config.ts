@@ -1,12 +1,14 @@
 import { defineConfig } from 'tsup';
 
-/** The `exports` subpaths of package.json: `.` → index, `./testing`, `./http`, `./postgres`, `./files`. */
+/** The `exports` subpaths of package.json: `.` → index, `./testing`, `./http`, `./postgres`,
+ * `./files`, `./webhooks`. */
 const library = {
   index: 'src/index.ts',
   testing: 'src/testing/index.ts',
   http: 'src/http/index.ts',
   postgres: 'src/store/postgres/index.ts',
   files: 'src/files/index.ts',
+  webhooks: 'src/webhooks/index.ts',
 };
 
 // One entry per `exports` subpath in package.json, plus one per `bin` command (`cli`, the

@@ -10,6 +10,7 @@ import { addReplayCommand } from './replay.js';
 import { LOG_LEVELS, type LogLevel, StartError, serve } from './serve.js';
 import { chooseStore, DATABASE_URL_ENV, PGLITE_FOLDER, parseMaxRecords } from './storeChoice.js';
 import { TOKEN_SECRET_ENV } from './tokenSecret.js';
+import { addWebhooksCommand } from './webhooks.js';
 
 /** Exit code of a bad command line, environment or input file. */
 const EXIT_USAGE = 2;
@@ -204,6 +205,7 @@ Exit codes: 0 migrated (or nothing to apply), 1 the database failed, 2 bad input
   addReplayCommand(program);
   addExplainCommand(program);
   addBacktestCommand(program);
+  addWebhooksCommand(program);
   return program;
 }
 

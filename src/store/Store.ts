@@ -136,6 +136,114 @@ export interface OutboxRepository {
   ): Promise<readonly StoredOutboxEvent[]>;
 }
 
+/** Which claimed delivery a record is about: the event and the lease its claim took. @public */
+export interface DeliveryRef {
+  /** The event's partner. */
+  readonly partner: string;
+  /** The event's `sequence` in the partner's outbox. */
+  readonly sequence: number;
+  /** The lease of the claim (`DeliveryClaimQuery.lease`). */
+  readonly lease: string;
+}
+
+/** An outbox event claimed for a delivery attempt. @public */
+export interface ClaimedDelivery extends StoredOutboxEvent, DeliveryRef {
+  /** Which attempt this claim is, from 1: every claim counts, also one whose holder crashed. */
+  readonly attempt: number;
+}
+
+/** What {@link DeliveryRepository.claim} takes. @public */
+export interface DeliveryClaimQuery {
+  /** Only events of these partners are claimed. */
+  readonly partners: readonly string[];
+  /** The present, in milliseconds since the epoch: events due at or before it are claimed. */
+  readonly now: number;
+  /**
+   * Until when the claim holds, in milliseconds since the epoch: past it, an event claimed and
+   * not recorded (its holder crashed) is due again.
+   */
+  readonly leaseUntil: number;
+  /** A token unique to this claim: records made with another token are ignored. */
+  readonly lease: string;
+  /** At most this many events (≥ 1). */
+  readonly limit: number;
+}
+
+/** An event whose last attempt failed: it waits for a redelivery. @public */
+export interface DeadLetter extends StoredOutboxEvent {
+  /** The event's partner. */
+  readonly partner: string;
+  /** How many attempts were made. */
+  readonly attempts: number;
+  /** The last attempt's error. */
+  readonly error: string;
+  /** When it was dead-lettered, in milliseconds since the epoch. */
+  readonly dead_at: number;
+}
+
+/**
+ * The outbox's delivery state, kept with the outbox (docs/stores.md): every event is pending
+ * (due at once when added), delivered or dead. A dispatcher claims due pending events with a
+ * lease, then records the outcome; several dispatchers may claim at once and never get one
+ * event twice while its lease holds.
+ * @public
+ */
+export interface DeliveryRepository {
+  /**
+   * Claims pending events of `partners` that are due at `now` (never claimed, or their next
+   * attempt or their lease has come): at most `limit` of them, lowest `sequence` first within a
+   * partner. Each claimed event counts an attempt and is not due again before `leaseUntil`.
+   * Events a concurrent claim holds are skipped, not waited for.
+   */
+  claim(query: DeliveryClaimQuery): Promise<readonly ClaimedDelivery[]>;
+  /**
+   * Records that these claims were delivered: the events are never claimed again.
+   * @returns how many were recorded (a claim whose lease another claim took is not)
+   */
+  delivered(claims: readonly DeliveryRef[], now: number): Promise<number>;
+  /**
+   * Records a failed attempt: the event is due again at `nextAttemptAt`.
+   * @returns whether it was recorded (false when the lease was lost)
+   */
+  retry(
+    claim: DeliveryRef,
+    outcome: { readonly nextAttemptAt: number; readonly error: string },
+  ): Promise<boolean>;
+  /**
+   * Records a failed last attempt: the event is dead-lettered with `error` and not due again
+   * until it is redelivered.
+   * @returns whether it was recorded (false when the lease was lost)
+   */
+  deadLetter(
+    claim: DeliveryRef,
+    outcome: { readonly now: number; readonly error: string },
+  ): Promise<boolean>;
+  /**
+   * Gives claims back unattempted (a dispatcher stopping): due again at `now`, the attempt not
+   * counted.
+   */
+  release(claims: readonly DeliveryRef[], now: number): Promise<void>;
+  /**
+   * Dead letters, by partner then `sequence`, at most `limit` of them; only `partner`'s when it
+   * is given.
+   */
+  deadLetters(query: {
+    readonly partner?: string;
+    readonly limit: number;
+  }): Promise<readonly DeadLetter[]>;
+  /**
+   * Makes dead letters pending again, due at `now`, their attempts counted from zero: those
+   * whose event id is in `ids`, or every one when `ids` is absent; only `partner`'s when it is
+   * given. Ids that are not dead letters are ignored.
+   * @returns the event ids made pending, in any order
+   */
+  redeliver(query: {
+    readonly ids?: readonly string[];
+    readonly partner?: string;
+    readonly now: number;
+  }): Promise<readonly string[]>;
+}
+
 /**
  * The repositories: what the engine reads and writes. Every method is batch-shaped (one call per
  * request and resource, never one per item) and, apart from offers, scoped by partner: a partner
@@ -170,6 +278,12 @@ export interface Store extends StoreSession {
    * @returns what `fn` returns
    */
   transaction<T>(fn: (session: StoreSession) => Promise<T>): Promise<T>;
+  /**
+   * The outbox's delivery state, for webhook dispatchers (`cashback-engine/webhooks`). Optional:
+   * a store without it can serve the engine but not a dispatcher. Its calls are each atomic, and
+   * are not part of units of work.
+   */
+  readonly deliveries?: DeliveryRepository;
   /** Releases what the store holds (connections, timers). Optional. */
   close?(): Promise<void>;
 }

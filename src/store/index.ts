@@ -14,7 +14,12 @@ export type {
   TransactionRecord,
 } from './records.js';
 export type {
+  ClaimedDelivery,
   CustomerRepository,
+  DeadLetter,
+  DeliveryClaimQuery,
+  DeliveryRef,
+  DeliveryRepository,
   OfferRepository,
   OutboxRepository,
   PaymentPage,

@@ -26,8 +26,13 @@ export type {
   ValueOperand,
 } from '../rules/index.js';
 export type {
+  ClaimedDelivery,
   CustomerRecord,
   CustomerRepository,
+  DeadLetter,
+  DeliveryClaimQuery,
+  DeliveryRef,
+  DeliveryRepository,
   OfferRecord,
   OfferRepository,
   OutboxEvent,

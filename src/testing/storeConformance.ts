@@ -2,6 +2,7 @@ import { assertKnownKeys } from '../model/knownKeys.js';
 import { wholeNumber } from '../model/wholeNumber.js';
 import type { Store } from '../store/index.js';
 import { customerTests } from './_internals/storeConformanceCustomers.js';
+import { deliveryTests } from './_internals/storeConformanceDelivery.js';
 import type { Suite } from './_internals/storeConformanceKit.js';
 import { largeBatchTests } from './_internals/storeConformanceLargeBatches.js';
 import { offerTests } from './_internals/storeConformanceOffers.js';
@@ -63,7 +64,8 @@ const KEYS: readonly (keyof StoreConformanceOptions)[] = [
  * whatever it is backed by. They check the whole repository contract: units of work kept whole
  * or not at all and invisible to others until they resolve, insert-if-absent and upsert counts
  * that hold when callers race, payments unique per transaction and listed in order with paging,
- * partners kept apart, lookback queries, offers and their revision, the outbox, and batches of
+ * partners kept apart, lookback queries, offers and their revision, the outbox and its delivery
+ * state (claims with leases, outcomes, dead letters), and batches of
  * `largeBatch` items in one call. Assertions use `node:assert/strict`, so any runner that fails a
  * test on a thrown error can run it. A store whose reads wait for an open unit of work (one
  * connection) passes too: reads that do not answer within a second while a unit is open are
@@ -107,6 +109,7 @@ export function storeConformance(options: StoreConformanceOptions): void {
     tenantTests(suite);
     offerTests(suite);
     outboxTests(suite);
+    deliveryTests(suite);
     largeBatchTests(suite);
   });
 }

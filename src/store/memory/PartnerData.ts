@@ -7,6 +7,17 @@ function byTransactionId(a: PaymentRecord, b: PaymentRecord): number {
   return compareText(a.transaction_id, b.transaction_id);
 }
 
+/** Where an outbox event's delivery stands. */
+export interface DeliveryState {
+  state: 'pending' | 'delivered' | 'dead';
+  attempts: number;
+  /** When it is due, in milliseconds since the epoch (a claim moves it to its lease's end). */
+  due: number;
+  lease: string | undefined;
+  error: string | undefined;
+  finishedAt: number | undefined;
+}
+
 /** Appends `t` to its customer's list. */
 function indexIn(customers: Map<string, TransactionRecord[]>, t: TransactionRecord): void {
   const list = customers.get(t.customer_id);
@@ -51,6 +62,10 @@ export class PartnerData {
   private readonly unsorted = new Set<string>();
   private sortedDays: string[] | undefined = [];
   readonly outbox: StoredOutboxEvent[] = [];
+  /** Delivery state of the outbox events that have one; an event without one is pending, due. */
+  readonly deliveries = new Map<number, DeliveryState>();
+  /** Index in `outbox` before which every event is delivered or dead. */
+  deliveryCursor = 0;
 
   /** How many of `transactions` are not stored yet (their ids are distinct). */
   countNewTransactions(transactions: readonly TransactionRecord[]): number {

@@ -1,8 +1,9 @@
 import { getHeapStatistics } from 'node:v8';
 import { assertKnownKeys } from '../../model/knownKeys.js';
 import { wholeNumber } from '../../model/wholeNumber.js';
-import type { Store, StoreSession } from '../Store.js';
+import type { DeliveryRepository, Store, StoreSession } from '../Store.js';
 import { MemoryData } from './MemoryData.js';
+import { memoryDeliveries } from './MemoryDeliveries.js';
 import { MemorySession } from './MemorySession.js';
 
 /** How full a memory store is. @public */
@@ -39,6 +40,8 @@ export interface MemoryStoreOptions {
 
 /** A memory store: a {@link Store} that can tell how full it is. @public */
 export interface MemoryStore extends Store {
+  /** The outbox's delivery state. */
+  readonly deliveries: DeliveryRepository;
   /** Records held now (with the writes of an open unit of work) and the bound. */
   usage(): MemoryStoreUsage;
 }
@@ -144,8 +147,16 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     (...args: A): Promise<R> =>
       transaction((s) => pick(s)(...args));
 
+  /** A call on the delivery state, in the queue like a unit of work. */
+  const serial = <T>(fn: () => T): Promise<T> => {
+    const result = queue.then(fn);
+    queue = result.catch(() => undefined);
+    return result;
+  };
+
   return {
     transaction,
+    deliveries: memoryDeliveries(db, serial),
     offers: {
       list: one((s) => s.offers.list),
       revision: one((s) => s.offers.revision),

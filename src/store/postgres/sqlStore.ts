@@ -1,4 +1,5 @@
 import type { Store, StoreSession } from '../Store.js';
+import { deliveries } from './deliveries.js';
 import { isRetryable, storeError } from './errors.js';
 import { repositories } from './repositories.js';
 import type { SqlClient, SqlDriver } from './sql.js';
@@ -124,6 +125,7 @@ export function sqlStore(driver: SqlDriver): Store {
 
   return {
     ...repositories(autocommit(driver), false),
+    deliveries: deliveries(autocommit(driver)),
     transaction,
     close: () => driver.close(),
   };

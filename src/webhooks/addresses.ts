@@ -1,0 +1,94 @@
+import { lookup } from 'node:dns/promises';
+import { BlockList, isIP } from 'node:net';
+
+/** Addresses a webhook may not reach: private, loopback, link-local and other non-public ranges. */
+const BLOCKED = new BlockList();
+for (const [net, prefix] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const) {
+  BLOCKED.addSubnet(net, prefix, 'ipv4');
+}
+for (const [net, prefix] of [
+  ['::', 128],
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+] as const) {
+  BLOCKED.addSubnet(net, prefix, 'ipv6');
+}
+
+/** Whether `address` (an IP literal) is private, loopback, link-local or otherwise not public. */
+function isBlockedAddress(address: string): boolean {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped?.[1] !== undefined) return isBlockedAddress(mapped[1]);
+  const family = isIP(address);
+  if (family === 0) return true;
+  return BLOCKED.check(address, family === 4 ? 'ipv4' : 'ipv6');
+}
+
+/** The host of a URL as an address or a name: IPv6 literals without their brackets. */
+function hostOf(url: URL): string {
+  return url.hostname.replace(/^\[(.*)\]$/, '$1');
+}
+
+/**
+ * Checks a webhook URL's form: https (http too with `allowLocalUrls`), no credentials, and no
+ * literal address that is not public unless `allowLocalUrls`.
+ * @param raw - the URL
+ * @param allowLocalUrls - whether http and local addresses are allowed (development, tests)
+ * @returns the parsed URL
+ * @throws TypeError naming what is wrong
+ */
+export function checkUrlForm(raw: string, allowLocalUrls: boolean): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new TypeError(`webhook_url ${JSON.stringify(raw)} is not a URL`);
+  }
+  const schemes = allowLocalUrls ? ['https:', 'http:'] : ['https:'];
+  if (!schemes.includes(url.protocol)) {
+    throw new TypeError(
+      `webhook_url ${raw} must be https${allowLocalUrls ? ' or http' : ' (http only with allowLocalUrls)'}`,
+    );
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new TypeError(`webhook_url ${raw} must not hold credentials`);
+  }
+  const host = hostOf(url);
+  if (!allowLocalUrls && isIP(host) !== 0 && isBlockedAddress(host)) {
+    throw new TypeError(`webhook_url ${raw} is a private, loopback or link-local address`);
+  }
+  return url;
+}
+
+/**
+ * Resolves a webhook URL's host and checks every address it resolves to (DNS can change between
+ * loading and sending): none may be private, loopback or link-local, unless `allowLocalUrls`.
+ * @param url - the URL, its form checked
+ * @param allowLocalUrls - whether local addresses are allowed
+ * @throws Error naming the host and the address refused, or why it did not resolve
+ */
+export async function checkUrlAddresses(url: URL, allowLocalUrls: boolean): Promise<void> {
+  if (allowLocalUrls) return;
+  const host = hostOf(url);
+  const addresses = isIP(host) !== 0 ? [{ address: host }] : await lookup(host, { all: true });
+  for (const { address } of addresses) {
+    if (isBlockedAddress(address)) {
+      throw new Error(
+        `webhook host ${host} resolves to ${address}, a private, loopback or link-local address`,
+      );
+    }
+  }
+}

@@ -2,7 +2,9 @@
 // over every offer, and the check that all implementations agree. Each gets the same parsed
 // transactions as `decide`; each prepares its offers and customers once, outside the timing.
 
-import { ZenEngine } from '@gorules/zen-engine';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import Decimal from 'decimal.js';
 import { Engine } from 'json-rules-engine';
 import { engine, throughput, timedAsync } from './util.mjs';
@@ -161,10 +163,33 @@ function zenGraph(offers) {
 }
 
 /**
+ * GoRules zen-engine's class, or `undefined` when it is not installed. It is no devDependency: its
+ * npm package lists native builds for every platform as optional dependencies, and a lockfile
+ * made where the registry serves only some of them fails `npm ci`. Install it beside the project
+ * (`npm install --no-save @gorules/zen-engine@0.54.0`) or point ZEN_ENGINE_PATH at its folder, as
+ * .ci/run does.
+ */
+async function loadZen() {
+  const where = process.env.ZEN_ENGINE_PATH;
+  try {
+    const mod = where
+      ? await import(
+          pathToFileURL(createRequire(join(where, 'noop.js')).resolve('@gorules/zen-engine')).href
+        )
+      : await import('@gorules/zen-engine');
+    return mod.ZenEngine ?? mod.default?.ZenEngine;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * GoRules zen-engine over `txs`: one decision table with a row per offer, one `evaluate` per
  * transaction, in order; cashback and the choice among matches as for json-rules-engine.
  */
 export async function benchZen(txs, offers, customers) {
+  const ZenEngine = await loadZen();
+  if (ZenEngine === undefined) return undefined;
   const zen = new ZenEngine();
   const decision = zen.createDecision(zenGraph(naiveOffers(offers)));
   const people = naiveCustomers(customers);

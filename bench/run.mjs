@@ -90,12 +90,19 @@ async function figure2(n, batches) {
   const jre = await benchJre(parsed.slice(0, size.jreTransactions), plainJson, customersRaw);
   log(`  json-rules-engine: ${count(jre.tps)} tx/s over ${count(jre.items)} transactions`);
   const zen = await benchZen(parsed.slice(0, size.jreTransactions), plainJson, customersRaw);
-  log(`  zen-engine: ${count(zen.tps)} tx/s over ${count(zen.items)} transactions`);
+  log(
+    zen === undefined
+      ? '  zen-engine: not installed, not run (npm install --no-save @gorules/zen-engine@0.54.0)'
+      : `  zen-engine: ${count(zen.tps)} tx/s over ${count(zen.items)} transactions`,
+  );
   const agreement = {
     naive: check(disagreement('decide', oursResults, 'naive', naive.results)),
     jre: check(disagreement('decide', oursResults, 'json-rules-engine', jre.results)),
     naiveJre: check(disagreement('naive', naive.results, 'json-rules-engine', jre.results)),
-    zen: check(disagreement('decide', oursResults, 'zen-engine', zen.results)),
+    zen:
+      zen === undefined
+        ? 'not run'
+        : check(disagreement('decide', oursResults, 'zen-engine', zen.results)),
   };
   const strip = ({ results, ...f }) => ({ ...f, paid: results.filter((r) => r !== null).length });
   return {
@@ -104,7 +111,7 @@ async function figure2(n, batches) {
     lookups,
     naive: strip(naive),
     jre: strip(jre),
-    zen: strip(zen),
+    zen: zen === undefined ? undefined : strip(zen),
     agreement,
   };
 }

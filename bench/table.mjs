@@ -14,7 +14,7 @@ export function ratiosOf(fig1, fig2, fig3) {
     decideOverFloor: Object.fromEntries(fig1.map((f) => [f.offers, ratioOf(f.decide, f.floor)])),
     lookupsOverFloor: Object.fromEntries(fig1.map((f) => [f.offers, ratioOf(f.lookups, f.floor)])),
     oursOverJre: ratioOf(fig2.ours, fig2.jre),
-    oursOverZen: ratioOf(fig2.ours, fig2.zen),
+    oursOverZen: fig2.zen === undefined ? undefined : ratioOf(fig2.ours, fig2.zen),
     oursOverNaive: ratioOf(fig2.ours, fig2.naive),
     lookupsOverNaive: ratioOf(fig2.lookups, fig2.naive),
     replayOverFloor: ratioOf(fig3.replay, fig3.floor),
@@ -51,13 +51,15 @@ export function rows(fig1, fig2, fig3, r) {
   add(`2  decide, ${plain}`, tps(fig2.ours));
   const jre = `2  json-rules-engine (${count(fig2.jre.items)} tx)`;
   add(jre, tps(fig2.jre), '', fig2.agreement.jre);
-  const zen = `2  GoRules zen-engine, one decision table (${count(fig2.zen.items)} tx)`;
-  add(zen, tps(fig2.zen), '', fig2.agreement.zen);
+  if (fig2.zen !== undefined) {
+    const zen = `2  GoRules zen-engine, one decision table (${count(fig2.zen.items)} tx)`;
+    add(zen, tps(fig2.zen), '', fig2.agreement.zen);
+  }
   const naive = `2  naive linear scan (${count(fig2.naive.items)} tx)`;
   add(naive, tps(fig2.naive), '', fig2.agreement.naive);
   const vsJre = `${ratio(r.oursOverJre)}×`;
   add('2  ratio ours / json-rules-engine', vsJre, '≥ 1,000×', met(r.oursOverJre >= 1000));
-  add('2  ratio ours / zen-engine', `${ratio(r.oursOverZen)}×`);
+  if (r.oursOverZen !== undefined) add('2  ratio ours / zen-engine', `${ratio(r.oursOverZen)}×`);
   const vsNaive = `${ratio(r.oursOverNaive)}×`;
   add('2  ratio ours / naive scan', vsNaive);
   const bound = `${ratio(r.lookupsOverNaive)}×`;

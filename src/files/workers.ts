@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { isMainThread, Worker, workerData } from 'node:worker_threads';
 import type { Payment, TransactionError } from '../core/outcome.js';
+import { outcomeReaders } from '../core/replayStream.js';
 import { SummaryBuilder } from '../core/SummaryBuilder.js';
 import {
   compileOffers,
@@ -395,21 +396,7 @@ export async function replayInWorkers(
       }),
     retained: () => ({ ...here.retained(), transactionIds: stored.size }),
     malformed,
-    chunks: () => outcomeChunks(),
-    async *[Symbol.asyncIterator]() {
-      for await (const chunk of outcomeChunks()) yield* chunk;
-    },
-    async collect() {
-      const payments: Payment[] = [];
-      const errors: TransactionError[] = [];
-      for await (const chunk of outcomeChunks()) {
-        for (const o of chunk) {
-          if (o.ok) payments.push(o.payment);
-          else errors.push(o.error);
-        }
-      }
-      return { payments, errors, summary: replay.summary() };
-    },
+    ...outcomeReaders(outcomeChunks, () => replay.summary()),
   };
   return replay;
 }

@@ -5,14 +5,10 @@
  * variables removed unless a test gives them.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build } from 'tsup';
-import tsupConfig from '../../tsup.config';
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
+import { buildCliInto, makePackageRoot } from './_buildCli.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests index into arbitrary JSON answers
 export type Json = any;
@@ -20,27 +16,8 @@ export type Json = any;
 /** A folder with the built command (`dist/cli.js`), the sample offers and node_modules. */
 export async function buildCli(): Promise<{ dir: string; remove: () => void }> {
   const dir = mkdtempSync(join(tmpdir(), 'cashback-cli-store-'));
-  mkdirSync(join(dir, 'docs', 'examples'), { recursive: true });
-  copyFileSync(join(root, 'package.json'), join(dir, 'package.json'));
-  copyFileSync(
-    join(root, 'docs', 'examples', 'offers.json'),
-    join(dir, 'docs', 'examples', 'offers.json'),
-  );
-  symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir');
-  if (typeof tsupConfig === 'function' || Array.isArray(tsupConfig)) {
-    throw new Error('tsup.config.ts must export one options object');
-  }
-  const entry = tsupConfig.entry as Record<string, string>;
-  await build({
-    ...tsupConfig,
-    entry: { cli: join(root, entry.cli as string) },
-    outDir: join(dir, 'dist'),
-    format: ['esm'],
-    dts: false,
-    sourcemap: false,
-    silent: true,
-    config: false,
-  });
+  makePackageRoot(dir);
+  await buildCliInto(dir);
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 

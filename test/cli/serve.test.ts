@@ -25,7 +25,6 @@ import {
   readFileSync,
   rmSync,
   statSync,
-  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { request as httpRequest } from 'node:http';
@@ -35,8 +34,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'tsup';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import tsupConfig from '../../tsup.config';
 import { checkAgainstOpenApi } from '../http/_harness.js';
+import { cliOnlyOptions, makePackageRoot } from './_buildCli.js';
 import { childEnv } from './_served.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -67,13 +66,7 @@ let startArgs: string[];
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'cashback-cli-'));
   pkgRoot = join(work, 'pkg');
-  mkdirSync(join(pkgRoot, 'docs', 'examples'), { recursive: true });
-  copyFileSync(join(root, 'package.json'), join(pkgRoot, 'package.json'));
-  copyFileSync(
-    join(root, 'docs', 'examples', 'offers.json'),
-    join(pkgRoot, 'docs', 'examples', 'offers.json'),
-  );
-  symlinkSync(join(root, 'node_modules'), join(pkgRoot, 'node_modules'), 'dir');
+  makePackageRoot(pkgRoot);
   mkdirSync(join(pkgRoot, 'scripts'));
   copyFileSync(
     join(root, 'scripts', 'build-if-stale.mjs'),
@@ -87,18 +80,7 @@ beforeAll(async () => {
   startArgs = command.slice(2);
   expect(startArgs[0]).toBe('dist/cli.js');
 
-  if (typeof tsupConfig === 'function' || Array.isArray(tsupConfig)) {
-    throw new Error('tsup.config.ts must export one options object');
-  }
-  const entry = tsupConfig.entry as Record<string, string>;
-  const cliOnly = {
-    ...tsupConfig,
-    entry: { cli: join(root, entry.cli as string) },
-    outDir: join(pkgRoot, 'dist'),
-    format: ['esm' as const],
-    dts: false,
-    sourcemap: false,
-  };
+  const cliOnly = cliOnlyOptions(pkgRoot);
   // The tsup config `npm start` finds in the package root, and the build for direct starts.
   writeFileSync(join(pkgRoot, 'tsup.config.json'), JSON.stringify(cliOnly));
   await build({ ...cliOnly, silent: true, config: false });

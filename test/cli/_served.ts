@@ -30,6 +30,73 @@ export function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
   return { ...env, ...extra, PATH: `${dirname(process.execPath)}:${env.PATH ?? ''}` };
 }
 
+/** What a child process printed and how it ended, watched as it runs. */
+export interface Watched {
+  /** Everything it printed so far. */
+  stdout(): string;
+  stderr(): string;
+  /** Its pino log lines so far, parsed. */
+  logs(): Json[];
+  /** Resolves when it has exited. */
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Resolves once `test(stdout, stderr)` holds; rejects if it exits first or after `ms`. */
+  until(test: (stdout: string, stderr: string) => boolean, what: string, ms: number): Promise<void>;
+}
+
+/** Collects a started child's output and exit, for `until` to wait on. */
+export function watch(child: ChildProcess): Watched {
+  let out = '';
+  let err = '';
+  const waiters = new Set<() => void>();
+  const poke = () => {
+    for (const w of waiters) w();
+  };
+  child.stdout?.setEncoding('utf8').on('data', (d: string) => {
+    out += d;
+    poke();
+  });
+  child.stderr?.setEncoding('utf8').on('data', (d: string) => {
+    err += d;
+    poke();
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
+    child.on('close', (code, signal) => {
+      done({ code, signal });
+      poke();
+    }),
+  );
+  return {
+    stdout: () => out,
+    stderr: () => err,
+    logs: () =>
+      err
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as Json),
+    exited,
+    until: (test, what, ms) =>
+      new Promise<void>((done, fail) => {
+        const timer = setTimeout(() => finish(new Error(`timed out waiting for ${what}`)), ms);
+        const finish = (error?: Error) => {
+          clearTimeout(timer);
+          waiters.delete(check);
+          if (error === undefined) done();
+          else fail(new Error(`${error.message}\n--- stdout\n${out}\n--- stderr\n${err}`));
+        };
+        const check = () => {
+          if (test(out, err)) finish();
+          else if (child.exitCode !== null || child.signalCode !== null) {
+            finish(
+              new Error(`the server exited (${child.exitCode ?? child.signalCode}) before ${what}`),
+            );
+          }
+        };
+        waiters.add(check);
+        check();
+      }),
+  };
+}
+
 /** A running `cashback serve`. */
 export interface Served {
   readonly child: ChildProcess;
@@ -63,58 +130,14 @@ export async function serve(
     { cwd: dir, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] },
   );
   children.add(child);
-  let out = '';
-  let err = '';
-  const waiters = new Set<() => void>();
-  const poke = () => {
-    for (const w of waiters) w();
-  };
-  child.stdout?.setEncoding('utf8').on('data', (d: string) => {
-    out += d;
-    poke();
-  });
-  child.stderr?.setEncoding('utf8').on('data', (d: string) => {
-    err += d;
-    poke();
-  });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
-    child.on('close', (code, signal) => {
-      done({ code, signal });
-      poke();
-    }),
-  );
-  const until = (test: () => boolean, what: string) =>
-    new Promise<void>((done, fail) => {
-      const finish = (error?: Error) => {
-        clearTimeout(timer);
-        waiters.delete(check);
-        if (error === undefined) done();
-        else fail(new Error(`${error.message}\n--- stdout\n${out}\n--- stderr\n${err}`));
-      };
-      const timer = setTimeout(() => finish(new Error(`timed out waiting for ${what}`)), 60_000);
-      const check = () => {
-        if (test()) finish();
-        else if (child.exitCode !== null || child.signalCode !== null) {
-          finish(new Error(`the server exited before ${what}`));
-        }
-      };
-      waiters.add(check);
-      check();
-    });
+  const watched = watch(child);
   const listening = /listens on (http:\/\/\S+)/;
-  await until(() => listening.test(out), 'the listening line');
+  await watched.until((out) => listening.test(out), 'the listening line', 60_000);
   return {
     child,
-    url: listening.exec(out)?.[1] as string,
-    stdout: () => out,
-    stderr: () => err,
-    logs: () =>
-      err
-        .split('\n')
-        .filter((l) => l.startsWith('{'))
-        .map((l) => JSON.parse(l) as Json),
-    exited,
-    until,
+    url: listening.exec(watched.stdout())?.[1] as string,
+    ...watched,
+    until: (test, what) => watched.until(test, what, 60_000),
   };
 }
 

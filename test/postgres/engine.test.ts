@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, replay, type Store, type TransactionError } from '../../src/index.js';
 import { createPgliteStore, createPostgresStore, migrate } from '../../src/store/postgres/index.js';
 import { scenarioArbitrary } from '../../src/testing/index.js';
+import { offer } from '../fixtures.js';
 import { optionsArbitrary } from '../properties/_options.js';
 import {
   EMPTY,
@@ -108,19 +109,7 @@ describe('the engine over the PGlite store', () => {
     const counted = countingPglite(db, statements);
     const store = await fresh(counted);
     const engine = createEngine({ store });
-    await engine.upsertOffers([
-      {
-        offer_id: 1,
-        name: 'Coffee 5%',
-        merchant_name: 'Coffee House',
-        warranty: 14,
-        discount: 5,
-        valid_from: '2025-01-01',
-        valid_to: '2025-12-31',
-        audience: 'new',
-        lookback_days: 30,
-      },
-    ]);
+    await engine.upsertOffers([offer({ audience: 'new', lookback_days: 30 })]);
     const customers = Array.from({ length: 1000 }, (_, i) => ({
       customer_id: `c${i}`,
       birthday: '1990-01-01',

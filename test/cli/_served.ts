@@ -147,23 +147,42 @@ export async function stop(served: Served) {
   return served.exited;
 }
 
-/** Runs `node dist/cli.js <args>` to its end. */
-export function runCli(
-  dir: string,
+/** A finished run of a process: its exit code (null when killed) and output. */
+export interface Finished {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/**
+ * Runs `node <args>` in `cwd` to its end, with `childEnv(env)`, killed after `ms`; never rejects.
+ */
+export function runNode(
+  cwd: string,
   args: readonly string[],
-  env: Record<string, string> = {},
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  env: Record<string, string>,
+  ms: number,
+): Promise<Finished> {
   return new Promise((done) => {
     execFile(
       process.execPath,
-      ['dist/cli.js', ...args],
-      { cwd: dir, env: childEnv(env), timeout: 60_000 },
+      args,
+      { cwd, env: childEnv(env), timeout: ms },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
         done({ code, stdout, stderr });
       },
     );
   });
+}
+
+/** Runs `node dist/cli.js <args>` to its end. */
+export function runCli(
+  dir: string,
+  args: readonly string[],
+  env: Record<string, string> = {},
+): Promise<Finished> {
+  return runNode(dir, ['dist/cli.js', ...args], env, 60_000);
 }
 
 /** The demo partner's token, from the key a started server printed. */

@@ -36,7 +36,7 @@ import { build } from 'tsup';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { checkAgainstOpenApi } from '../http/_harness.js';
 import { cliOnlyOptions, makePackageRoot } from './_buildCli.js';
-import { childEnv, type Json, type Watched, watch } from './_served.js';
+import { childEnv, type Finished, type Json, runNode, type Watched, watch } from './_served.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
@@ -152,21 +152,8 @@ const startInMemory = () =>
   startServing([...startArgs, '--port', '0', '--memory', '--data-dir', tempDir('data')]);
 
 /** Runs `node <args>` to its end; for commands that are expected to fail at once. */
-function runToEnd(
-  args: readonly string[],
-  env: Record<string, string> = {},
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    execFile(
-      process.execPath,
-      args,
-      { cwd: pkgRoot, env: childEnv(env), timeout: 15_000 },
-      (error, stdout, stderr) => {
-        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
-        done({ code, stdout, stderr });
-      },
-    );
-  });
+function runToEnd(args: readonly string[], env: Record<string, string> = {}): Promise<Finished> {
+  return runNode(pkgRoot, args, env, 15_000);
 }
 
 /** A fresh temporary directory. */

@@ -8,8 +8,9 @@ import {
   readRecords,
 } from '../files/index.js';
 import { backtestReport } from '../files/report.js';
-import { type BacktestResult, type BacktestRow, backtest, LateTransactionError } from '../index.js';
-import { parseTimeZone, UsageError } from './inputs.js';
+import { type BacktestResult, type BacktestRow, backtest } from '../index.js';
+import { asUsageError } from './fileErrors.js';
+import { parseTimeZone } from './inputs.js';
 
 /** What `cashback backtest` reads from its command line. */
 interface BacktestCommandOptions {
@@ -113,15 +114,7 @@ async function backtestCommand(options: BacktestCommandOptions): Promise<void> {
       options.json === true ? `${JSON.stringify(b, null, 2)}\n` : formatBacktest(b),
     );
   } catch (err) {
-    if (
-      err instanceof FileReadError ||
-      err instanceof MalformedRecordError ||
-      err instanceof LateTransactionError ||
-      (err instanceof Error && err.name === 'OfferValidationError')
-    ) {
-      throw new UsageError(err.message);
-    }
-    throw err;
+    throw asUsageError(err);
   }
 }
 

@@ -1,7 +1,8 @@
 import { type Command, Option } from 'commander';
-import { FileReadError, readAllRecords } from '../files/index.js';
+import { readAllRecords } from '../files/index.js';
 import { type Explanation, explain } from '../index.js';
-import { parseTimeZone, readJsonFile, UsageError } from './inputs.js';
+import { asUsageError } from './fileErrors.js';
+import { parseTimeZone, readJsonFile } from './inputs.js';
 
 /** What `cashback explain` reads from its command line. */
 interface ExplainCommandOptions {
@@ -62,13 +63,7 @@ async function explainCommand(file: string, options: ExplainCommandOptions): Pro
       options.json === true ? `${JSON.stringify(e, null, 2)}\n` : formatExplanation(e),
     );
   } catch (err) {
-    if (
-      err instanceof FileReadError ||
-      (err instanceof Error && err.name === 'OfferValidationError')
-    ) {
-      throw new UsageError(err.message);
-    }
-    throw err;
+    throw asUsageError(err);
   }
 }
 

@@ -1,14 +1,9 @@
 import { type Command, Option } from 'commander';
-import {
-  type FileFormat,
-  FileReadError,
-  type MalformedRecord,
-  MalformedRecordError,
-  replayFiles,
-} from '../files/index.js';
+import { type FileFormat, type MalformedRecord, replayFiles } from '../files/index.js';
 import { replayInWorkers } from '../files/workers.js';
 import { createRecordWriter, type RecordWriter } from '../files/writeRecords.js';
-import { LateTransactionError, Money, type Outcome, type ReplaySummary } from '../index.js';
+import { Money, type Outcome, type ReplaySummary } from '../index.js';
+import { asUsageError } from './fileErrors.js';
 import { parseTimeZone, UsageError } from './inputs.js';
 
 /** What `cashback replay` reads from its command line. */
@@ -223,15 +218,7 @@ async function replayCommand(options: ReplayCommandOptions): Promise<void> {
       options.json === true ? `${JSON.stringify(summary, null, 2)}\n` : formatSummary(summary),
     );
   } catch (err) {
-    if (
-      err instanceof FileReadError ||
-      err instanceof MalformedRecordError ||
-      (err instanceof Error && err.name === 'OfferValidationError')
-    ) {
-      throw new UsageError(err.message);
-    }
-    if (err instanceof LateTransactionError) throw new UsageError(err.message);
-    throw err;
+    throw asUsageError(err);
   }
 }
 

@@ -129,6 +129,23 @@ export function replayChunks(
     rejected: session.rejected,
     summary: () => session.summary(),
     retained: () => session.retained(),
+    ...outcomeReaders(outcomeChunks, () => session.summary()),
+  };
+  return stream;
+}
+
+/**
+ * The three ways to read a replay stream's outcomes, all over its chunks: as chunks, one by one,
+ * or collected into payments and errors.
+ * @param outcomeChunks - yields the outcomes chunk by chunk (each call starts the one iteration)
+ * @param summary - the totals of the outcomes produced so far
+ * @returns the `chunks`, async iterator and `collect` of a `ReplayStream`
+ */
+export function outcomeReaders(
+  outcomeChunks: () => AsyncIterable<readonly Outcome[]>,
+  summary: () => ReplaySummary,
+): Pick<ReplayStream, 'chunks' | 'collect' | typeof Symbol.asyncIterator> {
+  return {
     chunks: () => outcomeChunks(),
     async *[Symbol.asyncIterator]() {
       for await (const chunk of outcomeChunks()) yield* chunk;
@@ -142,8 +159,7 @@ export function replayChunks(
           else errors.push(o.error);
         }
       }
-      return { payments, errors, summary: session.summary() };
+      return { payments, errors, summary: summary() };
     },
   };
-  return stream;
 }

@@ -74,6 +74,50 @@ const FILE_OPTION_KEYS: readonly string[] = [
 ];
 const PATH_KEYS: readonly string[] = ['offers', 'customers', 'history', 'transactions'];
 
+/** The inputs of a file replay that are read whole, and the malformed records skipped so far. */
+export interface SmallInputs {
+  readonly offers: unknown[];
+  readonly customers: unknown[];
+  readonly history: unknown[];
+  /** The size of the transactions file, in bytes. */
+  readonly total: number;
+  /** Skips a malformed record (counts it, passes it to `onMalformed`), or throws in a strict replay. */
+  readonly skip: (record: MalformedRecord) => void;
+  /** How many malformed records were skipped so far, over all files. */
+  readonly malformed: () => number;
+}
+
+/**
+ * Reads the offers, customers and history files whole, skipping their malformed records, after
+ * checking that the transactions file can be read (a missing one fails before any work).
+ * @param paths - the files
+ * @param options - how files are read and malformed records treated
+ * @returns the records, the transactions file's size and the shared skip and count
+ * @throws FileReadError for a file that cannot be read; MalformedRecordError in a strict replay
+ */
+export async function readSmallInputs(
+  paths: ReplayFilePaths,
+  options: Pick<ReplayFilesOptions, 'format' | 'strict' | 'onMalformed'>,
+): Promise<SmallInputs> {
+  const { format, strict, onMalformed } = options;
+  let malformed = 0;
+  const skip = (record: MalformedRecord): void => {
+    if (strict === true) throw new MalformedRecordError(record);
+    malformed++;
+    onMalformed?.(record);
+  };
+  const whole = async (file: string): Promise<unknown[]> => {
+    const read = await readAllRecords(file, format === undefined ? {} : { format });
+    for (const m of read.malformed) skip(m);
+    return read.records;
+  };
+  const total = await fileSize(paths.transactions);
+  const offers = await whole(paths.offers);
+  const customers = await whole(paths.customers);
+  const history = paths.history === undefined ? [] : await whole(paths.history);
+  return { offers, customers, history, total, skip, malformed: () => malformed };
+}
+
 /**
  * Replays files: reads offers, customers and history whole, then streams the transactions file
  * through `replayStream` (docs/replay.md, Replaying files). Formats: JSON arrays, NDJSON, CSV,
@@ -98,22 +142,11 @@ export async function replayFiles(
   assertKnownKeys(paths, PATH_KEYS, 'replayFiles paths', 'field');
   const { format, strict, onMalformed, onProgress, ...streamOptions } = options;
   assertKnownKeys(options, FILE_OPTION_KEYS, 'replayFiles options');
-  let malformed = 0;
-  const skip = (record: MalformedRecord): void => {
-    if (strict === true) throw new MalformedRecordError(record);
-    malformed++;
-    onMalformed?.(record);
-  };
-  const whole = async (file: string): Promise<unknown[]> => {
-    const read = await readAllRecords(file, format === undefined ? {} : { format });
-    for (const m of read.malformed) skip(m);
-    return read.records;
-  };
-  // Every file is checked first: a missing transactions file fails before any work.
-  const total = await fileSize(paths.transactions);
-  const offers = await whole(paths.offers);
-  const customers = await whole(paths.customers);
-  const history = paths.history === undefined ? [] : await whole(paths.history);
+  const { offers, customers, history, total, skip, malformed } = await readSmallInputs(paths, {
+    format,
+    strict,
+    onMalformed,
+  });
   const batches = readRecordBatches(paths.transactions, {
     ...(format === undefined ? {} : { format }),
     ...(onProgress === undefined ? {} : { onBytes: (bytes: number) => onProgress(bytes, total) }),
@@ -139,5 +172,5 @@ export async function replayFiles(
           })(),
           streamOptions,
         );
-  return Object.assign(stream, { malformed: () => malformed });
+  return Object.assign(stream, { malformed });
 }

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { isMainThread, Worker, workerData } from 'node:worker_threads';
 import type { Payment, TransactionError } from '../core/outcome.js';
+import { outcomeReaders } from '../core/replayStream.js';
 import { SummaryBuilder } from '../core/SummaryBuilder.js';
 import {
   compileOffers,
@@ -15,15 +16,13 @@ import {
 } from '../index.js';
 import {
   type FileRecord,
-  fileSize,
   formatOf,
   lineBatches,
   type MalformedRecord,
-  readAllRecords,
   readRecordBatches,
 } from './readRecords.js';
 import type { FileReplay, ReplayFilePaths, ReplayFilesOptions } from './replayFiles.js';
-import { MalformedRecordError } from './replayFiles.js';
+import { readSmallInputs } from './replayFiles.js';
 import { runReplayWorker } from './replayWorker.js';
 
 /** One transaction on its way to a worker: a record, or an NDJSON line's text. */
@@ -190,7 +189,7 @@ export async function replayInWorkers(
   options: ReplayFilesOptions,
   workers: number,
 ): Promise<FileReplay> {
-  const { format, strict, onMalformed, onProgress } = options;
+  const { format, onProgress } = options;
   if (options.operators !== undefined) {
     throw new TypeError('custom operators cannot be used with workers: they do not cross threads');
   }
@@ -201,21 +200,10 @@ export async function replayInWorkers(
     ...(options.currency === undefined ? {} : { currency: options.currency }),
   });
   const lateness = options.maxLatenessDays ?? 31;
-  let malformed = 0;
-  const skip = (record: MalformedRecord): void => {
-    if (strict === true) throw new MalformedRecordError(record);
-    malformed++;
-    onMalformed?.(record);
-  };
-  const whole = async (file: string): Promise<unknown[]> => {
-    const read = await readAllRecords(file, format === undefined ? {} : { format });
-    for (const m of read.malformed) skip(m);
-    return read.records;
-  };
-  const total = await fileSize(paths.transactions);
-  const offers = await whole(paths.offers);
-  const customers = await whole(paths.customers);
-  const history = paths.history === undefined ? [] : await whole(paths.history);
+  const { offers, customers, history, total, skip, malformed } = await readSmallInputs(
+    paths,
+    options,
+  );
   // Offers are checked here, so that an invalid one is reported once, before any thread starts.
   const offerSet = compileOffers(offers);
   const here = createReplay(
@@ -407,22 +395,8 @@ export async function replayInWorkers(
         history: here.rejected.history.length,
       }),
     retained: () => ({ ...here.retained(), transactionIds: stored.size }),
-    malformed: () => malformed,
-    chunks: () => outcomeChunks(),
-    async *[Symbol.asyncIterator]() {
-      for await (const chunk of outcomeChunks()) yield* chunk;
-    },
-    async collect() {
-      const payments: Payment[] = [];
-      const errors: TransactionError[] = [];
-      for await (const chunk of outcomeChunks()) {
-        for (const o of chunk) {
-          if (o.ok) payments.push(o.payment);
-          else errors.push(o.error);
-        }
-      }
-      return { payments, errors, summary: replay.summary() };
-    },
+    malformed,
+    ...outcomeReaders(outcomeChunks, () => replay.summary()),
   };
   return replay;
 }

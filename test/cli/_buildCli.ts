@@ -4,12 +4,12 @@
  * tests that read it. The command then runs as a real process.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { build } from 'tsup';
+import { build, type Options } from 'tsup';
 import tsupConfig from '../../tsup.config';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -28,24 +28,49 @@ export interface BuiltCli {
   remove(): void;
 }
 
-export async function buildCli(): Promise<BuiltCli> {
-  const dir = mkdtempSync(join(tmpdir(), 'cashback-cli-'));
-  // The built command imports its dependencies from node_modules beside it.
-  symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir');
+/**
+ * The tsup options of the repository, narrowed to the `cli` entry, ESM, without declarations or
+ * source maps, writing `dir/dist/cli.js`.
+ */
+export function cliOnlyOptions(dir: string): Options {
   if (typeof tsupConfig === 'function' || Array.isArray(tsupConfig)) {
     throw new Error('tsup.config.ts must export one options object');
   }
   const entry = tsupConfig.entry as Record<string, string>;
-  await build({
+  return {
     ...tsupConfig,
     entry: { cli: join(root, entry.cli as string) },
     outDir: join(dir, 'dist'),
     format: ['esm'],
     dts: false,
     sourcemap: false,
-    silent: true,
-    config: false,
-  });
+  };
+}
+
+/** Builds the command into `dir/dist/cli.js` (see `cliOnlyOptions`). */
+export async function buildCliInto(dir: string): Promise<void> {
+  await build({ ...cliOnlyOptions(dir), silent: true, config: false });
+}
+
+/**
+ * Makes `dir` a package root the command runs in: a copy of package.json and of the sample
+ * offers (docs/examples/offers.json), and a link to the repository's node_modules.
+ */
+export function makePackageRoot(dir: string): void {
+  mkdirSync(join(dir, 'docs', 'examples'), { recursive: true });
+  copyFileSync(join(root, 'package.json'), join(dir, 'package.json'));
+  copyFileSync(
+    join(root, 'docs', 'examples', 'offers.json'),
+    join(dir, 'docs', 'examples', 'offers.json'),
+  );
+  symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir');
+}
+
+export async function buildCli(): Promise<BuiltCli> {
+  const dir = mkdtempSync(join(tmpdir(), 'cashback-cli-'));
+  // The built command imports its dependencies from node_modules beside it.
+  symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  await buildCliInto(dir);
   const cli = join(dir, 'dist', 'cli.js');
   return {
     dir,

@@ -5,14 +5,10 @@
  * variables removed unless a test gives them.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build } from 'tsup';
-import tsupConfig from '../../tsup.config';
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
+import { buildCliInto, makePackageRoot } from './_buildCli.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests index into arbitrary JSON answers
 export type Json = any;
@@ -20,27 +16,8 @@ export type Json = any;
 /** A folder with the built command (`dist/cli.js`), the sample offers and node_modules. */
 export async function buildCli(): Promise<{ dir: string; remove: () => void }> {
   const dir = mkdtempSync(join(tmpdir(), 'cashback-cli-store-'));
-  mkdirSync(join(dir, 'docs', 'examples'), { recursive: true });
-  copyFileSync(join(root, 'package.json'), join(dir, 'package.json'));
-  copyFileSync(
-    join(root, 'docs', 'examples', 'offers.json'),
-    join(dir, 'docs', 'examples', 'offers.json'),
-  );
-  symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir');
-  if (typeof tsupConfig === 'function' || Array.isArray(tsupConfig)) {
-    throw new Error('tsup.config.ts must export one options object');
-  }
-  const entry = tsupConfig.entry as Record<string, string>;
-  await build({
-    ...tsupConfig,
-    entry: { cli: join(root, entry.cli as string) },
-    outDir: join(dir, 'dist'),
-    format: ['esm'],
-    dts: false,
-    sourcemap: false,
-    silent: true,
-    config: false,
-  });
+  makePackageRoot(dir);
+  await buildCliInto(dir);
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
@@ -51,6 +28,73 @@ export function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
     delete env[name];
   }
   return { ...env, ...extra, PATH: `${dirname(process.execPath)}:${env.PATH ?? ''}` };
+}
+
+/** What a child process printed and how it ended, watched as it runs. */
+export interface Watched {
+  /** Everything it printed so far. */
+  stdout(): string;
+  stderr(): string;
+  /** Its pino log lines so far, parsed. */
+  logs(): Json[];
+  /** Resolves when it has exited. */
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Resolves once `test(stdout, stderr)` holds; rejects if it exits first or after `ms`. */
+  until(test: (stdout: string, stderr: string) => boolean, what: string, ms: number): Promise<void>;
+}
+
+/** Collects a started child's output and exit, for `until` to wait on. */
+export function watch(child: ChildProcess): Watched {
+  let out = '';
+  let err = '';
+  const waiters = new Set<() => void>();
+  const poke = () => {
+    for (const w of waiters) w();
+  };
+  child.stdout?.setEncoding('utf8').on('data', (d: string) => {
+    out += d;
+    poke();
+  });
+  child.stderr?.setEncoding('utf8').on('data', (d: string) => {
+    err += d;
+    poke();
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
+    child.on('close', (code, signal) => {
+      done({ code, signal });
+      poke();
+    }),
+  );
+  return {
+    stdout: () => out,
+    stderr: () => err,
+    logs: () =>
+      err
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as Json),
+    exited,
+    until: (test, what, ms) =>
+      new Promise<void>((done, fail) => {
+        const timer = setTimeout(() => finish(new Error(`timed out waiting for ${what}`)), ms);
+        const finish = (error?: Error) => {
+          clearTimeout(timer);
+          waiters.delete(check);
+          if (error === undefined) done();
+          else fail(new Error(`${error.message}\n--- stdout\n${out}\n--- stderr\n${err}`));
+        };
+        const check = () => {
+          if (test(out, err)) finish();
+          else if (child.exitCode !== null || child.signalCode !== null) {
+            finish(
+              new Error(`the server exited (${child.exitCode ?? child.signalCode}) before ${what}`),
+            );
+          }
+        };
+        waiters.add(check);
+        check();
+      }),
+  };
 }
 
 /** A running `cashback serve`. */
@@ -86,58 +130,14 @@ export async function serve(
     { cwd: dir, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] },
   );
   children.add(child);
-  let out = '';
-  let err = '';
-  const waiters = new Set<() => void>();
-  const poke = () => {
-    for (const w of waiters) w();
-  };
-  child.stdout?.setEncoding('utf8').on('data', (d: string) => {
-    out += d;
-    poke();
-  });
-  child.stderr?.setEncoding('utf8').on('data', (d: string) => {
-    err += d;
-    poke();
-  });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
-    child.on('close', (code, signal) => {
-      done({ code, signal });
-      poke();
-    }),
-  );
-  const until = (test: () => boolean, what: string) =>
-    new Promise<void>((done, fail) => {
-      const finish = (error?: Error) => {
-        clearTimeout(timer);
-        waiters.delete(check);
-        if (error === undefined) done();
-        else fail(new Error(`${error.message}\n--- stdout\n${out}\n--- stderr\n${err}`));
-      };
-      const timer = setTimeout(() => finish(new Error(`timed out waiting for ${what}`)), 60_000);
-      const check = () => {
-        if (test()) finish();
-        else if (child.exitCode !== null || child.signalCode !== null) {
-          finish(new Error(`the server exited before ${what}`));
-        }
-      };
-      waiters.add(check);
-      check();
-    });
+  const watched = watch(child);
   const listening = /listens on (http:\/\/\S+)/;
-  await until(() => listening.test(out), 'the listening line');
+  await watched.until((out) => listening.test(out), 'the listening line', 60_000);
   return {
     child,
-    url: listening.exec(out)?.[1] as string,
-    stdout: () => out,
-    stderr: () => err,
-    logs: () =>
-      err
-        .split('\n')
-        .filter((l) => l.startsWith('{'))
-        .map((l) => JSON.parse(l) as Json),
-    exited,
-    until,
+    url: listening.exec(watched.stdout())?.[1] as string,
+    ...watched,
+    until: (test, what) => watched.until(test, what, 60_000),
   };
 }
 
@@ -147,23 +147,42 @@ export async function stop(served: Served) {
   return served.exited;
 }
 
-/** Runs `node dist/cli.js <args>` to its end. */
-export function runCli(
-  dir: string,
+/** A finished run of a process: its exit code (null when killed) and output. */
+export interface Finished {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/**
+ * Runs `node <args>` in `cwd` to its end, with `childEnv(env)`, killed after `ms`; never rejects.
+ */
+export function runNode(
+  cwd: string,
   args: readonly string[],
-  env: Record<string, string> = {},
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  env: Record<string, string>,
+  ms: number,
+): Promise<Finished> {
   return new Promise((done) => {
     execFile(
       process.execPath,
-      ['dist/cli.js', ...args],
-      { cwd: dir, env: childEnv(env), timeout: 60_000 },
+      args,
+      { cwd, env: childEnv(env), timeout: ms },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
         done({ code, stdout, stderr });
       },
     );
   });
+}
+
+/** Runs `node dist/cli.js <args>` to its end. */
+export function runCli(
+  dir: string,
+  args: readonly string[],
+  env: Record<string, string> = {},
+): Promise<Finished> {
+  return runNode(dir, ['dist/cli.js', ...args], env, 60_000);
 }
 
 /** The demo partner's token, from the key a started server printed. */

@@ -14,11 +14,10 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
-import { build } from 'tsup';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { replay } from '../../src/index.js';
-import tsupConfig from '../../tsup.config';
 import { generatedData, nested, sampleData } from '../files/generated.js';
+import { buildCliInto } from './_buildCli.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const run = promisify(execFile);
@@ -28,20 +27,7 @@ let cli: string;
 beforeAll(async () => {
   mkdirSync(join(root, 'temp'), { recursive: true });
   work = mkdtempSync(join(root, 'temp', 'cli-replay-'));
-  if (typeof tsupConfig === 'function' || Array.isArray(tsupConfig)) {
-    throw new Error('tsup.config.ts must export one options object');
-  }
-  const entry = tsupConfig.entry as Record<string, string>;
-  await build({
-    ...tsupConfig,
-    entry: { cli: join(root, entry.cli as string) },
-    outDir: join(work, 'dist'),
-    format: ['esm'],
-    dts: false,
-    sourcemap: false,
-    silent: true,
-    config: false,
-  });
+  await buildCliInto(work);
   cli = join(work, 'dist', 'cli.js');
 }, 60_000);
 

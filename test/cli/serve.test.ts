@@ -25,7 +25,6 @@ import {
   readFileSync,
   rmSync,
   statSync,
-  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { request as httpRequest } from 'node:http';
@@ -35,9 +34,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'tsup';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import tsupConfig from '../../tsup.config';
 import { checkAgainstOpenApi } from '../http/_harness.js';
-import { childEnv } from './_served.js';
+import { cliOnlyOptions, makePackageRoot } from './_buildCli.js';
+import { childEnv, type Finished, type Json, runNode, type Watched, watch } from './_served.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
@@ -55,9 +54,6 @@ const BATCH = 20;
 const MAX_BATCHES_PER_LOOP = 100;
 const SIGTERM_AFTER_ANSWERS = 24;
 
-// biome-ignore lint/suspicious/noExplicitAny: tests index into arbitrary JSON answers
-type Json = any;
-
 let work: string;
 /** The private package root: package.json, dist/ (the cli entry), docs/examples, node_modules. */
 let pkgRoot: string;
@@ -67,13 +63,7 @@ let startArgs: string[];
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'cashback-cli-'));
   pkgRoot = join(work, 'pkg');
-  mkdirSync(join(pkgRoot, 'docs', 'examples'), { recursive: true });
-  copyFileSync(join(root, 'package.json'), join(pkgRoot, 'package.json'));
-  copyFileSync(
-    join(root, 'docs', 'examples', 'offers.json'),
-    join(pkgRoot, 'docs', 'examples', 'offers.json'),
-  );
-  symlinkSync(join(root, 'node_modules'), join(pkgRoot, 'node_modules'), 'dir');
+  makePackageRoot(pkgRoot);
   mkdirSync(join(pkgRoot, 'scripts'));
   copyFileSync(
     join(root, 'scripts', 'build-if-stale.mjs'),
@@ -87,18 +77,7 @@ beforeAll(async () => {
   startArgs = command.slice(2);
   expect(startArgs[0]).toBe('dist/cli.js');
 
-  if (typeof tsupConfig === 'function' || Array.isArray(tsupConfig)) {
-    throw new Error('tsup.config.ts must export one options object');
-  }
-  const entry = tsupConfig.entry as Record<string, string>;
-  const cliOnly = {
-    ...tsupConfig,
-    entry: { cli: join(root, entry.cli as string) },
-    outDir: join(pkgRoot, 'dist'),
-    format: ['esm' as const],
-    dts: false,
-    sourcemap: false,
-  };
+  const cliOnly = cliOnlyOptions(pkgRoot);
   // The tsup config `npm start` finds in the package root, and the build for direct starts.
   writeFileSync(join(pkgRoot, 'tsup.config.json'), JSON.stringify(cliOnly));
   await build({ ...cliOnly, silent: true, config: false });
@@ -108,17 +87,9 @@ afterAll(() => {
   if (work !== undefined) rmSync(work, { recursive: true, force: true });
 });
 
-/** A started `cashback serve`. */
-interface Served {
+/** A started `cashback serve`; `until` waits 15 s unless given `ms`. */
+interface Served extends Omit<Watched, 'until'> {
   readonly child: ChildProcess;
-  /** Everything it printed so far. */
-  stdout(): string;
-  stderr(): string;
-  /** Its pino log lines so far, parsed. */
-  logs(): Json[];
-  /** Resolves when it has exited. */
-  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  /** Resolves once `test(stdout, stderr)` holds; rejects if it exits first or after `ms`. */
   until(
     test: (stdout: string, stderr: string) => boolean,
     what: string,
@@ -154,57 +125,11 @@ function start(
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.add(child);
-  let out = '';
-  let err = '';
-  const waiters = new Set<() => void>();
-  const poke = () => {
-    for (const w of waiters) w();
-  };
-  child.stdout?.setEncoding('utf8').on('data', (d: string) => {
-    out += d;
-    poke();
-  });
-  child.stderr?.setEncoding('utf8').on('data', (d: string) => {
-    err += d;
-    poke();
-  });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
-    child.on('close', (code, signal) => {
-      done({ code, signal });
-      poke();
-    }),
-  );
-  const logs = () =>
-    err
-      .split('\n')
-      .filter((l) => l.startsWith('{'))
-      .map((l) => JSON.parse(l) as Json);
+  const watched = watch(child);
   return {
     child,
-    stdout: () => out,
-    stderr: () => err,
-    logs,
-    exited,
-    until: (test, what, ms = 15_000) =>
-      new Promise<void>((done, fail) => {
-        const timer = setTimeout(() => finish(new Error(`timed out waiting for ${what}`)), ms);
-        const finish = (error?: Error) => {
-          clearTimeout(timer);
-          waiters.delete(check);
-          if (error === undefined) done();
-          else fail(new Error(`${error.message}\n--- stdout\n${out}\n--- stderr\n${err}`));
-        };
-        const check = () => {
-          if (test(out, err)) finish();
-          else if (child.exitCode !== null || child.signalCode !== null) {
-            finish(
-              new Error(`the server exited (${child.exitCode ?? child.signalCode}) before ${what}`),
-            );
-          }
-        };
-        waiters.add(check);
-        check();
-      }),
+    ...watched,
+    until: (test, what, ms = 15_000) => watched.until(test, what, ms),
   };
 }
 
@@ -222,22 +147,13 @@ async function startServing(
   return { served, url };
 }
 
+/** Starts the start script's command on port 0, in memory, with a temporary data directory. */
+const startInMemory = () =>
+  startServing([...startArgs, '--port', '0', '--memory', '--data-dir', tempDir('data')]);
+
 /** Runs `node <args>` to its end; for commands that are expected to fail at once. */
-function runToEnd(
-  args: readonly string[],
-  env: Record<string, string> = {},
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    execFile(
-      process.execPath,
-      args,
-      { cwd: pkgRoot, env: childEnv(env), timeout: 15_000 },
-      (error, stdout, stderr) => {
-        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
-        done({ code, stdout, stderr });
-      },
-    );
-  });
+function runToEnd(args: readonly string[], env: Record<string, string> = {}): Promise<Finished> {
+  return runNode(pkgRoot, args, env, 15_000);
 }
 
 /** A fresh temporary directory. */
@@ -516,14 +432,7 @@ describe('cashback serve', () => {
   }, 120_000);
 
   it('answers and stores a request in flight at SIGTERM, and refuses new connections', async () => {
-    const { served, url } = await startServing([
-      ...startArgs,
-      '--port',
-      '0',
-      '--memory',
-      '--data-dir',
-      tempDir('data'),
-    ]);
+    const { served, url } = await startInMemory();
     const token = await demoToken(url, served.stdout());
     await addCustomer(url, token, 'c-held');
     const held = await holdRequest(url, token, [coffee('held-1', 'c-held')]);
@@ -556,14 +465,7 @@ describe('cashback serve', () => {
   });
 
   it('exits at once with 143 on a second SIGTERM during the shutdown', async () => {
-    const { served, url } = await startServing([
-      ...startArgs,
-      '--port',
-      '0',
-      '--memory',
-      '--data-dir',
-      tempDir('data'),
-    ]);
+    const { served, url } = await startInMemory();
     const token = await demoToken(url, served.stdout());
     const held = await holdRequest(url, token, [coffee('held-1', 'c-none')]);
     served.child.kill('SIGTERM');
@@ -847,14 +749,7 @@ describe('cashback serve', () => {
   }, 60_000);
 
   it('on SIGTERM closes a kept-alive connection between requests cleanly, without a reset', async () => {
-    const { served, url } = await startServing([
-      ...startArgs,
-      '--port',
-      '0',
-      '--memory',
-      '--data-dir',
-      tempDir('data'),
-    ]);
+    const { served, url } = await startInMemory();
     const { hostname, port } = new URL(url);
     const socket = connect(Number(port), hostname);
     const events: string[] = [];
@@ -939,14 +834,7 @@ describe('cashback serve', () => {
   });
 
   it('runs the shell blocks of docs/http.md top to bottom, as the partner walk-through they are', async () => {
-    const { served, url } = await startServing([
-      ...startArgs,
-      '--port',
-      '0',
-      '--memory',
-      '--data-dir',
-      tempDir('data'),
-    ]);
+    const { served, url } = await startInMemory();
     const key = /^APP_KEY='([^']+)'$/m.exec(served.stdout())?.[1] as string;
     const doc = readFileSync(join(root, 'docs', 'http.md'), 'utf8');
     const blocks = [...doc.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m) => m[1] as string);

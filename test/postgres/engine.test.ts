@@ -4,13 +4,12 @@
  * requests, and a request of 1,000 transactions costs a fixed handful of statements.
  */
 import type { PGlite, Transaction } from '@electric-sql/pglite';
-import fc from 'fast-check';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngine, replay, type Store, type TransactionError } from '../../src/index.js';
+import { createEngine, type Store } from '../../src/index.js';
 import { createPgliteStore, createPostgresStore, migrate } from '../../src/store/postgres/index.js';
-import { scenarioArbitrary } from '../../src/testing/index.js';
-import { optionsArbitrary } from '../properties/_options.js';
+import { decidesAsReplay } from '../engine/_decidesAsReplay.js';
+import { offer } from '../fixtures.js';
 import {
   EMPTY,
   freshServerDatabase,
@@ -20,73 +19,6 @@ import {
 } from './_databases.js';
 
 warnWhenSkipped('the engine tests on a PostgreSQL server');
-
-/** The items cut at the given positions into consecutive requests. */
-function requestsOf<T>(items: readonly T[], cuts: readonly number[]): T[][] {
-  const at = [...new Set(cuts.map((c) => c % (items.length + 1)))].sort((a, b) => a - b);
-  const requests: T[][] = [];
-  let from = 0;
-  for (const cut of [...at, items.length]) {
-    requests.push(items.slice(from, cut));
-    from = cut;
-  }
-  return requests;
-}
-
-/** A request's `#<index>` key counts within its request; replay's counts from the start. */
-function rekeyed(errors: readonly TransactionError[], offset: number): TransactionError[] {
-  return errors.map((e) =>
-    e.key.startsWith('#') ? { ...e, key: `#${Number(e.key.slice(1)) + offset}` } : e,
-  );
-}
-
-/** The replay property over a fresh, empty store from `freshStore`. */
-async function decidesAsReplay(freshStore: () => Promise<Store>, numRuns: number): Promise<void> {
-  await fc.assert(
-    fc.asyncProperty(
-      scenarioArbitrary({ duplicateRate: 0.2, conditions: true }),
-      optionsArbitrary,
-      fc.array(fc.nat(), { maxLength: 6 }),
-      async (scenario, options, cuts) => {
-        const expected = replay(scenario, options);
-        const store = await freshStore();
-        try {
-          let n = 0;
-          const engine = createEngine({ ...options, store, ids: () => `event-${++n}` });
-          const partner = 'bank-a';
-          await engine.upsertOffers(scenario.offers);
-          const customers = await engine.upsertCustomers(partner, scenario.customers);
-          expect(customers.details.errors).toEqual(expected.rejected.customers);
-          const history = await engine.addHistory(partner, scenario.history);
-          expect(history.details.errors).toEqual(expected.rejected.history);
-          const payments = [];
-          const errors = [];
-          let offset = 0;
-          for (const request of requestsOf(scenario.transactions, cuts)) {
-            const r = await engine.addTransactions(partner, request);
-            payments.push(...r.details.payments);
-            errors.push(...rekeyed(r.details.errors, offset));
-            offset += request.length;
-          }
-          expect(payments).toEqual(expected.payments);
-          expect(errors).toEqual(expected.errors);
-          const listed = await engine.listPayments(partner, {
-            date_from: '0001-01-01',
-            date_to: '9999-12-31',
-            page_size: 1000,
-          });
-          expect(listed.total_count).toBe(expected.payments.length);
-          expect(listed.transactions.map((p) => p.transaction_id).sort()).toEqual(
-            expected.payments.map((p) => p.transaction_id).sort(),
-          );
-        } finally {
-          await store.close?.();
-        }
-      },
-    ),
-    { numRuns },
-  );
-}
 
 describe('the engine over the PGlite store', () => {
   const shared = sharedPglite();
@@ -108,19 +40,7 @@ describe('the engine over the PGlite store', () => {
     const counted = countingPglite(db, statements);
     const store = await fresh(counted);
     const engine = createEngine({ store });
-    await engine.upsertOffers([
-      {
-        offer_id: 1,
-        name: 'Coffee 5%',
-        merchant_name: 'Coffee House',
-        warranty: 14,
-        discount: 5,
-        valid_from: '2025-01-01',
-        valid_to: '2025-12-31',
-        audience: 'new',
-        lookback_days: 30,
-      },
-    ]);
+    await engine.upsertOffers([offer({ audience: 'new', lookback_days: 30 })]);
     const customers = Array.from({ length: 1000 }, (_, i) => ({
       customer_id: `c${i}`,
       birthday: '1990-01-01',

@@ -9,6 +9,7 @@ import Decimal from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, replay } from '../../src/index.js';
 import { createPostgresStore } from '../../src/store/postgres/index.js';
+import { offer } from '../fixtures.js';
 import type { ChildJob } from './_child.js';
 import { buildChild, runChildren } from './_children.js';
 import { freshServerDatabase, SKIP_SERVER, warnWhenSkipped } from './_databases.js';
@@ -17,24 +18,14 @@ warnWhenSkipped('exactly-once payments across four processes on a PostgreSQL ser
 
 const PARTNER = 'bank-a';
 const offers = [
-  {
-    offer_id: 1,
-    name: 'Coffee 5%',
-    merchant_name: 'Coffee House',
-    warranty: 14,
-    discount: 5,
-    valid_from: '2025-01-01',
-    valid_to: '2025-12-31',
-  },
-  {
+  offer(),
+  offer({
     offer_id: 2,
     name: 'Books 3.5%',
     merchant_name: 'Book Corner',
     warranty: 30,
     discount: '3.5',
-    valid_from: '2025-01-01',
-    valid_to: '2025-12-31',
-  },
+  }),
 ];
 const customers = Array.from({ length: 200 }, (_, i) => ({
   customer_id: `c${i}`,

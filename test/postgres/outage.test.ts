@@ -11,6 +11,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Store, StoreUnavailableError } from '../../src/index.js';
 import { createPostgresStore } from '../../src/store/postgres/index.js';
+import { offer } from '../fixtures.js';
 import { type Harness, startHarness } from '../http/_harness.js';
 import { SKIP_SERVER, warnWhenSkipped } from './_databases.js';
 
@@ -45,17 +46,7 @@ describe.skipIf(SKIP_SERVER)('a PostgreSQL outage under a running engine', () =>
     dir = env.PG_CLUSTER_DIR as string;
     store = await createPostgresStore({ connectionString: env.DATABASE_URL as string });
     http = await startHarness({ store, partnerIds: ['bank-a'] });
-    await http.engine.upsertOffers([
-      {
-        offer_id: 1,
-        name: 'Coffee 5%',
-        merchant_name: 'Coffee House',
-        warranty: 14,
-        discount: 5,
-        valid_from: '2025-01-01',
-        valid_to: '2025-12-31',
-      },
-    ]);
+    await http.engine.upsertOffers([offer()]);
     await http.engine.upsertCustomers('bank-a', [
       {
         customer_id: 'c1',

@@ -149,8 +149,13 @@ async function startDispatcher(
       log: (line) => logger.info(line),
     });
   } catch (err) {
-    const local = allowLocalUrls ? '' : ' (http and loopback URLs need --allow-local-webhooks)';
-    throw new UsageError(`partners file ${file}: ${(err as Error).message}${local}`);
+    // The library names its option; the command line, its flag.
+    const message = (err as Error).message.replaceAll('allowLocalUrls', '--allow-local-webhooks');
+    const hint =
+      !allowLocalUrls && message.includes(' resolves to ')
+        ? ' (only with --allow-local-webhooks, for development)'
+        : '';
+    throw new UsageError(`partners file ${file}: ${message}${hint}`);
   }
 }
 

@@ -158,8 +158,48 @@ describe('cashback serve with partners that have webhooks', () => {
     expect(verified()).toHaveLength(atStart + 2);
   }, 90_000);
 
+  it('gives the dispatcher the partners of a partners file loaded again on SIGHUP, two secrets signing each delivery', async () => {
+    receiver = await startReceiver();
+    const partners = partnersFile('partners-swap.json', {});
+    const offers = JSON.parse(
+      readFileSync(join(cli.dir, 'docs', 'examples', 'offers.json'), 'utf8'),
+    ) as Json[];
+    const offersFile = join(cli.dir, 'offers-swap.json');
+    writeFileSync(offersFile, JSON.stringify(offers));
+    const served = await serve(cli.dir, [
+      '--memory',
+      '--data-dir',
+      join(cli.dir, 'data-swap'),
+      '--partners',
+      partners,
+      '--allow-local-webhooks',
+      '--offers',
+      offersFile,
+    ]);
+    expect(served.stdout()).toMatch(/webhooks\s+none/);
+    const older = generateWebhookSecret();
+    partnersFile('partners-swap.json', {
+      webhook_url: receiver.url,
+      webhook_secret: [SECRET, older],
+    });
+    const changed = offers.map((o, i) => (i === 0 ? { ...o, name: `${o.name} (new)` } : o));
+    writeFileSync(offersFile, JSON.stringify(changed));
+    served.child.kill('SIGHUP');
+    const events = await deliveries(served, (es) => es.length >= 1, 'the changed offer');
+    expect(events.map((e) => [e.type, e.data.offer_id])).toEqual([
+      ['offer.updated', changed[0].offer_id],
+    ]);
+    const got = receiver.received[0];
+    expect(() =>
+      new Webhook(older).verify(got?.body ?? '', got?.headers as Record<string, string>),
+    ).not.toThrow();
+    expect(served.logs().some((l) => l.msg === 'partners loaded again')).toBe(true);
+    expect(await stop(served)).toEqual({ code: 0, signal: null });
+  }, 90_000);
+
   it.each([
     ['a webhook secret not in whsec_ form', { webhook_secret: 'whsec-0123456789' }, ''],
+    ['three webhook secrets', { webhook_secret: [SECRET, SECRET, SECRET] }, 'an array of two'],
     ['an http webhook URL without --allow-local-webhooks', {}, 'allow-local-webhooks'],
   ])(
     'exits 2 naming the partner for %s',
@@ -170,9 +210,10 @@ describe('cashback serve with partners that have webhooks', () => {
         ...settings,
       });
       const args = ['serve', '--port', '0', '--memory', '--partners', file];
-      const r = await runCli(cli.dir, hint === '' ? [...args, '--allow-local-webhooks'] : args);
+      const local = !hint.includes('allow-local-webhooks');
+      const r = await runCli(cli.dir, local ? [...args, '--allow-local-webhooks'] : args);
       expect(r.code).toBe(2);
-      expect(r.stderr).toMatch(/partner 'bank-w'/);
+      expect(r.stderr).toMatch(/partner (#1 \()?'bank-w'/);
       expect(r.stderr).toContain(hint);
       expect(r.stderr).not.toContain(KEY);
     },

@@ -245,8 +245,8 @@ function print(text: string): Promise<void> {
  * @param options - the parsed command-line options
  * @param env - the environment (for {@link TOKEN_SECRET_ENV})
  * @returns once the server listens
- * @throws UsageError for a bad input, a partner's webhook URL or secret included (exit 2), StartError when the store cannot be opened or the
- *   server cannot listen (exit 1)
+ * @throws UsageError for a bad input, a partner's webhook URL or secret included (exit 2);
+ *   StartError when the store cannot be opened or the server cannot listen (exit 1)
  */
 export async function serve(
   options: ServeCommandOptions,

@@ -22,8 +22,11 @@ export interface PartnerFileEntry {
   readonly application_key: string;
   /** Where the partner's webhook events go. */
   readonly webhook_url?: string;
-  /** Secret that signs the partner's webhook deliveries. */
-  readonly webhook_secret?: string;
+  /**
+   * Secret that signs the partner's webhook deliveries (`whsec_…`), or two during a rotation (the
+   * new one first): docs/webhooks.md.
+   */
+  readonly webhook_secret?: string | readonly [string, string];
 }
 
 const PARTNER_FIELDS = ['application_id', 'application_key', 'webhook_url', 'webhook_secret'];
@@ -126,14 +129,23 @@ export function parsePartnersFile(value: unknown, path: string): PartnerFileEntr
       fail(`${name}: webhook_url must be an http or https URL`);
     }
     const secret = entry.webhook_secret;
-    if (secret !== undefined && !nonEmptyString(secret)) {
-      fail(`${name}: webhook_secret must be a non-empty string`);
+    const rotation =
+      Array.isArray(secret) && secret.length === 2 && secret.every((s) => nonEmptyString(s));
+    if (secret !== undefined && !nonEmptyString(secret) && !rotation) {
+      fail(
+        `${name}: webhook_secret must be one whsec_… string, or an array of two during a rotation`,
+      );
+    }
+    if ((url === undefined) !== (secret === undefined)) {
+      fail(`${name}: webhook_url and webhook_secret go together: give both or neither`);
     }
     return {
       application_id: id,
       application_key: entry.application_key as string,
       ...(url === undefined ? {} : { webhook_url: url as string }),
-      ...(secret === undefined ? {} : { webhook_secret: secret as string }),
+      ...(secret === undefined
+        ? {}
+        : { webhook_secret: secret as string | readonly [string, string] }),
     };
   });
 }

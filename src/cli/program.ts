@@ -31,6 +31,7 @@ interface RawServeOptions {
   timeZone: string;
   tokenTtl: number;
   logLevel: LogLevel;
+  allowLocalWebhooks?: boolean;
 }
 
 /** The options object commander builds for `migrate`. */
@@ -124,6 +125,13 @@ function createProgram(): Command {
       new Option('--token-ttl <seconds>', 'token lifetime').argParser(parseTokenTtl).default(3600),
     )
     .addOption(
+      new Option(
+        '--allow-local-webhooks',
+        'allow http webhook URLs and hosts resolving to loopback or private addresses ' +
+          '(development and tests); without it webhook URLs must be https and public',
+      ),
+    )
+    .addOption(
       new Option('--log-level <level>', 'level of the JSON logs on stderr')
         .choices(LOG_LEVELS)
         .default('info'),
@@ -139,7 +147,10 @@ Environment:
   CASHBACK_DATA_DIR      default of --data-dir
   ${DATABASE_URL_ENV}           default of --database-url
 
-Signals: SIGHUP loads the --offers file again; SIGINT or SIGTERM stops accepting connections,
+Webhooks: the partners with a webhook_url get their events (cashback.created, offer.updated),
+signed per Standard Webhooks and retried; see docs/webhooks.md and cashback webhooks --help.
+
+Signals: SIGHUP loads the --partners and --offers files again; SIGINT or SIGTERM stops accepting connections,
 lets requests in flight finish, waits for the engine calls still running, prints the payments
 stored per partner, closes the store and exits 0 (a second signal exits at once).
 Exit codes: 0 stopped, 1 failed to start, 2 bad input. See docs/cli.md.`,
@@ -160,6 +171,7 @@ Exit codes: 0 stopped, 1 failed to start, 2 bad input. See docs/cli.md.`,
         timeZone: raw.timeZone,
         tokenTtl: raw.tokenTtl,
         logLevel: raw.logLevel,
+        ...(raw.allowLocalWebhooks === true ? { allowLocalWebhooks: true } : {}),
       });
     });
 

@@ -10,7 +10,12 @@ import {
   type PartnerRegistry,
   type PartnerSettings,
 } from '../index.js';
-import { parsePartnersFile, readJsonFile, UsageError } from './inputs.js';
+import {
+  startWebhookDispatcher,
+  type WebhookDispatcher,
+  type WebhookPartner,
+} from '../webhooks/index.js';
+import { type PartnerFileEntry, parsePartnersFile, readJsonFile, UsageError } from './inputs.js';
 import { describeChoice, type OpenedStore, openStore, type StoreChoice } from './storeChoice.js';
 import { gateEngine } from './storeGate.js';
 import { resolveTokenSecret, TOKEN_SECRET_ENV, type TokenSecret } from './tokenSecret.js';
@@ -45,6 +50,8 @@ export interface ServeCommandOptions {
   readonly tokenTtl: number;
   /** Level of the JSON logs on stderr. */
   readonly logLevel: LogLevel;
+  /** Allows http and loopback webhook URLs (`--allow-local-webhooks`), for development. */
+  readonly allowLocalWebhooks?: boolean;
 }
 
 /** A failure once the inputs were accepted, such as a port in use: the command exits with 1. */
@@ -60,7 +67,32 @@ export class StartError extends Error {
 interface Partners {
   readonly registry: PartnerRegistry;
   readonly ids: readonly string[];
+  /** What the webhook dispatcher needs: each partner's `webhook_url` and `webhook_secret`. */
+  readonly webhooks: readonly WebhookPartner[];
   readonly demoKey?: string;
+}
+
+/** A registry whose partners a SIGHUP replaces. */
+function swappableRegistry(first: PartnerRegistry): {
+  readonly registry: PartnerRegistry;
+  swap(next: PartnerRegistry): void;
+} {
+  let current = first;
+  return {
+    registry: { list: () => current.list(), get: (id) => current.get(id) },
+    swap: (next) => {
+      current = next;
+    },
+  };
+}
+
+/** The webhook settings of the partners of a partners file, as the dispatcher takes them. */
+function webhookPartners(entries: readonly PartnerFileEntry[]): WebhookPartner[] {
+  return entries.map(({ application_id, webhook_url, webhook_secret }) => ({
+    application_id,
+    ...(webhook_url === undefined ? {} : { webhook_url }),
+    ...(webhook_secret === undefined ? {} : { webhook_secret }),
+  }));
 }
 
 /** The partners of the partners file with their keys hashed, or the demo partner. */
@@ -71,18 +103,60 @@ async function loadPartners(path: string | undefined): Promise<Partners> {
       application_id: DEMO_PARTNER,
       application_key_hash: await hashApplicationKey(demoKey),
     };
-    return { registry: createMemoryPartners([demo]), ids: [DEMO_PARTNER], demoKey };
+    return {
+      registry: createMemoryPartners([demo]),
+      ids: [DEMO_PARTNER],
+      webhooks: [{ application_id: DEMO_PARTNER }],
+      demoKey,
+    };
   }
   const entries = parsePartnersFile(readJsonFile(path, 'partners'), path);
+  // The registry tells the engine which partners get `offer.updated` events (those with a
+  // webhook_url); the secrets go to the dispatcher only.
   const settings = await Promise.all(
     entries.map(
-      async ({ application_key, ...rest }): Promise<PartnerSettings> => ({
-        ...rest,
+      async ({ application_id, application_key, webhook_url }): Promise<PartnerSettings> => ({
+        application_id,
         application_key_hash: await hashApplicationKey(application_key),
+        ...(webhook_url === undefined ? {} : { webhook_url }),
       }),
     ),
   );
-  return { registry: createMemoryPartners(settings), ids: entries.map((e) => e.application_id) };
+  return {
+    registry: createMemoryPartners(settings),
+    ids: entries.map((e) => e.application_id),
+    webhooks: webhookPartners(entries),
+  };
+}
+
+/**
+ * Starts the webhook dispatcher of the partners (docs/webhooks.md), one log line per attempt.
+ * @returns the dispatcher, or undefined when no partner has a webhook
+ * @throws UsageError naming the partner whose webhook URL or secret is refused
+ */
+async function startDispatcher(
+  store: OpenedStore['store'],
+  partners: Partners,
+  file: string | undefined,
+  allowLocalUrls: boolean,
+  logger: Logger,
+): Promise<WebhookDispatcher | undefined> {
+  try {
+    return await startWebhookDispatcher({
+      store,
+      partners: partners.webhooks,
+      allowLocalUrls,
+      log: (line) => logger.info(line),
+    });
+  } catch (err) {
+    // The library names its option; the command line, its flag.
+    const message = (err as Error).message.replaceAll('allowLocalUrls', '--allow-local-webhooks');
+    const hint =
+      !allowLocalUrls && message.includes(' resolves to ')
+        ? ' (only with --allow-local-webhooks, for development)'
+        : '';
+    throw new UsageError(`partners file ${file}: ${message}${hint}`);
+  }
 }
 
 /** What loading an offers file did. */
@@ -161,17 +235,18 @@ function print(text: string): Promise<void> {
 /**
  * Runs `cashback serve`: checks every input, opens the store (PGlite in the data directory, a
  * PostgreSQL server or memory), loads the offers and partners, starts the partner API, prints
- * where it listens (and, for the demo partner, its credentials and a curl walk-through), then
- * serves until SIGINT or SIGTERM. SIGHUP reloads the offers file. On the first SIGINT or SIGTERM
- * the server stops accepting connections, lets requests in flight finish, waits for the engine
- * calls still running (each commits or rolls back whole), prints the number of payments stored
- * per partner, closes the store and exits 0; a second signal exits at once (130 for SIGINT, 143
- * for SIGTERM).
+ * where it listens (and, for the demo partner, its credentials and a curl walk-through), runs the
+ * webhook dispatcher of the partners that have a `webhook_url` (docs/webhooks.md), then serves
+ * until SIGINT or SIGTERM. SIGHUP reloads the partners file, then the offers file. On the first
+ * SIGINT or SIGTERM the server stops accepting connections, lets requests in flight finish, waits
+ * for the engine calls still running (each commits or rolls back whole), stops the dispatcher,
+ * prints the number of payments stored per partner, closes the store and exits 0; a second signal
+ * exits at once (130 for SIGINT, 143 for SIGTERM).
  * @param options - the parsed command-line options
  * @param env - the environment (for {@link TOKEN_SECRET_ENV})
  * @returns once the server listens
- * @throws UsageError for a bad input (exit 2), StartError when the store cannot be opened or the
- *   server cannot listen (exit 1)
+ * @throws UsageError for a bad input, a partner's webhook URL or secret included (exit 2);
+ *   StartError when the store cannot be opened or the server cannot listen (exit 1)
  */
 export async function serve(
   options: ServeCommandOptions,
@@ -190,13 +265,21 @@ export async function serve(
   // wait for the calls in flight before it closes the store.
   const opened = await openChosenStore(options.store, logger);
   const { store } = opened;
-  const ungated = createEngine({ store, partners: partners.registry, timeZone: options.timeZone });
+  const registry = swappableRegistry(partners.registry);
+  let partnerIds = partners.ids;
+  const ungated = createEngine({ store, partners: registry.registry, timeZone: options.timeZone });
   const gate = gateEngine(ungated);
   const engine = gate.engine;
+  const allowLocalUrls = options.allowLocalWebhooks === true;
   let loaded: OffersLoaded | undefined;
+  // The dispatcher delivers the outbox of this store to the partners' webhooks; it runs from
+  // here to the shutdown, where it stops before the store closes.
+  let dispatcher: WebhookDispatcher | undefined;
   try {
+    dispatcher = await startDispatcher(store, partners, options.partners, allowLocalUrls, logger);
     loaded = options.offers === undefined ? undefined : await loadOffers(engine, options.offers);
   } catch (err) {
+    await dispatcher?.stop();
     await store.close?.();
     throw err;
   }
@@ -215,6 +298,7 @@ export async function serve(
   try {
     server = await serveHttp(app, { port: options.port, host: options.host });
   } catch (err) {
+    await dispatcher?.stop();
     await store.close?.();
     const code = (err as NodeJS.ErrnoException).code;
     const why =
@@ -230,9 +314,36 @@ export async function serve(
 
   // Reloads run one after another; shutdown waits for the last one.
   let reloading: Promise<void> = Promise.resolve();
+  const reloadPartners = async (path: string): Promise<void> => {
+    try {
+      const next = await loadPartners(path);
+      if (dispatcher === undefined) {
+        dispatcher = await startDispatcher(store, next, path, allowLocalUrls, logger);
+      } else {
+        try {
+          dispatcher.setPartners(next.webhooks);
+        } catch (err) {
+          throw new UsageError(`partners file ${path}: ${(err as Error).message}`);
+        }
+      }
+      registry.swap(next.registry);
+      partnerIds = next.ids;
+      logger.info({ file: path, partners: next.ids }, 'partners loaded again');
+    } catch (err) {
+      logger.error(
+        { file: path, err: (err as Error).message },
+        'partners not loaded again; the partners loaded before stay',
+      );
+    }
+  };
   const reload = async (): Promise<void> => {
+    // The partners first: offers changed in the same SIGHUP are then announced to the partners
+    // of the new file.
+    if (options.partners !== undefined) await reloadPartners(options.partners);
     if (options.offers === undefined) {
-      logger.warn('SIGHUP: there is no --offers file to load again');
+      if (options.partners === undefined) {
+        logger.warn('SIGHUP: there is no --offers or --partners file to load again');
+      }
       return;
     }
     try {
@@ -248,8 +359,9 @@ export async function serve(
 
   // --- Shutdown, in order: stop accepting and finish the requests in flight (serveHttp cuts
   // what remains after 10 s), wait for the engine calls still running (a cut request's call runs
-  // on and commits or rolls back whole), then close the store (PGlite leaves its data directory
-  // consistent).
+  // on and commits or rolls back whole), stop the webhook dispatcher (its attempts in flight
+  // finish and are recorded; what is not delivered stays in the outbox for the next start), then
+  // close the store (PGlite leaves its data directory consistent).
   const shutdown = async (signal: NodeJS.Signals): Promise<void> => {
     const closed = server.close(); // the listening socket is closed at once
     logger.info({ signal }, 'stopping: requests in flight finish first');
@@ -258,7 +370,8 @@ export async function serve(
     const running = gate.inFlight();
     if (running > 0) logger.info({ calls: running }, 'waiting for engine calls in flight');
     await gate.close();
-    const counts = await paymentCounts(ungated, partners.ids);
+    await dispatcher?.stop();
+    const counts = await paymentCounts(ungated, partnerIds);
     await store.close?.();
     logger.info({ signal }, 'stopped');
     await print(
@@ -297,6 +410,12 @@ export async function serve(
     partners.demoKey === undefined
       ? `  partners      ${partners.ids.join(', ')} (keys from ${options.partners})`
       : `  partners      ${DEMO_PARTNER}, a demo partner with a new key at every start`,
+    dispatcher === undefined
+      ? '  webhooks      none (no partner has a webhook_url)'
+      : `  webhooks      delivered to ${partners.webhooks
+          .filter((p) => p.webhook_url !== undefined)
+          .map((p) => p.application_id)
+          .join(', ')}; one log line per attempt`,
     `  token secret  ${secretLine(tokenSecret)}`,
     `  logs          JSON lines on stderr (--log-level ${options.logLevel})`,
     `  stop          Ctrl-C or kill -TERM ${pid}: requests in flight finish first`,

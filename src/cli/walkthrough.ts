@@ -26,6 +26,17 @@ const MERCHANT_IDS: Readonly<Record<string, string>> = {
   'Green Grocer': 'm-52',
 };
 
+/** A receiver that prints every delivery's id and body (port 9000 on 127.0.0.1). */
+const RECEIVER =
+  'require("http").createServer((q,s)=>{let b="";q.on("data",c=>b+=c).on("end",()=>{console.log(q.headers["webhook-id"],b);s.end()})}).listen(9000,"127.0.0.1")';
+
+/** A new webhook secret: `whsec_` and the base64 of 24 random bytes. */
+const NEW_SECRET = '"whsec_"+require("crypto").randomBytes(24).toString("base64")';
+
+/** A partners file of the walk-through's partner with a webhook to {@link RECEIVER}. */
+const PARTNERS_FILE =
+  '"[{\\"application_id\\":\\"$APP_ID\\",\\"application_key\\":\\"$APP_KEY\\",\\"webhook_url\\":\\"http://127.0.0.1:9000/\\",\\"webhook_secret\\":\\"$SECRET\\"}]"';
+
 const place = (city: string) => `"location":{"country":"FR","city":"${city}"}`;
 
 /** A transaction of the walk-through, as one line of JSON. */
@@ -89,6 +100,16 @@ export function walkthrough(options: WalkthroughOptions): string {
     '',
     '# 6. Offers active today. The sample offers ran in 2025: on a later day this list is [].',
     `curl -sS -w '\\n' "$BASE/active-offers" -H "Token: $TOKEN"`,
+    '',
+    '# 7. Webhooks (docs/webhooks.md). The demo partner has none. To watch deliveries, run a receiver',
+    '#    that prints what it gets, write a partners file whose webhook_url points at it, stop this',
+    '#    server (Ctrl-C) and start it again with that file (http on 127.0.0.1 needs',
+    '#    --allow-local-webhooks). The receiver prints one offer.updated per offer loaded; steps 1 to',
+    '#    4 pasted again make it print a cashback.created with the event_id of step 4:',
+    `#      node -e ${quote(RECEIVER)} &`,
+    `#      SECRET=$(node -p ${quote(NEW_SECRET)})`,
+    `#      echo ${PARTNERS_FILE} > partners.json`,
+    '#      npm start -- --memory --partners partners.json --allow-local-webhooks',
     '',
     '# The whole API, as OpenAPI 3.1: curl -sS "$BASE/openapi.json"',
     WALKTHROUGH_END,

@@ -5,6 +5,7 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { DeliveryRepository, Store } from '../store/index.js';
 import { createPgliteStore, createPostgresStore } from '../store/postgres/index.js';
 import { UsageError } from './inputs.js';
+import { PGLITE_FOLDER } from './storeChoice.js';
 
 /** Where the store is: the options every `webhooks` subcommand takes. */
 interface StoreOptions {
@@ -15,7 +16,7 @@ interface StoreOptions {
 
 /** The PGlite database of a data directory: where `cashback serve` keeps its data. */
 export function pgliteDirOf(dataDir: string): string {
-  return join(resolve(dataDir), 'db');
+  return join(resolve(dataDir), PGLITE_FOLDER);
 }
 
 function parseLimit(value: string): number {

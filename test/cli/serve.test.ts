@@ -34,6 +34,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'tsup';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { generateWebhookSecret } from '../../src/webhooks/index.js';
 import { checkAgainstOpenApi } from '../http/_harness.js';
 import { cliOnlyOptions, makePackageRoot } from './_buildCli.js';
 import { childEnv, type Finished, type Json, runNode, type Watched, watch } from './_served.js';
@@ -638,6 +639,7 @@ describe('cashback serve', () => {
       'bank-b': 'bank-b-key-0a9b8c7d6e5f4321',
     };
     const file = join(dir, 'partners.json');
+    const webhookSecret = generateWebhookSecret();
     writeFileSync(
       file,
       JSON.stringify([
@@ -645,8 +647,8 @@ describe('cashback serve', () => {
         {
           application_id: 'bank-b',
           application_key: keys['bank-b'],
-          webhook_url: 'https://bank-b.example/hooks',
-          webhook_secret: 'whsec-0123456789',
+          webhook_url: 'http://127.0.0.1:9/hooks',
+          webhook_secret: webhookSecret,
         },
       ]),
     );
@@ -660,6 +662,7 @@ describe('cashback serve', () => {
       tempDir('data'),
       '--partners',
       file,
+      '--allow-local-webhooks',
     ]);
     expect(served.stdout()).toContain('bank-a, bank-b');
     expect(served.stdout()).not.toMatch(WALKTHROUGH);
@@ -678,7 +681,7 @@ describe('cashback serve', () => {
     expect(STOPPED.exec(served.stdout())?.[1]).toBe('bank-a=0, bank-b=0');
     const printed = served.stdout() + served.stderr();
     for (const key of Object.values(keys)) expect(printed).not.toContain(key);
-    expect(printed).not.toContain('whsec-0123456789');
+    expect(printed).not.toContain(webhookSecret);
   });
 
   it('serves another address while one address holds 6,000 connections, with 4,096 file descriptors', async () => {

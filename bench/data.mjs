@@ -178,3 +178,26 @@ export function* generateTransactions({ count, customers, offers, seed }) {
     };
   }
 }
+
+/**
+ * The data set of the engine-level benches: `size.customers` customers, `size.offers` offers and
+ * `size.transactions` transactions in batches of `size.batch`, all from `seed`.
+ */
+export function engineWorkload(size, seed) {
+  const raw = [
+    ...generateTransactions({
+      count: size.transactions,
+      customers: size.customers,
+      offers: size.offers,
+      seed,
+    }),
+  ];
+  const batches = [];
+  for (let i = 0; i < raw.length; i += size.batch) batches.push(raw.slice(i, i + size.batch));
+  return {
+    customers: generateCustomers(size.customers, seed),
+    offers: generateOffers(size.offers, seed),
+    transactions: raw,
+    batches,
+  };
+}

@@ -10,7 +10,7 @@
 // node_modules). Wall-clock figures never fail the run: the exit code is 1 only when the two
 // builds pay differently.
 import { performance } from 'node:perf_hooks';
-import { generateCustomers, generateOffers, generateTransactions } from './data.mjs';
+import { engineWorkload } from './data.mjs';
 import { count, engine, log, ratio, SEED } from './util.mjs';
 
 const basePath = process.env.BENCH_BASE;
@@ -35,18 +35,12 @@ log(`cashback-engine: this build against ${basePath} (${smoke ? 'smoke' : 'full'
 log(
   `${count(size.customers)} customers, ${count(size.offers)} offers, ${count(size.transactions)} transactions in batches of ${count(size.batch)}, ${size.rounds} rounds after a warm-up`,
 );
-const customersRaw = generateCustomers(size.customers, SEED);
-const offersRaw = generateOffers(size.offers, SEED);
-const raw = [
-  ...generateTransactions({
-    count: size.transactions,
-    customers: size.customers,
-    offers: size.offers,
-    seed: SEED,
-  }),
-];
-const rawBatches = [];
-for (let i = 0; i < raw.length; i += size.batch) rawBatches.push(raw.slice(i, i + size.batch));
+const {
+  customers: customersRaw,
+  offers: offersRaw,
+  transactions: raw,
+  batches: rawBatches,
+} = engineWorkload(size, SEED);
 
 /** Per build: parsed customers and batches, compiled offers, and whether decide records ids. */
 const prepared = Object.fromEntries(

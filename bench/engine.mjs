@@ -11,7 +11,7 @@
 import { fork } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { generateCustomers, generateOffers, generateTransactions } from './data.mjs';
+import { engineWorkload } from './data.mjs';
 import { customerMap, mapState } from './decide.mjs';
 import { count, engine, log, ratio, ratioOf, SEED, throughput } from './util.mjs';
 
@@ -27,20 +27,13 @@ log(`cashback-engine engine bench (${smoke ? 'smoke' : 'full'}), seed ${SEED}`);
 log(
   `${count(size.customers)} customers, ${count(size.offers)} offers, ${count(size.transactions)} transactions in batches of ${count(size.batch)}`,
 );
-const customersRaw = generateCustomers(size.customers, SEED);
+const workload = engineWorkload(size, SEED);
+const customersRaw = workload.customers;
 const customers = customerMap(customersRaw);
-const offersRaw = generateOffers(size.offers, SEED);
+const offersRaw = workload.offers;
 const offers = compileOffers(offersRaw);
-const raw = [
-  ...generateTransactions({
-    count: size.transactions,
-    customers: size.customers,
-    offers: size.offers,
-    seed: SEED,
-  }),
-];
-const rawBatches = [];
-for (let i = 0; i < raw.length; i += size.batch) rawBatches.push(raw.slice(i, i + size.batch));
+const raw = workload.transactions;
+const rawBatches = workload.batches;
 const parsedBatches = rawBatches.map((b) =>
   b.map((tx, j) => parseTransaction(tx, j, options.timeZone)),
 );

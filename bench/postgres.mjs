@@ -12,7 +12,7 @@ import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { generateCustomers, generateOffers, generateTransactions } from './data.mjs';
+import { engineWorkload } from './data.mjs';
 import { count, engine, log, ratio, ratioOf, SEED, throughput } from './util.mjs';
 
 const { createEngine } = engine;
@@ -61,18 +61,7 @@ log(
   `${count(size.customers)} customers, ${count(size.offers)} offers, ${count(size.transactions)} transactions in batches of ${count(size.batch)}`,
 );
 
-const customers = generateCustomers(size.customers, SEED);
-const offers = generateOffers(size.offers, SEED);
-const raw = [
-  ...generateTransactions({
-    count: size.transactions,
-    customers: size.customers,
-    offers: size.offers,
-    seed: SEED,
-  }),
-];
-const batches = [];
-for (let i = 0; i < raw.length; i += size.batch) batches.push(raw.slice(i, i + size.batch));
+const { customers, offers, transactions: raw, batches } = engineWorkload(size, SEED);
 
 let databases = 0;
 /** A new, empty database on the server; its URL. */

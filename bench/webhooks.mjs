@@ -12,7 +12,7 @@
 import { fork } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { generateCustomers, generateOffers, generateTransactions } from './data.mjs';
+import { engineWorkload } from './data.mjs';
 import {
   buildInfo,
   count,
@@ -140,18 +140,12 @@ log(
 );
 
 // addTransactions with and without a running dispatcher.
-const offersRaw = generateOffers(size.offers, SEED);
-const customersRaw = generateCustomers(size.customers, SEED);
-const raw = [
-  ...generateTransactions({
-    count: size.transactions,
-    customers: size.customers,
-    offers: size.offers,
-    seed: SEED,
-  }),
-];
-const batches = [];
-for (let i = 0; i < raw.length; i += size.batch) batches.push(raw.slice(i, i + size.batch));
+const {
+  offers: offersRaw,
+  customers: customersRaw,
+  transactions: raw,
+  batches,
+} = engineWorkload(size, SEED);
 
 async function addAll(withDispatcher) {
   const store = createMemoryStore();

@@ -29,6 +29,7 @@ import { promisify } from 'node:util';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import tsupConfig from '../../tsup.config';
+import { requireCurrentDist } from '../package/_distCurrent.js';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -236,16 +237,7 @@ describe('code examples in README.md and docs/', () => {
 
   describe('run against the built package', () => {
     beforeAll(() => {
-      try {
-        execFileSync(process.execPath, [join(root, 'scripts', 'build-if-stale.mjs'), '--check'], {
-          cwd: root,
-          stdio: 'pipe',
-          encoding: 'utf8',
-        });
-      } catch (error) {
-        const stderr = (error as { stderr?: string }).stderr ?? String(error);
-        throw new Error(`The examples run against the built package. ${stderr.trim()}`);
-      }
+      requireCurrentDist('The examples run against the built package.');
     });
 
     const runnable = examples.filter((e) => e.runs).map((e) => [e.name, e] as const);

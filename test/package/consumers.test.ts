@@ -19,6 +19,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requireCurrentDist } from './_distCurrent.js';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -130,16 +131,7 @@ function link(modules: string, name: string): void {
 }
 
 beforeAll(() => {
-  try {
-    execFileSync(process.execPath, [join(root, 'scripts', 'build-if-stale.mjs'), '--check'], {
-      cwd: root,
-      stdio: 'pipe',
-      encoding: 'utf8',
-    });
-  } catch (error) {
-    const stderr = (error as { stderr?: string }).stderr ?? String(error);
-    throw new Error(`These tests install the built package. ${stderr.trim()}`);
-  }
+  requireCurrentDist('These tests install the built package.');
 
   work = mkdtempSync(join(tmpdir(), 'cashback-consumers-'));
   const packed = JSON.parse(

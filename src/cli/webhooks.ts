@@ -1,11 +1,12 @@
 // `cashback webhooks dead-letters` and `cashback webhooks redeliver`: the dead letters of the
 // store a service writes to (docs/webhooks.md, docs/cli.md).
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { DeliveryRepository, Store } from '../store/index.js';
 import { createPgliteStore, createPostgresStore } from '../store/postgres/index.js';
 import { UsageError } from './inputs.js';
-import { PGLITE_FOLDER } from './storeChoice.js';
+import { lockDataDir, PGLITE_FOLDER } from './storeChoice.js';
 
 /** Where the store is: the options every `webhooks` subcommand takes. */
 interface StoreOptions {
@@ -25,21 +26,44 @@ function parseLimit(value: string): number {
   return n;
 }
 
-/** Opens the store the options name and runs `fn` on its delivery state, then closes it. */
+/**
+ * Opens the store the options name and runs `fn` on its delivery state, then closes it. A PGlite
+ * directory is locked as `cashback serve` locks it (one process at a time), and must hold a
+ * database already: a mistyped `--data-dir` is an error, not a new empty database.
+ */
 async function withDeliveries<T>(
   options: StoreOptions,
   fn: (deliveries: DeliveryRepository) => Promise<T>,
 ): Promise<T> {
   if (options.dataDir === '') throw new UsageError('--data-dir (or CASHBACK_DATA_DIR) is empty');
-  const store: Store =
-    options.databaseUrl !== undefined && options.databaseUrl !== ''
-      ? await createPostgresStore({ connectionString: options.databaseUrl })
-      : await createPgliteStore({ dataDir: pgliteDirOf(options.dataDir) });
+  let unlock = (): void => undefined;
+  let store: Store;
+  if (options.databaseUrl !== undefined && options.databaseUrl !== '') {
+    store = await createPostgresStore({ connectionString: options.databaseUrl });
+  } else {
+    const dir = pgliteDirOf(options.dataDir);
+    if (!existsSync(dir)) {
+      throw new UsageError(
+        `no PGlite database in ${dir}: give the --data-dir of the service, or its --database-url`,
+      );
+    }
+    unlock = lockDataDir(dir);
+    try {
+      store = await createPgliteStore({ dataDir: dir });
+    } catch (err) {
+      unlock();
+      throw err;
+    }
+  }
   try {
     if (store.deliveries === undefined) throw new UsageError('this store keeps no delivery state');
     return await fn(store.deliveries);
   } finally {
-    await store.close?.();
+    try {
+      await store.close?.();
+    } finally {
+      unlock();
+    }
   }
 }
 

@@ -5,7 +5,7 @@
  * database per test), SIGKILL under load (every batch answered 200 is listed whole after the
  * restart, none in part), SIGTERM with a batch in flight, and `cashback migrate`.
  */
-import { cpSync, mkdtempSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -181,7 +181,7 @@ describe('cashback serve, with no store flag (PGlite in the data directory)', ()
 });
 
 describe('a PGlite data directory', () => {
-  it('is used by one process at a time: a second serve or a migrate exits 1 naming the first', async () => {
+  it('is used by one process at a time: a second serve, a migrate or `webhooks` exits 1 naming the first', async () => {
     const dataDir = migratedDir();
     const first = await serve(cli.dir, ['--data-dir', dataDir]);
     const pid = String(first.child.pid);
@@ -191,9 +191,15 @@ describe('a PGlite data directory', () => {
     const migrated = await runCli(cli.dir, ['migrate', '--data-dir', dataDir]);
     expect(migrated.code).toBe(1);
     expect(migrated.stderr).toContain(`is in use by process ${pid}`);
+    const listed = await runCli(cli.dir, ['webhooks', 'dead-letters', '--data-dir', dataDir]);
+    expect(listed.code).toBe(1);
+    expect(listed.stderr).toContain(`is in use by process ${pid}`);
     expect((await stop(first)).code).toBe(0);
     const after = await runCli(cli.dir, ['migrate', '--data-dir', dataDir]);
     expect(after.code, after.stderr).toBe(0);
+    const listedAfter = await runCli(cli.dir, ['webhooks', 'dead-letters', '--data-dir', dataDir]);
+    expect(listedAfter, listedAfter.stderr).toMatchObject({ code: 0, stdout: '' });
+    expect(existsSync(`${join(dataDir, 'db')}.lock`)).toBe(false);
   });
 });
 

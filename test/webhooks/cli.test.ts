@@ -3,7 +3,7 @@
  * with tsup, in a child process over the PGlite database of a data directory.
  */
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -62,17 +62,23 @@ afterAll(() => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-function cashback(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+/** `cashback webhooks <args> --data-dir <dir>`, to its end. */
+function webhooksIn(
+  dir: string,
+  args: readonly string[],
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((done) =>
     execFile(
       process.execPath,
-      [join(outDir, 'cli.js'), 'webhooks', ...args, '--data-dir', dataDir],
+      [join(outDir, 'cli.js'), 'webhooks', ...args, '--data-dir', dir],
       { timeout: 60_000, env: { ...process.env, DATABASE_URL: '' } },
       (error, stdout, stderr) =>
         done({ code: error === null ? 0 : Number(error.code ?? 1), stdout, stderr }),
     ),
   );
 }
+
+const cashback = (...args: string[]) => webhooksIn(dataDir, args);
 
 test('dead-letters lists the dead letters as JSON lines, redeliver makes the named ones and then all pending', async () => {
   const listed = await cashback('dead-letters');
@@ -124,3 +130,15 @@ test('dead-letters lists the dead letters as JSON lines, redeliver makes the nam
   expect(all.stdout.trim().split('\n').sort()).toEqual(['e1', 'e3']);
   expect((await cashback('dead-letters')).stdout).toBe('');
 }, 120_000);
+
+test('a data directory with no database is refused, and nothing is created in it', async () => {
+  const empty = mkdtempSync(join(tmpdir(), 'cashback-cli-empty-'));
+  try {
+    const r = await webhooksIn(empty, ['dead-letters']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`no PGlite database in ${pgliteDirOf(empty)}`);
+    expect(existsSync(pgliteDirOf(empty))).toBe(false);
+  } finally {
+    rmSync(empty, { recursive: true, force: true });
+  }
+}, 60_000);

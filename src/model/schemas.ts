@@ -8,7 +8,9 @@ import { AMOUNT_TOO_LARGE, overMaxAmount, PLAIN_DECIMAL, parseAmount } from './m
  * them and the HTTP layer's OpenAPI document is generated from them. Submitted and history
  * transactions are validated on the hot path by a hand-written validator that a property test
  * proves equal to these schemas (see `parseTransaction.ts`), apart from a date that an offset
- * moves outside the years 0000–9999 in the engine's time zone, which only it can tell.
+ * moves outside the years 0000–9999 in the engine's time zone, which only it can tell. A
+ * well-formed customer is read by hand too, and anything else by `CustomerSchema`
+ * (see `parseCustomer.ts`).
  */
 
 /** An identifier: a string, trimmed, 1–128 characters. @public */

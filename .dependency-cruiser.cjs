@@ -45,7 +45,7 @@ const ADAPTER_PACKAGES = [
   'commander',
   'pino',
   'fast-check',
-  'csv-parse',
+  'papaparse',
   'csv-stringify',
   'hyparquet',
   'vega',

@@ -2,9 +2,10 @@ import { createReadStream } from 'node:fs';
 import { open, readFile, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { createGunzip, gunzipSync } from 'node:zlib';
-import { parse as parseCsv } from 'csv-parse';
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
 import { assertKnownKeys } from '../model/knownKeys.js';
+import { csvBatches } from './csv.js';
+import { columnPaths, nestRow } from './nest.js';
 
 /** The record formats the readers know. @public */
 export type FileFormat = 'json' | 'ndjson' | 'csv' | 'parquet';
@@ -137,35 +138,6 @@ function byteStream(file: string, gzip: boolean, onBytes?: (bytes: number) => vo
   return raw.pipe(gunzip);
 }
 
-/** Sets `a.b.c` of `target` to `value`: dotted CSV and Parquet column names become nested fields. */
-function setPath(target: Record<string, unknown>, path: string, value: unknown): void {
-  const steps = path.split('.');
-  let node = target;
-  for (const step of steps.slice(0, -1)) {
-    const next = node[step];
-    if (typeof next === 'object' && next !== null) node = next as Record<string, unknown>;
-    else {
-      const child: Record<string, unknown> = {};
-      node[step] = child;
-      node = child;
-    }
-  }
-  node[steps.at(-1) as string] = value;
-}
-
-/** A flat row with dotted column names as a nested record; a cell left empty is left out. */
-function nest(row: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [column, value] of Object.entries(row)) {
-    if (value === '' || value === null || value === undefined) continue;
-    // INT64 Parquet columns come as bigint; the engine reads numbers and decimal strings.
-    const plain = typeof value === 'bigint' ? value.toString() : value;
-    if (column.includes('.')) setPath(out, column, plain);
-    else out[column] = plain;
-  }
-  return out;
-}
-
 /**
  * The non-blank lines of a text file with their line numbers, a batch per piece of the file read
  * (no promise per line: a million lines would spend more time awaiting than parsing).
@@ -238,6 +210,16 @@ export async function* readRecordBatches(
     }
     return;
   }
+  if (format === 'csv') {
+    await fileSize(file);
+    try {
+      yield* csvBatches(file, byteStream(file, gzip, options.onBytes));
+    } catch (err) {
+      if (err instanceof FileReadError) throw err;
+      throw new FileReadError(file, err instanceof Error ? err.message : String(err));
+    }
+    return;
+  }
   let batch: (FileRecord | MalformedRecord)[] = [];
   for await (const r of readRecords(file, options)) {
     batch.push(r);
@@ -279,35 +261,6 @@ async function* jsonRecords(
   for (let i = 0; i < value.length; i++) yield { ok: true, value: value[i], line: i + 1 };
 }
 
-async function* csvRecords(
-  file: string,
-  gzip: boolean,
-  onBytes?: (bytes: number) => void,
-): AsyncGenerator<FileRecord | MalformedRecord> {
-  const skipped: MalformedRecord[] = [];
-  const parser = byteStream(file, gzip, onBytes).pipe(
-    parseCsv({
-      columns: true,
-      bom: true,
-      info: true,
-      trim: false,
-      skip_empty_lines: true,
-      skip_records_with_error: true,
-    }),
-  );
-  parser.on('skip', (err: Error & { lines?: number }) => {
-    skipped.push({ ok: false, file, line: err.lines ?? 0, reason: err.message });
-  });
-  for await (const row of parser as AsyncIterable<{
-    record: Record<string, string>;
-    info: { lines: number };
-  }>) {
-    while (skipped.length > 0) yield skipped.shift() as MalformedRecord;
-    yield { ok: true, value: nest(row.record), line: row.info.lines };
-  }
-  yield* skipped;
-}
-
 async function* parquetRecords(
   file: string,
   gzip: boolean,
@@ -328,8 +281,15 @@ async function* parquetRecords(
   for (const group of metadata.row_groups) {
     const rowEnd = rowStart + Number(group.num_rows);
     const rows = await parquetReadObjects({ file: buffer, metadata, rowStart, rowEnd });
+    const columns = Object.keys(rows[0] ?? {});
+    const paths = columnPaths(columns);
     for (let i = 0; i < rows.length; i++) {
-      yield { ok: true, value: nest(rows[i] as Record<string, unknown>), line: rowStart + i + 1 };
+      const row = rows[i] as Record<string, unknown>;
+      yield {
+        ok: true,
+        value: nestRow(paths, (c) => row[columns[c] as string]),
+        line: rowStart + i + 1,
+      };
     }
     rowStart = rowEnd;
     onBytes?.(Math.round((size * rowStart) / Math.max(1, Number(metadata.num_rows))));
@@ -365,8 +325,10 @@ export async function* readRecords(
   const size = await fileSize(file);
   try {
     if (format === 'ndjson') yield* ndjsonRecords(file, gzip, options.onBytes);
-    else if (format === 'csv') yield* csvRecords(file, gzip, options.onBytes);
-    else if (format === 'parquet') yield* parquetRecords(file, gzip, size, options.onBytes);
+    else if (format === 'csv') {
+      for await (const batch of csvBatches(file, byteStream(file, gzip, options.onBytes)))
+        yield* batch;
+    } else if (format === 'parquet') yield* parquetRecords(file, gzip, size, options.onBytes);
     else {
       yield* jsonRecords(file, gzip);
       options.onBytes?.(size);

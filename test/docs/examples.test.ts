@@ -21,7 +21,7 @@
  * Examples may import `./myStore.js` for "your own store": here it is the memory store.
  * Running needs a current `dist/` (`npm run build`).
  */
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';

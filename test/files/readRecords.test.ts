@@ -15,6 +15,7 @@ import {
   formatOf,
   MalformedRecordError,
   readAllRecords,
+  readRecords,
   replayFiles,
 } from '../../src/files/index.js';
 import { replay, replayStream } from '../../src/index.js';
@@ -96,6 +97,80 @@ describe('readRecords', () => {
     ]);
     expect(read.malformed).toEqual([
       { ok: false, file: path, line: 3, reason: expect.stringMatching(/column/i) },
+    ]);
+  });
+
+  it('numbers CSV rows by the line they start on, across blank lines, CRLF, a BOM and quoted line breaks', async () => {
+    const text =
+      '\uFEFFtransaction_id,merchant.name\r\n' +
+      't-1,"two\r\nlines"\r\n' +
+      '\r\n' +
+      't-2,"x""y"\r\n' +
+      't-3,plain,extra\r\n' +
+      't-4,last';
+    const read = await readAllRecords(file('lines.csv', text));
+    expect(JSON.parse(JSON.stringify(read.records))).toEqual([
+      { transaction_id: 't-1', merchant: { name: 'two\r\nlines' } },
+      { transaction_id: 't-2', merchant: { name: 'x"y' } },
+      { transaction_id: 't-4', merchant: { name: 'last' } },
+    ]);
+    expect(read.malformed).toEqual([
+      {
+        ok: false,
+        file: expect.stringContaining('lines.csv'),
+        line: 6,
+        reason: 'the row has 3 cells, the header names 2 columns',
+      },
+    ]);
+    const lines: number[] = [];
+    for await (const r of readRecords(file('lines2.csv', text))) lines.push(r.line);
+    expect(lines).toEqual([2, 5, 6, 7]);
+  });
+
+  it('reports an unterminated quote as a malformed row with its line', async () => {
+    const read = await readAllRecords(file('quote.csv', 'a,b\n1,2\n3,"open\n4,5\n'));
+    expect(read.records).toEqual([{ a: '1', b: '2' }]);
+    expect(read.malformed).toEqual([
+      expect.objectContaining({ line: 3, reason: expect.stringMatching(/quote/i) }),
+    ]);
+  });
+
+  it('keeps line numbers right over a CSV file read in many pieces, compressed or not', async () => {
+    const rows = Array.from({ length: 30_000 }, (_, i) =>
+      i % 1000 === 7 ? `t-${i},"multi\nline ${i}"` : i % 1000 === 9 ? `t-${i}` : `t-${i},m${i}`,
+    );
+    const text = `id,merchant.name\n${rows.join('\n')}\n`;
+    for (const [name, content] of [
+      ['many.csv', text],
+      ['many.csv.gz', gzipSync(text)],
+    ] as const) {
+      const read: { line: number; ok: boolean; id?: unknown }[] = [];
+      for await (const r of readRecords(file(name, content))) {
+        read.push(r.ok ? { line: r.line, ok: true, id: (r.value as { id: unknown }).id } : r);
+      }
+      expect(read).toHaveLength(30_000);
+      // Row i starts on line 2 + i + (the multi-line cells before it).
+      for (const [i, r] of read.entries()) {
+        const line = 2 + i + Math.floor((i + 992) / 1000);
+        expect(r.line, `row ${i} of ${name}`).toBe(line);
+        expect(r.ok).toBe(i % 1000 !== 9);
+      }
+    }
+  });
+
+  it('reads columns named __proto__ or constructor as fields, never touching Object.prototype', async () => {
+    const path = file(
+      'proto.csv',
+      'transaction_id,__proto__.polluted,constructor.prototype.polluted\nt-1,yes,yes\n',
+    );
+    const read = await readAllRecords(path);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(JSON.parse(JSON.stringify(read.records))).toEqual([
+      {
+        transaction_id: 't-1',
+        ['__proto__']: { polluted: 'yes' },
+        constructor: { prototype: { polluted: 'yes' } },
+      },
     ]);
   });
 

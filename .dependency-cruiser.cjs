@@ -42,6 +42,7 @@ const ADAPTER_PACKAGES = [
   'pg',
   '@electric-sql',
   'standardwebhooks',
+  'undici',
   'commander',
   'pino',
   'fast-check',

@@ -1,5 +1,7 @@
+import { type LookupAddress, type LookupOptions, lookup as lookupCallback } from 'node:dns';
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
+import { Agent, fetch as undiciFetch } from 'undici';
 
 /** Addresses a webhook may not reach: private, loopback, link-local and other non-public ranges. */
 const BLOCKED = new BlockList();
@@ -84,11 +86,55 @@ export async function checkUrlAddresses(url: URL, allowLocalUrls: boolean): Prom
   if (allowLocalUrls) return;
   const host = hostOf(url);
   const addresses = isIP(host) !== 0 ? [{ address: host }] : await lookup(host, { all: true });
-  for (const { address } of addresses) {
-    if (isBlockedAddress(address)) {
-      throw new Error(
-        `webhook host ${host} resolves to ${address}, a private, loopback or link-local address`,
-      );
-    }
-  }
+  const refused = blockedOf(host, addresses);
+  if (refused !== undefined) throw refused;
+}
+
+/** The error for the first address of `host` a webhook may not reach; undefined when none. */
+function blockedOf(host: string, addresses: readonly { address: string }[]): Error | undefined {
+  const blocked = addresses.find(({ address }) => isBlockedAddress(address));
+  if (blocked === undefined) return undefined;
+  return new Error(
+    `webhook host ${host} resolves to ${blocked.address}, a private, loopback or link-local address`,
+  );
+}
+
+/** The callback of a `lookup` that `net.connect` takes. */
+type LookupCallback = (
+  err: NodeJS.ErrnoException | null,
+  address: string | LookupAddress[],
+  family?: number,
+) => void;
+
+/**
+ * A `lookup` for `net.connect` that refuses a host any of whose addresses is not public: the
+ * check made on the very answer the connection then uses, so that an answer that changes between
+ * an earlier check and the connection (DNS rebinding) is caught too.
+ */
+function checkedLookup(hostname: string, options: LookupOptions, callback: LookupCallback): void {
+  lookupCallback(hostname, { ...options, all: true }, (err, addresses) => {
+    if (err !== null) return callback(err, '');
+    const refused = blockedOf(hostname, addresses);
+    if (refused !== undefined) return callback(refused, '');
+    if (options.all === true) return callback(null, addresses);
+    const first = addresses[0] as LookupAddress;
+    callback(null, first.address, first.family);
+  });
+}
+
+/**
+ * The dispatcher's own HTTP client: undici's `fetch` over an agent whose connections check the
+ * addresses they connect to, unless `allowLocalUrls`. Literal addresses are checked with the
+ * URL's form, when partners are loaded.
+ * URL's form, when partners are loaded. Idle connections do not keep the process alive.
+ * @param allowLocalUrls - whether local addresses are allowed (development, tests)
+ * @returns the client
+ */
+export function checkedFetch(allowLocalUrls: boolean): typeof globalThis.fetch {
+  const dispatcher = new Agent(allowLocalUrls ? {} : { connect: { lookup: checkedLookup } });
+  return ((input: string, init?: RequestInit) =>
+    undiciFetch(input, {
+      ...(init as Parameters<typeof undiciFetch>[1]),
+      dispatcher,
+    })) as unknown as typeof globalThis.fetch;
 }

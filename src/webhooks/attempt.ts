@@ -23,7 +23,8 @@ export interface AttemptContext {
   readonly fetch: typeof globalThis.fetch;
   readonly now: () => Date;
   readonly timeoutMs: number;
-  readonly allowLocalUrls: boolean;
+  /** Whether to check the host's addresses before sending: a client that does not check them itself. */
+  readonly checkBeforeSend: boolean;
 }
 
 /**
@@ -35,10 +36,12 @@ export async function attempt(
   endpoint: Endpoint,
   event: ClaimedDelivery,
 ): Promise<AttemptResult> {
-  try {
-    await checkUrlAddresses(endpoint.url, ctx.allowLocalUrls);
-  } catch (e) {
-    return { status: null, ok: false, gone: false, error: (e as Error).message };
+  if (ctx.checkBeforeSend) {
+    try {
+      await checkUrlAddresses(endpoint.url, false);
+    } catch (e) {
+      return { status: null, ok: false, gone: false, error: (e as Error).message };
+    }
   }
   const body = JSON.stringify(event.payload);
   const at = ctx.now();

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { assertKnownKeys } from '../model/knownKeys.js';
 import { wholeNumber } from '../model/wholeNumber.js';
 import type { ClaimedDelivery, DeliveryRepository, Store } from '../store/index.js';
+import { checkedFetch } from './addresses.js';
 import { type AttemptContext, type AttemptResult, attempt } from './attempt.js';
 import { type Endpoint, endpointsOf, type WebhookPartner } from './partners.js';
 import { checkSchedule, DEFAULT_WEBHOOK_SCHEDULE, delayBefore } from './schedule.js';
@@ -44,8 +45,10 @@ export interface WebhookDispatcherOptions {
    */
   readonly clock?: () => Date;
   /**
-   * The HTTP client.
-   * @defaultValue `globalThis.fetch`
+   * The HTTP client. A client of your own gets the addresses of each webhook host checked before
+   * each attempt; the default one checks them as it connects, on the very answer it connects to
+   * (docs/webhooks.md, Webhook URLs).
+   * @defaultValue undici's `fetch` over connections that refuse non-public addresses
    */
   readonly fetch?: typeof globalThis.fetch;
   /**
@@ -172,7 +175,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
   let endpoints = endpointsOf(options.partners, allowLocalUrls);
   const clock = fn(options.clock, 'clock') ?? (() => new Date());
   const random = fn(options.random, 'random') ?? Math.random;
-  const fetchFn = fn(options.fetch, 'fetch') ?? globalThis.fetch;
+  const ownFetch = fn(options.fetch, 'fetch');
   const onAttempt = fn(options.onAttempt, 'onAttempt');
   const onError = fn(options.onError, 'onError');
   const schedule =
@@ -183,7 +186,12 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
     min: timeoutMs + 1,
   });
   const pollMs = wholeNumber(options.pollMs ?? 1_000, 'pollMs', { min: 1 });
-  const ctx: AttemptContext = { fetch: fetchFn, now: clock, timeoutMs, allowLocalUrls };
+  const ctx: AttemptContext = {
+    fetch: ownFetch ?? checkedFetch(allowLocalUrls),
+    checkBeforeSend: ownFetch !== undefined && !allowLocalUrls,
+    now: clock,
+    timeoutMs,
+  };
   /** Partner → the settings a 410 disabled. */
   const gone = new Map<string, string>();
 

@@ -333,7 +333,7 @@ describe('createWebhookDispatcher options', () => {
       ).toThrow(/webhook_secret/);
     }
   });
-  test('refuses at send time a host that resolves to a loopback address', async () => {
+  test('refuses at send time, as it connects, a host that resolves to a loopback address', async () => {
     const attempts: WebhookAttempt[] = [];
     const s = createMemoryStore();
     const d = createWebhookDispatcher({
@@ -345,6 +345,29 @@ describe('createWebhookDispatcher options', () => {
     await s.outbox.add(P, [event('e1')]);
     await d.runOnce();
     expect(attempts[0]).toMatchObject({ outcome: 'dead', status: null });
-    expect(attempts[0]?.error).toMatch(/localhost resolves to .*loopback/);
+    // The default client's own connection refused it: the check is on the answer it connects to.
+    expect(attempts[0]?.error).toMatch(
+      /^request failed: webhook host localhost resolves to .*loopback/,
+    );
+  });
+  test('checks the addresses before each attempt for a fetch of its own, which never sees a refused host', async () => {
+    const attempts: WebhookAttempt[] = [];
+    const asked: string[] = [];
+    const s = createMemoryStore();
+    const d = createWebhookDispatcher({
+      store: s,
+      partners: [{ ...ok, webhook_url: 'https://localhost/hooks' }],
+      schedule: [0],
+      fetch: (input, init) => {
+        asked.push(String(input));
+        return globalThis.fetch(input, init);
+      },
+      onAttempt: (a) => attempts.push(a),
+    });
+    await s.outbox.add(P, [event('e1')]);
+    await d.runOnce();
+    expect(attempts[0]).toMatchObject({ outcome: 'dead', status: null });
+    expect(attempts[0]?.error).toMatch(/^webhook host localhost resolves to .*loopback/);
+    expect(asked).toEqual([]);
   });
 });

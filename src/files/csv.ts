@@ -1,6 +1,7 @@
 // CSV records in batches, read with Papa Parse: a header row, then one record per row, nested at
 // the dots of the column names. Papa Parse reads a million rows in about a quarter of the time
-// csv-parse took with the line numbers on (docs/benchmarks.md, `cashback replay` over files).
+// csv-parse took with the line numbers on (docs/benchmarks.md, Figures behind choices in the
+// code).
 import type { Readable } from 'node:stream';
 import Papa from 'papaparse';
 import { type ColumnPaths, columnPaths, nestRow } from './nest.js';

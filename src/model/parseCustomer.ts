@@ -90,7 +90,7 @@ function customerOf(
  * The customer when every field is what `CustomerSchema` accepts, read without zod; `undefined`
  * for anything else, which the schema then reads and explains. A replay reads every customer at
  * start, and zod took about 3 µs each: 0.3 s of the start of a replay of 100,000 customers
- * (docs/benchmarks.md, `cashback replay` over files). A property test
+ * (docs/benchmarks.md, Figures behind choices in the code). A property test
  * (test/model/parseCustomer.test.ts) proves that both give the same customer.
  */
 function plainCustomer(input: unknown): ParsedCustomer | undefined {

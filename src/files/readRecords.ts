@@ -170,7 +170,7 @@ function nest(row: Readonly<Record<string, unknown>>): Record<string, unknown> {
  * The non-blank lines of a text file with their line numbers, a batch per piece of the file read
  * (no promise per line: a million lines would spend more time awaiting than parsing).
  */
-export async function* lineBatches(
+async function* lineBatches(
   file: string,
   gzip: boolean,
   onBytes?: (bytes: number) => void,

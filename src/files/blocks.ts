@@ -1,7 +1,7 @@
 // The transactions file of `cashback replay --workers N` cut into blocks, each item routed to the
-// worker of its customer. NDJSON stays bytes on this thread: lines are found, routed and copied
-// into one buffer per worker, which moves to the worker without a copy and is decoded and parsed
-// there (docs/replay.md, Workers).
+// partition of its customer. NDJSON stays bytes in the reading thread: lines are found, routed and
+// copied into one buffer per partition, which moves to a worker thread without a copy and is
+// decoded and parsed there (docs/replay.md, Workers).
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
@@ -9,18 +9,18 @@ import { LineRouter, partitionOf } from './partition.js';
 import type { FileRecord, MalformedRecord } from './readRecords.js';
 import { FileReadError } from './readRecords.js';
 
-/** One worker's items of a block: NDJSON lines as UTF-8, each ending in `\n`, or records. */
+/** One partition's items of a block: NDJSON lines as UTF-8, each ending in `\n`, or records. */
 export type Part = { readonly text: Uint8Array } | { readonly records: unknown[] };
 
 /** Consecutive items of the transactions file, in file order. */
 export interface Block {
   /** How many items. */
   readonly count: number;
-  /** The worker of each item. */
+  /** The partition of each item. */
   readonly route: Uint8Array;
   /** The line (NDJSON, CSV), item (JSON array) or row (Parquet) of each item, from 1. */
   readonly lines: Int32Array;
-  /** Each worker's items, in file order. */
+  /** Each partition's items, in file order. */
   readonly parts: readonly Part[];
 }
 
@@ -35,14 +35,14 @@ class BlockBuilder {
 
   constructor(
     private readonly kind: 'text' | 'records',
-    private readonly workers: number,
+    private readonly partitions: number,
     private readonly size: number,
   ) {
     this.route = new Uint8Array(size);
     this.lines = new Int32Array(size);
-    this.texts = Array.from({ length: workers }, () => new Uint8Array(1 << 16));
-    this.used = new Array<number>(workers).fill(0);
-    this.records = Array.from({ length: workers }, () => []);
+    this.texts = Array.from({ length: partitions }, () => new Uint8Array(1 << 16));
+    this.used = new Array<number>(partitions).fill(0);
+    this.records = Array.from({ length: partitions }, () => []);
   }
 
   get full(): boolean {
@@ -73,7 +73,7 @@ class BlockBuilder {
 
   /** Adds a record. */
   addRecord(value: unknown, line: number): void {
-    const p = partitionOf(value, this.workers);
+    const p = partitionOf(value, this.partitions);
     this.records[p]?.push(value);
     this.push(p, line);
   }
@@ -99,7 +99,7 @@ class BlockBuilder {
     this.count = 0;
     this.route = new Uint8Array(this.size);
     this.lines = new Int32Array(this.size);
-    // The texts go with the block (to a worker, without a copy); the next starts as large.
+    // The texts go with the block (to a worker thread, without a copy); the next starts as large.
     this.texts = this.texts.map((text) => new Uint8Array(text.length));
     this.used.fill(0);
     this.records = this.records.map(() => []);
@@ -126,10 +126,10 @@ function bytesOf(file: string, gzip: boolean, onBytes?: (bytes: number) => void)
 /**
  * An NDJSON file in blocks of `size` lines. Lines are cut and numbered as `readRecords` cuts them
  * (a `\r` before the `\n` dropped, the last line kept without a line break); empty lines are
- * left out here, and lines of white space only are left out by the worker that decodes them.
+ * left out here, and lines of white space only by the partition that decodes them.
  * @param file - the path
  * @param gzip - whether it is gzip-compressed
- * @param workers - how many workers
+ * @param partitions - how many partitions
  * @param size - items a block
  * @param onBytes - called with the bytes read so far
  * @returns the blocks
@@ -138,16 +138,16 @@ function bytesOf(file: string, gzip: boolean, onBytes?: (bytes: number) => void)
 export async function* lineBlocks(
   file: string,
   gzip: boolean,
-  workers: number,
+  partitions: number,
   size: number,
   onBytes?: (bytes: number) => void,
 ): AsyncGenerator<Block> {
-  const builder = new BlockBuilder('text', workers, size);
+  const builder = new BlockBuilder('text', partitions, size);
   const full: Block[] = [];
   let line = 0;
   /** Adds the whole lines of `bytes` from `start`; returns where the unfinished one starts. */
   const cut = (bytes: Buffer, from: number): number => {
-    const router = new LineRouter(bytes, workers);
+    const router = new LineRouter(bytes, partitions);
     let start = from;
     for (let nl = bytes.indexOf(0x0a, start); nl !== -1; nl = bytes.indexOf(0x0a, start)) {
       line++;
@@ -179,7 +179,7 @@ export async function* lineBlocks(
     throw new FileReadError(file, err instanceof Error ? err.message : String(err));
   }
   if (rest !== undefined) {
-    builder.addLine(rest, 0, rest.length, line + 1, new LineRouter(rest, workers));
+    builder.addLine(rest, 0, rest.length, line + 1, new LineRouter(rest, partitions));
   }
   yield* full.splice(0);
   if (!builder.empty) yield builder.take();
@@ -188,18 +188,18 @@ export async function* lineBlocks(
 /**
  * Records (JSON, CSV, Parquet) in blocks of `size`; malformed ones go to `skip`, in file order.
  * @param batches - the records as `readRecordBatches` reads them
- * @param workers - how many workers
+ * @param partitions - how many partitions
  * @param size - items a block
  * @param skip - takes a malformed record
  * @returns the blocks
  */
 export async function* recordBlocks(
   batches: AsyncIterable<readonly (FileRecord | MalformedRecord)[]>,
-  workers: number,
+  partitions: number,
   size: number,
   skip: (record: MalformedRecord) => void,
 ): AsyncGenerator<Block> {
-  const builder = new BlockBuilder('records', workers, size);
+  const builder = new BlockBuilder('records', partitions, size);
   for await (const batch of batches) {
     for (const r of batch) {
       if (!r.ok) skip(r);

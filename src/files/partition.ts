@@ -12,28 +12,28 @@ function partitionOfHash(h: number, partitions: number): number {
 }
 
 /**
- * The worker of a customer id, trimmed as the engine reads it.
+ * The partition of a customer id, trimmed as the engine reads it.
  * @param raw - the id as sent
- * @param workers - how many workers
- * @returns a worker from 0 to `workers - 1`
+ * @param partitions - how many partitions
+ * @returns a partition from 0 to `partitions - 1`
  */
-export function partitionOfId(raw: string, workers: number): number {
+export function partitionOfId(raw: string, partitions: number): number {
   const id = raw.trim();
   let h = 0;
   for (let i = 0; i < id.length; i++) h = (Math.imul(h, 31) + id.charCodeAt(i)) | 0;
-  return partitionOfHash(h, workers);
+  return partitionOfHash(h, partitions);
 }
 
 /**
- * The worker of a record. One with no string `customer_id` is invalid (as a customer and as a
- * transaction) wherever it goes: worker 0 takes it.
+ * The partition of a record. One with no string `customer_id` is invalid (as a customer and as a
+ * transaction) wherever it goes: partition 0 takes it.
  * @param record - a customer or transaction as read
- * @param workers - how many workers
- * @returns its worker
+ * @param partitions - how many partitions
+ * @returns its partition
  */
-export function partitionOf(record: unknown, workers: number): number {
+export function partitionOf(record: unknown, partitions: number): number {
   const id = (record as { customer_id?: unknown } | null)?.customer_id;
-  return typeof id === 'string' ? partitionOfId(id, workers) : 0;
+  return typeof id === 'string' ? partitionOfId(id, partitions) : 0;
 }
 
 const KEY = Buffer.from('"customer_id"');
@@ -74,13 +74,13 @@ function valueHash(bytes: Uint8Array, from: number, end: number): number | undef
 }
 
 /**
- * Routes the NDJSON lines of one buffer, taken in order, to the worker of their customer: from
+ * Routes the NDJSON lines of one buffer, taken in order, to the partition of their customer: from
  * the bytes when they tell it for sure, else from the parsed line (a line that does not parse goes
- * to worker 0, which reports it). Sure means: the line has no backslash, so no escape anywhere
+ * to partition 0, which reports it). Sure means: the line has no backslash, so no escape anywhere
  * (no quote is escaped, and no `\u` escape can spell a key); `"customer_id"` occurs once in it,
  * followed by a colon, so it is a key; and its value is a string of ASCII characters, so its bytes
  * are its characters. The key may be nested, but then the top level has none and the transaction
- * is invalid, whichever worker decides it.
+ * is invalid, whichever partition decides it.
  */
 export class LineRouter {
   /** The next `"customer_id"` and backslash at or after the last line's start; -1 before any. */
@@ -89,11 +89,11 @@ export class LineRouter {
 
   /**
    * @param bytes - the buffer holding the lines
-   * @param workers - how many workers
+   * @param partitions - how many partitions
    */
   constructor(
     private readonly bytes: Buffer,
-    private readonly workers: number,
+    private readonly partitions: number,
   ) {}
 
   /** The next `needle` from `start`, kept from the last search while it is not behind. */
@@ -104,9 +104,9 @@ export class LineRouter {
   }
 
   /**
-   * The worker of the line from `start` to `end` (exclusive, before the line break), called for
-   * lines in order.
-   * @returns a worker from 0 to `workers - 1`
+   * The partition of the line from `start` to `end` (exclusive, before the line break), called
+   * for lines in order.
+   * @returns a partition from 0 to `partitions - 1`
    */
   route(start: number, end: number): number {
     this.backslash = this.next(this.backslash, start, BACKSLASH);
@@ -115,10 +115,10 @@ export class LineRouter {
     if (at < end && this.backslash >= end) {
       this.key = this.next(-1, at + KEY.length, KEY);
       const h = this.key >= end ? valueHash(this.bytes, at + KEY.length, end) : undefined;
-      if (h !== undefined) return partitionOfHash(h, this.workers);
+      if (h !== undefined) return partitionOfHash(h, this.partitions);
     }
     try {
-      return partitionOf(JSON.parse(this.bytes.toString('utf8', start, end)), this.workers);
+      return partitionOf(JSON.parse(this.bytes.toString('utf8', start, end)), this.partitions);
     } catch {
       return 0;
     }

@@ -1,4 +1,4 @@
-// Outcomes as they cross from a worker of `cashback replay --workers N` back to the reading
+// Outcomes as they cross from a worker thread of `cashback replay --workers N` back to the reading
 // thread: columns of numbers and one list of strings, no object per outcome (copying objects
 // between threads costs more than making them again), and the cashback's exact value as the
 // integer units it is computed in, so the reading thread does no decimal arithmetic.
@@ -19,7 +19,7 @@ const CODES: readonly TransactionErrorCode[] = [
 ];
 const INVALID = 1 + CODES.indexOf('invalid_transaction');
 
-/** The outcomes of one worker's items of a block, in order. */
+/** The outcomes of one partition's items of a block, in order. */
 export interface WireOutcomes {
   /** Per outcome: 0 for a payment, else 1 + the index of its error code in `CODES`. */
   readonly codes: Uint8Array;
@@ -40,7 +40,7 @@ export interface WireOutcomes {
 
 /**
  * Outcomes in their wire form.
- * @param outcomes - a worker's outcomes
+ * @param outcomes - a partition's outcomes
  * @returns the columns
  */
 export function encodeOutcomes(outcomes: readonly Outcome[]): WireOutcomes {

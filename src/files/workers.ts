@@ -1,5 +1,4 @@
 import { availableParallelism } from 'node:os';
-import { isMainThread, type TransferListItem, Worker, workerData } from 'node:worker_threads';
 import { outcomeReaders } from '../core/replayStream.js';
 import { SummaryBuilder } from '../core/SummaryBuilder.js';
 import {
@@ -12,124 +11,31 @@ import {
 import { wholeNumber } from '../model/wholeNumber.js';
 import { type Block, lineBlocks, type Part, recordBlocks } from './blocks.js';
 import { partitionInputs } from './partitionInputs.js';
-import { ITEM, type PartitionInit, PartitionReplay, type Screening } from './partitionReplay.js';
+import { ITEM, type Screening } from './partitionReplay.js';
+import { type DecidedPart, LocalPartition, type Partition, ThreadPartition } from './partitions.js';
 import { formatOf, readRecordBatches } from './readRecords.js';
 import type { FileReplay, ReplayFilePaths, ReplayFilesOptions } from './replayFiles.js';
 import { readSmallInputs } from './replayFiles.js';
-import { runReplayWorker, type WorkerReply, type WorkerRequest } from './replayWorker.js';
-import {
-  duplicateOutcome,
-  OutcomeList,
-  OutcomeReader,
-  type OutcomeSource,
-} from './wireOutcomes.js';
-
-// A worker thread runs the module that holds this code (no file of its own in the package), and
-// this flag in its data makes it serve a partition instead of doing nothing.
-const WORKER_FLAG = 'cashbackReplayWorker';
-if (!isMainThread && (workerData as Record<string, unknown> | null)?.[WORKER_FLAG] === true) {
-  runReplayWorker();
-}
+import { duplicateOutcome, type OutcomeSource } from './wireOutcomes.js';
 
 /** Transactions a block. */
 const BLOCK = 1000;
 /** Blocks sent ahead of the one whose outcomes are awaited. */
 const IN_FLIGHT = 2;
 
-/** A partition's part of a block, decided: its outcomes to take in order. */
-interface DecidedPart {
-  readonly outcomes: OutcomeSource;
-  /** Purchases the partition's session holds now. */
-  readonly purchases: number;
-}
-
-/** A partition as the reading thread drives it, in this thread or in a worker thread. */
-interface Partition {
-  screen(block: number, part: Part): Promise<Screening>;
-  decide(block: number, duplicates: Int32Array, indices: Int32Array): Promise<DecidedPart>;
-  stop(): void;
-}
-
-/** Partition 0, replayed in the reading thread: no copy of its items or outcomes. */
-class LocalPartition implements Partition {
-  private readonly replay: PartitionReplay;
-
-  constructor(init: PartitionInit) {
-    this.replay = new PartitionReplay(init);
-  }
-
-  async screen(block: number, part: Part): Promise<Screening> {
-    return this.replay.screen(block, part);
-  }
-
-  async decide(block: number, duplicates: Int32Array, indices: Int32Array): Promise<DecidedPart> {
-    const outcomes = new OutcomeList(this.replay.decide(block, duplicates, indices));
-    return { outcomes, purchases: this.replay.purchases() };
-  }
-
-  stop(): void {}
-}
-
-/** A partition replayed in a worker thread, with a queue of the replies it owes. */
-class ThreadPartition implements Partition {
-  private readonly thread: Worker;
-  private readonly waiting: ((reply: WorkerReply) => void)[] = [];
-  private failure: Error | undefined;
-
-  constructor(init: PartitionInit) {
-    this.thread = new Worker(new URL(import.meta.url), { workerData: { [WORKER_FLAG]: true } });
-    this.thread.on('message', (reply: WorkerReply) => this.waiting.shift()?.(reply));
-    this.thread.on('error', (err) => {
-      this.failure = err;
-      for (const w of this.waiting.splice(0))
-        w({ type: 'failed', name: err.name, message: err.message });
-    });
-    this.thread.postMessage({ type: 'start', init } satisfies WorkerRequest);
-  }
-
-  async screen(block: number, part: Part): Promise<Screening> {
-    // NDJSON text moves to the worker; records are copied.
-    const transfer = 'text' in part ? [part.text.buffer as ArrayBuffer] : [];
-    return this.ask({ type: 'screen', block, part }, 'screened', transfer);
-  }
-
-  async decide(block: number, duplicates: Int32Array, indices: Int32Array): Promise<DecidedPart> {
-    const r = await this.ask({ type: 'decide', block, duplicates, indices }, 'decided');
-    return { outcomes: new OutcomeReader(r.outcomes), purchases: r.purchases };
-  }
-
-  /** Sends a request, handing over `transfer`; replies come in request order. */
-  private ask<T extends WorkerReply['type']>(
-    request: WorkerRequest,
-    expected: T,
-    transfer: readonly TransferListItem[] = [],
-  ): Promise<Extract<WorkerReply, { type: T }>> {
-    if (this.failure !== undefined) return Promise.reject(this.failure);
-    const reply = new Promise<WorkerReply>((resolve) => this.waiting.push(resolve));
-    this.thread.postMessage(request, transfer);
-    return reply.then((r) => {
-      if (r.type === expected) return r as Extract<WorkerReply, { type: T }>;
-      throw new Error(r.type === 'failed' ? r.message : `unexpected reply ${r.type}`);
-    });
-  }
-
-  stop(): void {
-    void this.thread.terminate();
-  }
-}
-
 /** What the walk of a block in file order found: per item, how its outcome is made. */
 interface Marks {
-  /** Per item: 0 skipped (blank or malformed), 1 duplicate, 2 decided by its worker. */
+  /** Per item: 0 skipped (blank or malformed), 1 duplicate, 2 decided by its partition. */
   readonly kinds: Uint8Array;
   /** Per item: its transaction id, or `null` when it has none. */
   readonly ids: (string | null)[];
-  /** Per worker: positions in its part of the duplicates. */
+  /** Per partition: positions in its part of the duplicates. */
   readonly duplicates: Int32Array[];
-  /** Per worker: stream indices of its invalid items. */
+  /** Per partition: stream indices of its invalid items. */
   readonly indices: Int32Array[];
 }
-/** A block decided by every worker, its outcomes still in their wire form. */
+
+/** A block decided by every partition, its outcomes not yet made. */
 interface DecidedBlock {
   readonly block: Block;
   readonly marks: Marks;
@@ -140,17 +46,19 @@ const DUPLICATE = 1;
 const DECIDED = 2;
 
 /**
- * `replayFiles` over worker threads partitioned by customer, with one worker's output: the same
- * outcomes in the same order (docs/replay.md, Workers). This thread screens customers and history
- * as one replay does and gives each worker its own customers and their stored history, then cuts
- * the transactions file into blocks routed by customer (NDJSON as bytes, parsed by the workers).
- * Each block is decided in two steps: every worker parses and screens its items (valid? known
- * customer?); this thread, walking the block in file order, marks as duplicates the ids stored
- * before by anyone and checks date order over all workers, as one replay does; each worker then
- * decides its items with those marks, and this thread puts the outcomes back in file order.
+ * `replayFiles` over partitions by customer decided in parallel, with one replay's output: the
+ * same outcomes in the same order (docs/replay.md, Workers). This thread screens customers and
+ * history as one replay does, keeps only the rejections and the stored ids, and gives each
+ * partition its own customers and their stored history: partition 0 is replayed in this thread,
+ * which also reads the file, each other one in a worker thread. The transactions file is cut into
+ * blocks routed by customer (NDJSON as bytes, parsed by the partition). Each block is decided in
+ * two steps: every partition parses and screens its items (valid? known customer?); this thread,
+ * walking the block in file order, marks as duplicates the ids stored before by any partition and
+ * checks date order over all of them, as one replay does; each partition then decides its items
+ * with those marks, and this thread puts the outcomes back in file order.
  * @param paths - the files
  * @param options - as for `replayFiles` (custom `operators` cannot cross to a worker)
- * @param workers - how many worker threads
+ * @param workers - how many partitions, so threads (this one and `workers - 1` worker threads)
  * @returns the replay
  * @throws as `replayFiles`
  */
@@ -181,9 +89,9 @@ export async function replayInWorkers(
   const count = Math.max(1, Math.min(workers, availableParallelism() * 4));
   const start = partitionInputs(offerSet, customers, history, resolved, count);
   const { rejected, ids, customers: registered } = start;
-  // Dropped once the workers have their copies: this thread keeps no customer.
+  // Dropped once the partitions have started: this thread keeps no customer record.
   let shares: PartitionedShares | undefined = start.parts;
-  const workerOptions = {
+  const partitionOptions = {
     timeZone: resolved.timeZone,
     scale: resolved.scale,
     rounding: resolved.rounding,
@@ -287,13 +195,23 @@ export async function replayInWorkers(
   };
 
   let n = 0;
+  // The error of a block that could not be marked: no later block is marked (nor its malformed
+  // lines reported) once one failed.
+  let failure: { error: unknown } | undefined;
   const decideBlock = async (pool: readonly Partition[], block: Block): Promise<DecidedBlock> => {
     const b = n++;
     const screened = await Promise.all(
       pool.map((partition, p) => partition.screen(b, block.parts[p] as Part)),
     );
+    if (failure !== undefined) throw failure.error;
     // Screenings come back in the order sent, so blocks are marked in file order.
-    const marks = mark(block, screened);
+    let marks: Marks;
+    try {
+      marks = mark(block, screened);
+    } catch (error) {
+      failure = { error };
+      throw error;
+    }
     const decided = await Promise.all(
       pool.map((partition, p) =>
         partition.decide(b, marks.duplicates[p] as Int32Array, marks.indices[p] as Int32Array),
@@ -307,12 +225,12 @@ export async function replayInWorkers(
     if (started || shares === undefined) throw new Error('a replay can be iterated only once');
     started = true;
     const pool = shares.map((share, p): Partition => {
-      const init = { offers, ...share, options: workerOptions };
+      const init = { offers, ...share, options: partitionOptions };
       return p === 0 ? new LocalPartition(init) : new ThreadPartition(init);
     });
     shares = undefined;
     // Blocks in flight: a block's screening is sent while earlier ones are still being decided,
-    // so no thread waits on a round trip.
+    // so no thread waits on a round trip; few, so that items and outcomes die young.
     const inflight: Promise<DecidedBlock>[] = [];
     try {
       for await (const block of blocks()) {
@@ -324,7 +242,7 @@ export async function replayInWorkers(
       }
       while (inflight.length > 0) yield merge(await (inflight.shift() as Promise<DecidedBlock>));
     } finally {
-      for (const w of pool) w.stop();
+      for (const partition of pool) partition.stop();
     }
   }
 

@@ -40,7 +40,10 @@ class BlockBuilder {
   ) {
     this.route = new Uint8Array(size);
     this.lines = new Int32Array(size);
-    this.texts = Array.from({ length: partitions }, () => new Uint8Array(1 << 16));
+    this.texts = Array.from(
+      { length: partitions },
+      () => new Uint8Array(kind === 'text' ? 1 << 16 : 0),
+    );
     this.used = new Array<number>(partitions).fill(0);
     this.records = Array.from({ length: partitions }, () => []);
   }
@@ -100,7 +103,7 @@ class BlockBuilder {
     this.route = new Uint8Array(this.size);
     this.lines = new Int32Array(this.size);
     // The texts go with the block (to a worker thread, without a copy); the next starts as large.
-    this.texts = this.texts.map((text) => new Uint8Array(text.length));
+    if (this.kind === 'text') this.texts = this.texts.map((text) => new Uint8Array(text.length));
     this.used.fill(0);
     this.records = this.records.map(() => []);
     return block;

@@ -21,7 +21,7 @@ import { duplicateOutcome, type OutcomeSource } from './wireOutcomes.js';
 /** Transactions a block. */
 const BLOCK = 1000;
 /** Blocks sent ahead of the one whose outcomes are awaited. */
-const IN_FLIGHT = 2;
+const IN_FLIGHT = 1;
 
 /** What the walk of a block in file order found: per item, how its outcome is made. */
 interface Marks {

@@ -252,7 +252,10 @@ export function addReplayCommand(program: Command): void {
         .default('UTC'),
     )
     .addOption(
-      new Option('--workers <n>', 'worker threads, partitioned by customer; same output')
+      new Option(
+        '--workers <n>',
+        'threads, each deciding one partition of the customers; same output',
+      )
         .argParser(wholeOption('--workers', 1))
         .default(1),
     )

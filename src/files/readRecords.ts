@@ -142,7 +142,7 @@ function byteStream(file: string, gzip: boolean, onBytes?: (bytes: number) => vo
  * The non-blank lines of a text file with their line numbers, a batch per piece of the file read
  * (no promise per line: a million lines would spend more time awaiting than parsing).
  */
-export async function* lineBatches(
+async function* lineBatches(
   file: string,
   gzip: boolean,
   onBytes?: (bytes: number) => void,

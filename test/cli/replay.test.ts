@@ -207,6 +207,103 @@ describe('cashback replay', () => {
     expect(outputs[2]).toBe(outputs[0]);
   });
 
+  it("gives one worker's output with 2 and 3 workers when customers and history are shared out by customer", async () => {
+    const big = generatedData(2027, 200, 4000);
+    const people = big.customers as Record<string, unknown>[];
+    // Rejected before the transactions, as one replay rejects them: an id given twice (both
+    // copies, the second with spaces the engine trims), a customer with no birthday; and
+    // customers whose ids are not plain ASCII, routed by parsing their lines.
+    const customers: unknown[] = [
+      ...people,
+      { ...people[7], customer_id: ' c-7 ' },
+      { customer_id: 'c-nobirthday', gender: 'F', location: { country: 'FR', city: 'Paris' } },
+      ...[0, 1, 2, 3, 4, 5].map((i) => ({ ...people[i], customer_id: `c-é-${i}` })),
+    ];
+    const owner = (i: number): string => (i % 9 === 0 ? `c-é-${i % 6}` : `c-${(i * 37) % 200}`);
+    const merchants = ['Coffee House', 'Page Turner Books', 'FastFuel', 'Green Grocer'];
+    // History reusing ids across customers (a duplicate, so not stored, whatever its worker),
+    // of unknown customers, and invalid; transactions reuse history ids of other customers.
+    const history = Array.from({ length: 300 }, (_, i) => ({
+      transaction_id: i % 10 === 3 ? `h-${i - 1}` : `h-${i}`,
+      customer_id: i % 25 === 4 ? `c-unknown-${i}` : owner(i + 1),
+      date: `2024-12-${String(1 + (i % 28)).padStart(2, '0')}T10:00:00`,
+      amount: i % 31 === 5 ? -3 : 10 + (i % 40),
+      merchant: { name: merchants[i % merchants.length] },
+    }));
+    const items: Record<string, unknown>[] = big.transactions.map((t, i) => {
+      const tx = nested(t);
+      if (i % 13 === 2) tx.customer_id = owner(i);
+      if (i % 17 === 5) tx.transaction_id = `h-${(i * 7) % 300}`;
+      if (i % 19 === 6) tx.description = 'refund "customer_id": "c-1" \\ done';
+      return tx;
+    });
+    // Lines that routing must not read wrong: an escaped top-level key next to a nested one, a
+    // non-ASCII customer id; and lines the reader skips: blank, white space only (a no-break
+    // space too), CRLF line ends, malformed JSON, a last line with no line break.
+    const text = items.map((t, i) => {
+      if (i % 101 === 8) {
+        const { customer_id, ...rest } = t;
+        const json = JSON.stringify({
+          ...rest,
+          merchant: { ...(rest.merchant as object), customer_id: 'c-1' },
+        });
+        return `{"customer\\u005fid":${JSON.stringify(customer_id)},${json.slice(1)}`;
+      }
+      return JSON.stringify(t);
+    });
+    for (const at of [3000, 2000, 1000, 10]) text.splice(at, 0, '', '   ', '\u00a0', '{"broken": ');
+    const tx = file('shared.ndjson', `${text.join('\r\n')}\r`);
+    const kept = text
+      .filter((l) => l.trim() !== '' && !l.startsWith('{"broken"'))
+      .map((l) => JSON.parse(l) as unknown);
+    const data = { offers: big.offers, customers, history, transactions: kept };
+    const reference = replay(data);
+    expect(reference.summary.rejected).toEqual({ customers: 2, history: expect.any(Number) });
+    expect(reference.rejected.history.map((e) => e.code)).toEqual(
+      expect.arrayContaining([
+        'duplicate_transaction',
+        'customer_not_found',
+        'invalid_transaction',
+      ]),
+    );
+    expect(reference.summary.errors.duplicate_transaction).toBeGreaterThan(200);
+    expect(reference.summary.errors.customer_not_found).toBeGreaterThan(20);
+    expect(reference.payments.some((p) => p.customer_id.startsWith('c-é-'))).toBe(true);
+    const args = [
+      '--offers',
+      file('shared-offers.json', JSON.stringify(big.offers)),
+      '--customers',
+      file('shared-customers.ndjson', ndjson(customers)),
+      '--history',
+      file('shared-history.json', JSON.stringify(history)),
+      '--transactions',
+      tx,
+      '--json',
+    ];
+    const outputs: string[] = [];
+    for (const workers of [1, 2, 3]) {
+      const out = join(work, `shared-${workers}.csv`);
+      const errors = join(work, `shared-${workers}-errors.ndjson`);
+      const r = await cashback([
+        ...args,
+        '--workers',
+        String(workers),
+        '--out',
+        out,
+        '--errors',
+        errors,
+      ]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr.match(/skipped/g)?.length).toBe(4);
+      expect(JSON.parse(r.stdout)).toMatchObject({ ...reference.summary, malformed: 4 });
+      expect(paymentsCsv(out)).toEqual(reference.payments);
+      expect(lines(errors)).toEqual(reference.errors);
+      outputs.push(readFileSync(out, 'utf8') + readFileSync(errors, 'utf8') + r.stderr + r.stdout);
+    }
+    expect(outputs[1]).toBe(outputs[0]);
+    expect(outputs[2]).toBe(outputs[0]);
+  });
+
   it('gives the same output with 2 workers on a JSON array whose items include a string', async () => {
     const tx = file('sample-w.json', JSON.stringify(sample.transactions));
     const one = await cashback([...inputs, '--transactions', tx, '--json']);

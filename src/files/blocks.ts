@@ -1,0 +1,214 @@
+// The transactions file of `cashback replay --workers N` cut into blocks, each item routed to the
+// partition of its customer. NDJSON stays bytes in the reading thread: lines are found, routed and
+// copied into one buffer per partition, which moves to a worker thread without a copy and is
+// decoded and parsed there (docs/replay.md, Workers).
+import { createReadStream } from 'node:fs';
+import type { Readable } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+import { LineRouter, partitionOf } from './partition.js';
+import type { FileRecord, MalformedRecord } from './readRecords.js';
+import { FileReadError } from './readRecords.js';
+
+/** One partition's items of a block: NDJSON lines as UTF-8, each ending in `\n`, or records. */
+export type Part = { readonly text: Uint8Array } | { readonly records: unknown[] };
+
+/** Consecutive items of the transactions file, in file order. */
+export interface Block {
+  /** How many items. */
+  readonly count: number;
+  /** The partition of each item. */
+  readonly route: Uint8Array;
+  /** The line (NDJSON, CSV), item (JSON array) or row (Parquet) of each item, from 1. */
+  readonly lines: Int32Array;
+  /** Each partition's items, in file order. */
+  readonly parts: readonly Part[];
+}
+
+/** Gathers routed items until a block is full. */
+class BlockBuilder {
+  private count = 0;
+  private route: Uint8Array;
+  private lines: Int32Array;
+  private texts: Uint8Array[];
+  private used: number[];
+  private records: unknown[][];
+
+  constructor(
+    private readonly kind: 'text' | 'records',
+    private readonly partitions: number,
+    private readonly size: number,
+  ) {
+    this.route = new Uint8Array(size);
+    this.lines = new Int32Array(size);
+    this.texts = Array.from(
+      { length: partitions },
+      () => new Uint8Array(kind === 'text' ? 1 << 16 : 0),
+    );
+    this.used = new Array<number>(partitions).fill(0);
+    this.records = Array.from({ length: partitions }, () => []);
+  }
+
+  get full(): boolean {
+    return this.count === this.size;
+  }
+
+  get empty(): boolean {
+    return this.count === 0;
+  }
+
+  /** Adds an NDJSON line: `bytes` from `start` to `end`, routed by `router` (over `bytes`). */
+  addLine(bytes: Buffer, start: number, end: number, line: number, router: LineRouter): void {
+    const p = router.route(start, end);
+    const used = this.used[p] as number;
+    let text = this.texts[p] as Uint8Array;
+    const need = used + end - start + 1;
+    if (need > text.length) {
+      const grown = new Uint8Array(Math.max(need, text.length * 2));
+      grown.set(text.subarray(0, used));
+      text = grown;
+      this.texts[p] = grown;
+    }
+    bytes.copy(text, used, start, end);
+    text[need - 1] = 0x0a;
+    this.used[p] = need;
+    this.push(p, line);
+  }
+
+  /** Adds a record. */
+  addRecord(value: unknown, line: number): void {
+    const p = partitionOf(value, this.partitions);
+    this.records[p]?.push(value);
+    this.push(p, line);
+  }
+
+  private push(p: number, line: number): void {
+    this.route[this.count] = p;
+    this.lines[this.count] = line;
+    this.count++;
+  }
+
+  /** The block so far; the builder starts a new one. */
+  take(): Block {
+    const parts: Part[] =
+      this.kind === 'records'
+        ? this.records.map((records) => ({ records }))
+        : this.texts.map((text, p) => ({ text: text.subarray(0, this.used[p]) }));
+    const block: Block = {
+      count: this.count,
+      route: this.route.subarray(0, this.count),
+      lines: this.lines.subarray(0, this.count),
+      parts,
+    };
+    this.count = 0;
+    this.route = new Uint8Array(this.size);
+    this.lines = new Int32Array(this.size);
+    // The texts go with the block (to a worker thread, without a copy); the next starts as large.
+    if (this.kind === 'text') this.texts = this.texts.map((text) => new Uint8Array(text.length));
+    this.used.fill(0);
+    this.records = this.records.map(() => []);
+    return block;
+  }
+}
+
+/** The file's bytes, decompressed when `gzip`, reporting bytes read (before decompression). */
+function bytesOf(file: string, gzip: boolean, onBytes?: (bytes: number) => void): Readable {
+  const raw = createReadStream(file);
+  if (onBytes !== undefined) {
+    let bytes = 0;
+    raw.on('data', (chunk) => {
+      bytes += chunk.length;
+      onBytes(bytes);
+    });
+  }
+  if (!gzip) return raw;
+  const gunzip = createGunzip();
+  raw.on('error', (err) => gunzip.destroy(err));
+  return raw.pipe(gunzip);
+}
+
+/**
+ * An NDJSON file in blocks of `size` lines. Lines are cut and numbered as `readRecords` cuts them
+ * (a `\r` before the `\n` dropped, the last line kept without a line break); empty lines are
+ * left out here, and lines of white space only by the partition that decodes them.
+ * @param file - the path
+ * @param gzip - whether it is gzip-compressed
+ * @param partitions - how many partitions
+ * @param size - items a block
+ * @param onBytes - called with the bytes read so far
+ * @returns the blocks
+ * @throws FileReadError (when iterated) for a file that cannot be read
+ */
+export async function* lineBlocks(
+  file: string,
+  gzip: boolean,
+  partitions: number,
+  size: number,
+  onBytes?: (bytes: number) => void,
+): AsyncGenerator<Block> {
+  const builder = new BlockBuilder('text', partitions, size);
+  const full: Block[] = [];
+  let line = 0;
+  /** Adds the whole lines of `bytes` from `start`; returns where the unfinished one starts. */
+  const cut = (bytes: Buffer, from: number): number => {
+    const router = new LineRouter(bytes, partitions);
+    let start = from;
+    for (let nl = bytes.indexOf(0x0a, start); nl !== -1; nl = bytes.indexOf(0x0a, start)) {
+      line++;
+      const end = nl > start && bytes[nl - 1] === 0x0d ? nl - 1 : nl;
+      if (end > start) builder.addLine(bytes, start, end, line, router);
+      if (builder.full) full.push(builder.take());
+      start = nl + 1;
+    }
+    return start;
+  };
+  // The start of a line that goes on in the next piece (copied only when it ends there).
+  let rest: Buffer | undefined;
+  try {
+    for await (const piece of bytesOf(file, gzip, onBytes) as AsyncIterable<Buffer>) {
+      let from = 0;
+      if (rest !== undefined) {
+        const nl = piece.indexOf(0x0a);
+        const joined = Buffer.concat([rest, nl === -1 ? piece : piece.subarray(0, nl + 1)]);
+        rest = nl === -1 ? joined : undefined;
+        if (nl === -1) continue;
+        cut(joined, 0);
+        from = nl + 1;
+      }
+      const start = cut(piece, from);
+      if (start < piece.length) rest = piece.subarray(start);
+      yield* full.splice(0);
+    }
+  } catch (err) {
+    throw new FileReadError(file, err instanceof Error ? err.message : String(err));
+  }
+  if (rest !== undefined) {
+    builder.addLine(rest, 0, rest.length, line + 1, new LineRouter(rest, partitions));
+  }
+  yield* full.splice(0);
+  if (!builder.empty) yield builder.take();
+}
+
+/**
+ * Records (JSON, CSV, Parquet) in blocks of `size`; malformed ones go to `skip`, in file order.
+ * @param batches - the records as `readRecordBatches` reads them
+ * @param partitions - how many partitions
+ * @param size - items a block
+ * @param skip - takes a malformed record
+ * @returns the blocks
+ */
+export async function* recordBlocks(
+  batches: AsyncIterable<readonly (FileRecord | MalformedRecord)[]>,
+  partitions: number,
+  size: number,
+  skip: (record: MalformedRecord) => void,
+): AsyncGenerator<Block> {
+  const builder = new BlockBuilder('records', partitions, size);
+  for await (const batch of batches) {
+    for (const r of batch) {
+      if (!r.ok) skip(r);
+      else builder.addRecord(r.value, r.line);
+      if (builder.full) yield builder.take();
+    }
+  }
+  if (!builder.empty) yield builder.take();
+}

@@ -1,0 +1,116 @@
+/**
+ * How `cashback replay --workers N` shares out customers and sends outcomes between threads:
+ * a line routed from its bytes goes where its parsed `customer_id` goes, and outcomes come back
+ * from their wire form as they were.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { LineRouter, partitionOf, partitionOfId } from '../../src/files/partition.js';
+import { duplicateOutcome, encodeOutcomes, OutcomeReader } from '../../src/files/wireOutcomes.js';
+import { createReplay, type Outcome } from '../../src/index.js';
+import { ExactMoney } from '../../src/model/money.js';
+import { sampleData } from './generated.js';
+
+/** The partition of each of `lines`, routed from its bytes, lines taken in order. */
+function routeLines(lines: readonly string[], partitions: number): number[] {
+  const bytes = Buffer.from(lines.map((l) => `${l}\n`).join(''));
+  const router = new LineRouter(bytes, partitions);
+  const out: number[] = [];
+  let start = 0;
+  for (let nl = bytes.indexOf(0x0a); nl !== -1; nl = bytes.indexOf(0x0a, start)) {
+    out.push(router.route(start, nl));
+    start = nl + 1;
+  }
+  return out;
+}
+
+const id = fc.oneof(
+  fc.string({ maxLength: 12 }),
+  fc.constantFrom('c-1', ' c-1 ', 'c-é', 'c-\u00a0', 'c-"q"', 'c-\\', '\tc-2'),
+);
+const line = fc.oneof(
+  fc.record({ customer_id: id, amount: fc.integer() }).map((o) => JSON.stringify(o)),
+  fc
+    .record({ customer_id: id, merchant: fc.record({ customer_id: id }), note: id })
+    .map((o) => JSON.stringify(o)),
+  fc
+    .tuple(id, id)
+    .map(
+      ([top, nested]) =>
+        `{"customer\\u005fid":${JSON.stringify(top)},"m":{"customer_id":${JSON.stringify(nested)}}}`,
+    ),
+  fc
+    .tuple(id, id)
+    .map(([a, b]) => `{"customer_id" : ${JSON.stringify(a)}, "customer_id":${JSON.stringify(b)}}`),
+  fc.string({ maxLength: 30 }).filter((s) => !s.includes('\n')),
+);
+
+describe('LineRouter', () => {
+  it('routes every line of JSON to the partition of its parsed customer_id', () => {
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 20 }), fc.integer({ min: 1, max: 5 }), (lines, n) => {
+        const want = lines.map((l) => {
+          try {
+            return partitionOf(JSON.parse(l), n);
+          } catch {
+            return 0;
+          }
+        });
+        expect(routeLines(lines, n)).toEqual(want);
+      }),
+    );
+  });
+
+  it('gives the main thread half the share of each worker thread', () => {
+    const counts = [0, 0, 0];
+    for (let i = 0; i < 30_000; i++) {
+      const p = partitionOfId(`c-${i}`, 3);
+      counts[p] = (counts[p] ?? 0) + 1;
+    }
+    expect(counts.map((c) => Math.round((c / 30_000) * 10) / 10)).toEqual([0.2, 0.4, 0.4]);
+  });
+});
+
+describe('wire outcomes', () => {
+  it('come back as a replay made them, payments, errors and the key of an invalid item alike', () => {
+    const { transactions, ...data } = sampleData();
+    const outcomes = createReplay(data).push(transactions);
+    expect(outcomes.some((o) => o.ok)).toBe(true);
+    expect(outcomes.some((o) => !o.ok && o.error.code === 'invalid_transaction')).toBe(true);
+    const reader = new OutcomeReader(encodeOutcomes(outcomes));
+    const back = outcomes.map((o) => {
+      if (o.ok) return reader.next(o.payment.transaction_id);
+      return reader.next(o.error.code === 'invalid_transaction' ? null : o.error.key);
+    });
+    expect(back).toEqual(outcomes);
+  });
+
+  it('carry a cashback too large for integer units as its exact decimal', () => {
+    const decimal = new ExactMoney('123456789012345678.25');
+    const big: Outcome = {
+      ok: true,
+      cashback: { units: Number.NaN, decimal, value: decimal.toNumber() },
+      payment: {
+        transaction_id: 't-1',
+        customer_id: 'c-1',
+        offer_id: 7,
+        cashback: decimal.toNumber(),
+        payment_date: '2025-02-01',
+      },
+    };
+    const back = new OutcomeReader(encodeOutcomes([big])).next('t-1');
+    expect(back).toEqual(big);
+    expect(back.ok && back.cashback.decimal?.toFixed()).toBe('123456789012345678.25');
+  });
+
+  it('make a duplicate found in the reading thread as the engine words it', () => {
+    expect(duplicateOutcome('t-9')).toEqual({
+      ok: false,
+      error: {
+        key: 't-9',
+        code: 'duplicate_transaction',
+        message: "Transaction 't-9' is already in the service",
+      },
+    });
+  });
+});

@@ -2,12 +2,9 @@
 // partition of its customer. NDJSON stays bytes in the reading thread: lines are found, routed and
 // copied into one buffer per partition, which moves to a worker thread without a copy and is
 // decoded and parsed there (docs/replay.md, Workers).
-import { createReadStream } from 'node:fs';
-import type { Readable } from 'node:stream';
-import { createGunzip } from 'node:zlib';
 import { LineRouter, partitionOf } from './partition.js';
 import type { FileRecord, MalformedRecord } from './readRecords.js';
-import { FileReadError } from './readRecords.js';
+import { byteStream, FileReadError } from './readRecords.js';
 
 /** One partition's items of a block: NDJSON lines as UTF-8, each ending in `\n`, or records. */
 export type Part = { readonly text: Uint8Array } | { readonly records: unknown[] };
@@ -110,22 +107,6 @@ class BlockBuilder {
   }
 }
 
-/** The file's bytes, decompressed when `gzip`, reporting bytes read (before decompression). */
-function bytesOf(file: string, gzip: boolean, onBytes?: (bytes: number) => void): Readable {
-  const raw = createReadStream(file);
-  if (onBytes !== undefined) {
-    let bytes = 0;
-    raw.on('data', (chunk) => {
-      bytes += chunk.length;
-      onBytes(bytes);
-    });
-  }
-  if (!gzip) return raw;
-  const gunzip = createGunzip();
-  raw.on('error', (err) => gunzip.destroy(err));
-  return raw.pipe(gunzip);
-}
-
 /**
  * An NDJSON file in blocks of `size` lines. Lines are cut and numbered as `readRecords` cuts them
  * (a `\r` before the `\n` dropped, the last line kept without a line break); empty lines are
@@ -164,7 +145,7 @@ export async function* lineBlocks(
   // The start of a line that goes on in the next piece (copied only when it ends there).
   let rest: Buffer | undefined;
   try {
-    for await (const piece of bytesOf(file, gzip, onBytes) as AsyncIterable<Buffer>) {
+    for await (const piece of byteStream(file, gzip, onBytes) as AsyncIterable<Buffer>) {
       let from = 0;
       if (rest !== undefined) {
         const nl = piece.indexOf(0x0a);

@@ -123,7 +123,11 @@ export async function fileSize(file: string): Promise<number> {
 }
 
 /** The file's bytes as a stream, decompressed when `gzip`, reporting bytes read to `onBytes`. */
-function byteStream(file: string, gzip: boolean, onBytes?: (bytes: number) => void): Readable {
+export function byteStream(
+  file: string,
+  gzip: boolean,
+  onBytes?: (bytes: number) => void,
+): Readable {
   const raw = createReadStream(file);
   if (onBytes !== undefined) {
     let bytes = 0;

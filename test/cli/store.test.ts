@@ -5,7 +5,7 @@
  * database per test), SIGKILL under load (every batch answered 200 is listed whole after the
  * restart, none in part), SIGTERM with a batch in flight, and `cashback migrate`.
  */
-import { cpSync, existsSync, mkdtempSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -45,10 +45,19 @@ beforeAll(async () => {
   const r = await runCli(cli.dir, ['migrate', '--data-dir', template]);
   expect(r.code, r.stderr).toBe(0);
 }, 120_000);
-afterAll(() => cli?.remove());
+/** Every data directory the tests made, removed at the end whatever happened. */
+const madeDirs: string[] = [];
+afterAll(() => {
+  cli?.remove();
+  for (const dir of madeDirs) rmSync(dir, { recursive: true, force: true });
+});
 afterEach(killAll);
 
-const tempDir = () => mkdtempSync(join(tmpdir(), 'cashback-data-'));
+const tempDir = (): string => {
+  const dir = mkdtempSync(join(tmpdir(), 'cashback-data-'));
+  madeDirs.push(dir);
+  return dir;
+};
 
 /** A data directory holding a migrated PGlite database (a copy of the template). */
 function migratedDir(): string {

@@ -2,7 +2,7 @@
 // the dots of the column names. Papa Parse reads a million rows in about a quarter of the time
 // csv-parse took with the line numbers on (docs/benchmarks.md, Figures behind choices in the
 // code).
-import type { Readable } from 'node:stream';
+import { type Readable, Transform } from 'node:stream';
 import Papa from 'papaparse';
 import { type ColumnPaths, columnPaths, nestRow } from './nest.js';
 import type { FileRecord, MalformedRecord } from './readRecords.js';
@@ -60,22 +60,53 @@ class LineCounter {
   }
 }
 
+/**
+ * The text with every CRLF read as LF. Papa Parse takes the line break it finds first for the
+ * whole file, so a file whose lines end in both (two exports joined) would otherwise merge rows or
+ * keep a CR in the last cell. A CR that ends a piece waits for the next piece. A lone CR is kept:
+ * a file whose lines all end in CR is still read. The cost is in docs/benchmarks.md (Figures
+ * behind choices in the code).
+ */
+function crlfAsLf(text: Readable): Readable {
+  text.setEncoding('utf8');
+  let held = '';
+  const out = new Transform({
+    decodeStrings: false,
+    encoding: 'utf8',
+    transform(piece: string, _encoding, done) {
+      let s = held + piece;
+      held = '';
+      if (s.endsWith('\r')) {
+        held = '\r';
+        s = s.slice(0, -1);
+      }
+      done(null, s.includes('\r\n') ? s.replaceAll('\r\n', '\n') : s);
+    },
+    flush(done) {
+      done(null, held);
+    },
+  });
+  text.on('error', (err) => out.destroy(err));
+  return text.pipe(out);
+}
+
 /** How many records may wait for the reader before the file is paused. */
 const HIGH_WATER = 4096;
 
 /**
  * The records of CSV text as batches, in file order: the first row names the columns, a row with
  * another number of cells or a broken quote is a {@link MalformedRecord} with its line, and
- * blank lines are skipped. Cells stay strings; an empty cell is left out.
+ * blank lines are skipped. Cells stay strings; an empty cell is left out. Lines may end in LF,
+ * CRLF or both; a CRLF is read as LF, inside quoted cells too.
  * @param file - the file's name, for malformed records
- * @param text - its bytes, decompressed
+ * @param bytes - its bytes, decompressed
  * @returns the batches
  */
 export async function* csvBatches(
   file: string,
-  text: Readable,
+  bytes: Readable,
 ): AsyncGenerator<(FileRecord | MalformedRecord)[]> {
-  text.setEncoding('utf8');
+  const text = crlfAsLf(bytes);
   const lines = new LineCounter();
   // Registered before the parser's own listener: each piece is counted before it is parsed.
   text.on('data', (piece: string) => lines.add(piece));
@@ -148,5 +179,6 @@ export async function* csvBatches(
     }
   } finally {
     text.destroy();
+    bytes.destroy();
   }
 }

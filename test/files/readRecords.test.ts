@@ -110,7 +110,7 @@ describe('readRecords', () => {
       't-4,last';
     const read = await readAllRecords(file('lines.csv', text));
     expect(JSON.parse(JSON.stringify(read.records))).toEqual([
-      { transaction_id: 't-1', merchant: { name: 'two\r\nlines' } },
+      { transaction_id: 't-1', merchant: { name: 'two\nlines' } },
       { transaction_id: 't-2', merchant: { name: 'x"y' } },
       { transaction_id: 't-4', merchant: { name: 'last' } },
     ]);
@@ -125,6 +125,45 @@ describe('readRecords', () => {
     const lines: number[] = [];
     for await (const r of readRecords(file('lines2.csv', text))) lines.push(r.line);
     expect(lines).toEqual([2, 5, 6, 7]);
+  });
+
+  it('reads a CSV file whose lines end in LF and CRLF both, whichever comes first, in one piece or many', async () => {
+    const small = {
+      'crlf-then-lf.csv': 'a,b\r\n1,2\r\n3,4\n5,6\n',
+      'lf-then-crlf.csv': 'a,b\n1,2\n3,4\r\n5,6\r\n',
+    };
+    for (const [name, text] of Object.entries(small)) {
+      const read = await readAllRecords(file(name, text));
+      expect(read.malformed, name).toEqual([]);
+      expect(JSON.parse(JSON.stringify(read.records)), name).toEqual([
+        { a: '1', b: '2' },
+        { a: '3', b: '4' },
+        { a: '5', b: '6' },
+      ]);
+    }
+    // A file read in pieces of 64 KiB (16 KiB once gunzipped), its rows ending in CRLF and LF
+    // by turns, with one row padded so that a CRLF straddles the first boundary.
+    const rows: string[] = [];
+    let length = 'id,n\r\n'.length;
+    for (let i = 0; length < 200_000; i++) {
+      let row = `t-${i},${i}`;
+      if (length < 65_535 && length + row.length + 40 > 65_535) row = row.padEnd(65_535 - length);
+      const end = length + row.length === 65_535 || i % 2 === 0 ? '\r\n' : '\n';
+      rows.push(row + end);
+      length += row.length + end.length;
+    }
+    const text = `id,n\r\n${rows.join('')}`;
+    expect(text.slice(65_535, 65_537)).toBe('\r\n');
+    for (const [name, content] of [
+      ['mixed.csv', text],
+      ['mixed.csv.gz', gzipSync(text)],
+    ] as const) {
+      const read: unknown[] = [];
+      for await (const r of readRecords(file(name, content))) {
+        read.push(r.ok ? [r.line, (r.value as { n: string }).n.replace(/ +$/, '')] : r);
+      }
+      expect(read, name).toEqual(rows.map((_, i) => [i + 2, String(i)]));
+    }
   });
 
   it('reports an unterminated quote as a malformed row with its line', async () => {

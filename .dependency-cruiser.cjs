@@ -47,6 +47,7 @@ const ADAPTER_PACKAGES = [
   'pino',
   'fast-check',
   'papaparse',
+  'proxy-addr',
   'csv-stringify',
   'hyparquet',
   'vega',

@@ -8,6 +8,12 @@ import { parsePort, parseTimeZone, parseTokenTtl, UsageError } from './inputs.js
 import { migrateCommand } from './migrate.js';
 import { addReplayCommand } from './replay.js';
 import { LOG_LEVELS, type LogLevel, StartError, serve } from './serve.js';
+import {
+  checkServeLimits,
+  parseLimit,
+  parseTrustProxy,
+  type TrustedProxies,
+} from './serveLimits.js';
 import { chooseStore, DATABASE_URL_ENV, PGLITE_FOLDER, parseMaxRecords } from './storeChoice.js';
 import { TOKEN_SECRET_ENV } from './tokenSecret.js';
 import { addWebhooksCommand } from './webhooks.js';
@@ -32,6 +38,8 @@ interface RawServeOptions {
   tokenTtl: number;
   logLevel: LogLevel;
   allowLocalWebhooks?: boolean;
+  limit?: Record<string, number>;
+  trustProxy?: TrustedProxies;
 }
 
 /** The options object commander builds for `migrate`. */
@@ -132,6 +140,24 @@ function createProgram(): Command {
       ),
     )
     .addOption(
+      new Option(
+        '--limit <name=value>',
+        'set a limit of the API, repeatable: bodyBytes, batchItems, nestingDepth, ' +
+          'tokenRequestsPerAddress, tokenWindowSeconds, tokenFailuresPerAddress, ' +
+          'tokenFailuresPerApplicationAndAddress, tokenFailureWindowSeconds, keyChecksInFlight, ' +
+          'maxConnectionsPerAddress, headersTimeoutMs, requestTimeoutMs, shutdownTimeoutMs ' +
+          '(docs/cli.md)',
+      ).argParser(parseLimit),
+    )
+    .addOption(
+      new Option(
+        '--trust-proxy <addresses>',
+        'proxies in front of the server whose X-Forwarded-For names the client, for the ' +
+          'per-address limits: addresses, CIDR ranges, loopback, linklocal, uniquelocal, ' +
+          'separated by commas',
+      ).argParser(parseTrustProxy),
+    )
+    .addOption(
       new Option('--log-level <level>', 'level of the JSON logs on stderr')
         .choices(LOG_LEVELS)
         .default('info'),
@@ -157,6 +183,7 @@ Exit codes: 0 stopped, 1 failed to start, 2 bad input. See docs/cli.md.`,
     )
     .action(async (raw: RawServeOptions, command: Command) => {
       if (raw.dataDir === '') throw new UsageError('--data-dir (or CASHBACK_DATA_DIR) is empty');
+      const limits = checkServeLimits(raw.limit ?? {});
       const store = chooseStore({
         ...raw,
         ...(urlSource(command) === undefined ? {} : { databaseUrlSource: urlSource(command) }),
@@ -172,6 +199,8 @@ Exit codes: 0 stopped, 1 failed to start, 2 bad input. See docs/cli.md.`,
         tokenTtl: raw.tokenTtl,
         logLevel: raw.logLevel,
         ...(raw.allowLocalWebhooks === true ? { allowLocalWebhooks: true } : {}),
+        limits,
+        ...(raw.trustProxy === undefined ? {} : { trustProxy: raw.trustProxy }),
       });
     });
 

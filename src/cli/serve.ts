@@ -16,6 +16,7 @@ import {
   type WebhookPartner,
 } from '../webhooks/index.js';
 import { type PartnerFileEntry, parsePartnersFile, readJsonFile, UsageError } from './inputs.js';
+import { clientAddressBehind, type ServeLimits, type TrustedProxies } from './serveLimits.js';
 import { describeChoice, type OpenedStore, openStore, type StoreChoice } from './storeChoice.js';
 import { gateEngine } from './storeGate.js';
 import { resolveTokenSecret, TOKEN_SECRET_ENV, type TokenSecret } from './tokenSecret.js';
@@ -52,6 +53,10 @@ export interface ServeCommandOptions {
   readonly logLevel: LogLevel;
   /** Allows http and loopback webhook URLs (`--allow-local-webhooks`), for development. */
   readonly allowLocalWebhooks?: boolean;
+  /** The app's and the server's limits (`--limit`), checked. */
+  readonly limits?: ServeLimits;
+  /** Proxies whose `X-Forwarded-For` names the client (`--trust-proxy`). */
+  readonly trustProxy?: TrustedProxies;
 }
 
 /** A failure once the inputs were accepted, such as a port in use: the command exits with 1. */
@@ -291,12 +296,20 @@ export async function serve(
     tokenSecret: tokenSecret.secret,
     tokenTtl: options.tokenTtl,
     logger,
+    limits: options.limits?.app ?? {},
+    ...(options.trustProxy === undefined
+      ? {}
+      : { clientAddress: clientAddressBehind(options.trustProxy) }),
   });
 
   let stopping = false;
   let server: RunningServer;
   try {
-    server = await serveHttp(app, { port: options.port, host: options.host });
+    server = await serveHttp(app, {
+      ...options.limits?.server,
+      port: options.port,
+      host: options.host,
+    });
   } catch (err) {
     await dispatcher?.stop();
     await store.close?.();

@@ -186,6 +186,29 @@ function socketAddress(c: Context): string | undefined {
   return env?.incoming?.socket?.remoteAddress;
 }
 
+/** The names of the fields of {@link HttpLimits}. */
+export const LIMIT_NAMES: readonly (keyof HttpLimits)[] = Object.keys(
+  LIMIT_DEFAULTS,
+) as (keyof HttpLimits)[];
+
+/**
+ * Checks the `limits` of `createHttpApp` and applies the defaults; `cashback serve` checks its
+ * `--limit` flags with it before it opens anything.
+ * @param given - the limits as given, or undefined
+ * @returns every limit
+ * @throws TypeError for an unknown limit, RangeError (or TypeError) for a limit that is not a
+ *   whole number from 1
+ */
+export function resolveLimits(given: HttpLimits | undefined): ResolvedLimits {
+  assertKnownKeys(given, LIMIT_NAMES, 'createHttpApp options.limits');
+  return Object.fromEntries(
+    Object.entries(LIMIT_DEFAULTS).map(([name, fallback]) => [
+      name,
+      positiveInteger(given?.[name as keyof HttpLimits], `limits.${name}`, fallback),
+    ]),
+  ) as unknown as ResolvedLimits;
+}
+
 /**
  * Checks the options of `createHttpApp` and applies the defaults.
  * @throws TypeError for an unknown key, a missing engine, registry or secret, or a bad limit
@@ -200,14 +223,7 @@ export function resolveOptions(options: HttpAppOptions): ResolvedOptions {
   if (options.tokenSecret === undefined) {
     throw new TypeError('createHttpApp options: tokenSecret is required (at least 32 bytes)');
   }
-  const given = options.limits ?? {};
-  assertKnownKeys(given, Object.keys(LIMIT_DEFAULTS), 'createHttpApp options.limits');
-  const limits = Object.fromEntries(
-    Object.entries(LIMIT_DEFAULTS).map(([name, fallback]) => [
-      name,
-      positiveInteger(given[name as keyof HttpLimits], `limits.${name}`, fallback),
-    ]),
-  ) as unknown as ResolvedLimits;
+  const limits = resolveLimits(options.limits);
   for (const name of ['logger', 'clock', 'clientAddress'] as const) {
     const value = options[name];
     const ok =

@@ -80,6 +80,58 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** The options of {@link serveHttp}, checked, with the defaults applied. */
+interface ResolvedServeOptions {
+  readonly host: string;
+  readonly port: number;
+  readonly shutdownTimeoutMs: number;
+  readonly maxConnectionsPerAddress: number;
+  readonly headersTimeoutMs: number;
+  readonly requestTimeoutMs: number;
+}
+
+/**
+ * Checks the options of {@link serveHttp} and applies the defaults; `cashback serve` checks its
+ * `--limit` flags with it before it opens anything.
+ * @param options - as given
+ * @returns every option
+ * @throws TypeError for an unknown option or a bad host, RangeError (or TypeError) for a number
+ *   out of range or not a whole number
+ */
+export function resolveServeOptions(options: ServeOptions): ResolvedServeOptions {
+  assertKnownKeys(options, SERVE_KEYS, 'serveHttp options');
+  const host = options.host ?? '127.0.0.1';
+  if (typeof host !== 'string' || host === '') {
+    throw new TypeError(`serveHttp options: host must be a non-empty string, got ${String(host)}`);
+  }
+  const MS = 2 ** 31 - 1; // the longest timer Node keeps
+  const resolved = {
+    host,
+    port: option(options.port, 'port', 8080, { max: 65535 }),
+    shutdownTimeoutMs: option(options.shutdownTimeoutMs, 'shutdownTimeoutMs', 10_000, { max: MS }),
+    maxConnectionsPerAddress: option(
+      options.maxConnectionsPerAddress,
+      'maxConnectionsPerAddress',
+      256,
+      { min: 1 },
+    ),
+    headersTimeoutMs: option(options.headersTimeoutMs, 'headersTimeoutMs', 10_000, {
+      min: 1,
+      max: MS,
+    }),
+    requestTimeoutMs: option(options.requestTimeoutMs, 'requestTimeoutMs', 30_000, {
+      min: 1,
+      max: MS,
+    }),
+  };
+  if (resolved.requestTimeoutMs < resolved.headersTimeoutMs) {
+    throw new TypeError(
+      `serveHttp options: requestTimeoutMs (${resolved.requestTimeoutMs}) must be at least headersTimeoutMs (${resolved.headersTimeoutMs})`,
+    );
+  }
+  return resolved;
+}
+
 /**
  * Starts an app (anything with a `fetch` handler, such as `createHttpApp`'s) on Node's HTTP
  * server, on 127.0.0.1:8080 unless told otherwise, with limits on connections per client
@@ -101,33 +153,12 @@ export async function serveHttp(
   app: { fetch: (request: Request, env: never) => Response | Promise<Response> },
   options: ServeOptions = {},
 ): Promise<RunningServer> {
-  assertKnownKeys(options, SERVE_KEYS, 'serveHttp options');
+  const resolved = resolveServeOptions(options);
   if (typeof app?.fetch !== 'function') {
     throw new TypeError('serveHttp: app must have a fetch handler (such as createHttpApp’s)');
   }
-  const host = options.host ?? '127.0.0.1';
-  if (typeof host !== 'string' || host === '') {
-    throw new TypeError(`serveHttp options: host must be a non-empty string, got ${String(host)}`);
-  }
-  const MS = 2 ** 31 - 1; // the longest timer Node keeps
-  const port = option(options.port, 'port', 8080, { max: 65535 });
-  const timeout = option(options.shutdownTimeoutMs, 'shutdownTimeoutMs', 10_000, { max: MS });
-  const perAddress = option(options.maxConnectionsPerAddress, 'maxConnectionsPerAddress', 256, {
-    min: 1,
-  });
-  const headersTimeout = option(options.headersTimeoutMs, 'headersTimeoutMs', 10_000, {
-    min: 1,
-    max: MS,
-  });
-  const requestTimeout = option(options.requestTimeoutMs, 'requestTimeoutMs', 30_000, {
-    min: 1,
-    max: MS,
-  });
-  if (requestTimeout < headersTimeout) {
-    throw new TypeError(
-      `serveHttp options: requestTimeoutMs (${requestTimeout}) must be at least headersTimeoutMs (${headersTimeout})`,
-    );
-  }
+  const { host, port, shutdownTimeoutMs: timeout, maxConnectionsPerAddress: perAddress } = resolved;
+  const { headersTimeoutMs: headersTimeout, requestTimeoutMs: requestTimeout } = resolved;
   const server = await new Promise<Server>((resolve, reject) => {
     const s = serve(
       {

@@ -19,6 +19,7 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import {
   copyFileSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -539,6 +540,104 @@ describe('cashback serve', () => {
     ]);
     expect(offers.code).toBe(2);
     expect(offers.stderr).toMatch(/^cashback: offers file .*: Invalid offers: offer 1: /);
+  });
+
+  it('exits 2 for a bad --limit or --trust-proxy, naming what is wrong, before it makes the data directory', async () => {
+    const dataDir = join(tempDir('data'), 'not-made');
+    const cases: [string[], RegExp][] = [
+      [['--limit', 'bodyByte=1'], /Unknown limit 'bodyByte'; did you mean 'bodyBytes'\?/],
+      [['--limit', 'bodyBytes=ten'], /--limit.*name=value with a whole number/],
+      [
+        ['--limit', 'batchItems=0'],
+        /^cashback: --limit batchItems must be a whole number of at least 1/,
+      ],
+      [
+        ['--limit', 'headersTimeoutMs=5000', '--limit', 'requestTimeoutMs=1000'],
+        /^cashback: --limit requestTimeoutMs \(1000\) must be at least headersTimeoutMs \(5000\)/,
+      ],
+      [['--limit', 'batchItems=5', '--limit', 'batchItems=6'], /batchItems is given twice/],
+      [['--trust-proxy', '10.0.0.300'], /--trust-proxy.*invalid IP address: 10\.0\.0\.300/],
+    ];
+    for (const [flags, message] of cases) {
+      const r = await runToEnd([
+        'dist/cli.js',
+        'serve',
+        '--port',
+        '0',
+        '--data-dir',
+        dataDir,
+        ...flags,
+      ]);
+      expect(r.code, flags.join(' ')).toBe(2);
+      expect(r.stderr, flags.join(' ')).toMatch(message);
+      expect(existsSync(dataDir), flags.join(' ')).toBe(false);
+    }
+  });
+
+  it('passes --limit to the app and the server, and reads X-Forwarded-For only from --trust-proxy proxies', async () => {
+    /** Statuses of token requests for the demo partner, each as if from `forwardedFor`. */
+    const tokens = async (url: string, stdout: string, forwardedFor: string[]) => {
+      const key = /^APP_KEY='([^']+)'$/m.exec(stdout)?.[1] as string;
+      const statuses: number[] = [];
+      for (const address of forwardedFor) {
+        const r = await fetch(`${url}/get-token`, {
+          headers: { applicationId: 'demo-bank', applicationKey: key, 'X-Forwarded-For': address },
+        });
+        statuses.push(r.status);
+        await r.body?.cancel();
+      }
+      return statuses;
+    };
+    const limits = ['--limit', 'tokenRequestsPerAddress=2', '--limit', 'batchItems=2'];
+    const args = () => [
+      'dist/cli.js',
+      'serve',
+      '--port',
+      '0',
+      '--memory',
+      '--data-dir',
+      tempDir('data'),
+    ];
+
+    const behind = await startServing([...args(), ...limits, '--trust-proxy', 'loopback']);
+    const [a, b] = ['203.0.113.1', '203.0.113.2'];
+    expect(await tokens(behind.url, behind.served.stdout(), [a, a, a, b])).toEqual([
+      200, 200, 429, 200,
+    ]);
+    const token = await demoToken(behind.url, behind.served.stdout());
+    const tx = { transaction_id: 't', customer_id: 'c', date: '2025-01-01T10:00:00', amount: 1 };
+    const three = await postOnce(behind.url, token, [tx, tx, tx]);
+    expect(three).toMatchObject({ kind: 'answered', status: 413 });
+    behind.served.child.kill('SIGTERM');
+    await behind.served.exited;
+
+    // Without --trust-proxy the header is the client's word, and is not taken.
+    const direct = await startServing([...args(), ...limits]);
+    expect(await tokens(direct.url, direct.served.stdout(), [a, b, b])).toEqual([200, 200, 429]);
+    direct.served.child.kill('SIGTERM');
+    await direct.served.exited;
+
+    // One connection per address: a second one is closed as soon as it is accepted.
+    const one = await startServing([...args(), '--limit', 'maxConnectionsPerAddress=1']);
+    const { hostname, port } = new URL(one.url);
+    const held = connect(Number(port), hostname);
+    await new Promise((resolve) => held.once('connect', resolve));
+    const refused = await fetch(`${one.url}/healthz`).then(
+      (r) => r.status,
+      (err: { cause?: { code?: string } }) => err.cause?.code ?? 'failed',
+    );
+    expect(refused).not.toBe(200);
+    held.destroy();
+    let status: number | string = 'never';
+    for (const until = Date.now() + 5_000; status !== 200 && Date.now() < until; ) {
+      status = await fetch(`${one.url}/healthz`).then(
+        (r) => r.status,
+        () => 'failed',
+      );
+    }
+    expect(status).toBe(200);
+    one.served.child.kill('SIGTERM');
+    expect(await one.served.exited).toEqual({ code: 0, signal: null });
   });
 
   it('makes the token secret once, mode 0600, and a token of one run works on the next', async () => {

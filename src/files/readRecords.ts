@@ -122,13 +122,23 @@ export async function fileSize(file: string): Promise<number> {
   }
 }
 
+/**
+ * How many bytes of a file are read at a time: 16 KiB, the size of the pieces gunzip gives, not
+ * the file stream's default of 64 KiB. A piece is decoded into one string, and one character
+ * outside Latin-1 (5% of the bench's lines have one) makes the whole string two bytes a
+ * character: 64 KiB of such text is a 128 KiB string, past V8's largest regular object, and the
+ * lines sliced from it kept the young generation busy: a million NDJSON lines took 1.4 times as
+ * long and 1.5 times the memory (docs/benchmarks.md, "Reading in 16 KiB pieces").
+ */
+const PIECE_BYTES = 16 * 1024;
+
 /** The file's bytes as a stream, decompressed when `gzip`, reporting bytes read to `onBytes`. */
 export function byteStream(
   file: string,
   gzip: boolean,
   onBytes?: (bytes: number) => void,
 ): Readable {
-  const raw = createReadStream(file);
+  const raw = createReadStream(file, { highWaterMark: PIECE_BYTES });
   if (onBytes !== undefined) {
     let bytes = 0;
     raw.on('data', (chunk) => {

@@ -21,20 +21,29 @@ export class StorageFullError extends Error {
 /**
  * Thrown by a store when it cannot be reached (a lost connection, a database that is down): the
  * call was not applied, nothing of its unit of work is kept, and the same call may be made again
- * later. The partner HTTP API answers it 503 `store_unavailable` with `Retry-After`.
- * See docs/stores.md.
+ * later; except when `outcomeUnknown` is set: the connection was lost while the unit was being
+ * committed, so it may have been kept, and only making the call again (safe: transaction ids and
+ * payments are stored once) tells. The partner HTTP API answers it 503 `store_unavailable` with
+ * `Retry-After`. See docs/stores.md.
  * @public
  */
 export class StoreUnavailableError extends Error {
   /** Stable code, also the HTTP error code. */
   readonly code = 'store_unavailable';
+  /** Whether the unit of work may have been kept (the connection was lost during its commit). */
+  readonly outcomeUnknown: boolean;
 
   /**
    * @param message - what failed, without credentials
-   * @param options - the underlying cause, if any
+   * @param options - the underlying cause, if any, and whether the outcome is unknown
+   *   (default `false`: nothing was kept)
    */
-  constructor(message: string, options?: { readonly cause?: unknown }) {
-    super(message, options);
+  constructor(
+    message: string,
+    options?: { readonly cause?: unknown; readonly outcomeUnknown?: boolean },
+  ) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'StoreUnavailableError';
+    this.outcomeUnknown = options?.outcomeUnknown === true;
   }
 }

@@ -93,4 +93,28 @@ describe('store errors', () => {
     expect(await h.store.customers.get(A, ['c1'])).toEqual([]);
     expect(await h.store.transactions.existing(A, ['t1'])).toEqual([]);
   });
+
+  test('store_unavailable at commit: 503 saying the request may have been stored, to be sent again', async () => {
+    let failing = false;
+    const lostAtCommit = () =>
+      new StoreUnavailableError('the connection was lost during COMMIT', { outcomeUnknown: true });
+    h = await startHarness({ store: failingStore(() => (failing ? lostAtCommit() : undefined)) });
+    await h.token(A);
+    failing = true;
+    const r = await h.post(A, '/transactions', [tx()]);
+    expect(r.status).toBe(503);
+    expect(r.headers.get('retry-after')).toBe('5');
+    expect(r.body).toEqual({
+      error: {
+        code: 'store_unavailable',
+        message:
+          'Storage became unavailable while this request was being stored; it may have been ' +
+          'stored whole: send it again once storage is back (a transaction already stored ' +
+          'comes back as duplicate_transaction, and its payment is listed)',
+        details: [],
+      },
+    });
+    expect(lostAtCommit().outcomeUnknown).toBe(true);
+    expect(new StoreUnavailableError('refused').outcomeUnknown).toBe(false);
+  });
 });

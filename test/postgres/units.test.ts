@@ -1,12 +1,13 @@
 /**
  * What only a database asks of units of work, on PGlite and on a server: a unit whose `fn`
  * catches a failed statement and resolves is rejected, not reported kept (PostgreSQL aborted it);
- * on a server, two units that deadlock are run again until both are kept, and a store over a
+ * on a server, two units that deadlock are run again until both are kept, a unit that fails with
+ * a serialization failure (40001) is run again, at most five times in all, and a store over a
  * pool it was given leaves the pool open.
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CustomerRecord, Store } from '../../src/index.js';
+import type { CustomerRecord, Store, TransactionRecord } from '../../src/index.js';
 import { createPgliteStore, createPostgresStore } from '../../src/store/postgres/index.js';
 import { freshServerDatabase, SKIP_SERVER, warnWhenSkipped } from './_databases.js';
 
@@ -111,4 +112,138 @@ describe.skipIf(SKIP_SERVER)('units of work on a PostgreSQL server', () => {
     await client.end();
     expect(rows.rows[0].n).toBe(2);
   }, 30_000);
+});
+
+/**
+ * Real serialization failures at READ COMMITTED, the store's isolation level: with customers
+ * partitioned by partner (as docs/postgres.md suggests past one database), a row moved to another
+ * partition by a concurrent UPDATE fails the `FOR NO KEY UPDATE` lock of `transactions.insert`
+ * that waited for it with SQLSTATE 40001 ("tuple to be locked was already moved to another
+ * partition due to concurrent update"). Another connection provokes it anew in each run of `fn`.
+ */
+describe.skipIf(SKIP_SERVER)('serialization failures on a PostgreSQL server', () => {
+  let database: Awaited<ReturnType<typeof freshServerDatabase>> | undefined;
+  let store: Store | undefined;
+  let mover: pg.Client | undefined;
+  let watcher: pg.Client | undefined;
+  let moverPid = 0;
+  beforeAll(async () => {
+    database = await freshServerDatabase();
+    store = await createPostgresStore({ connectionString: database.url });
+    mover = new pg.Client({ connectionString: database.url });
+    watcher = new pg.Client({ connectionString: database.url });
+    await mover.connect();
+    await watcher.connect();
+    moverPid = (await mover.query('SELECT pg_backend_pid() AS pid')).rows[0].pid;
+    await mover.query(`
+      DROP TABLE cashback_customers;
+      CREATE TABLE cashback_customers (
+        partner text COLLATE "C" NOT NULL,
+        customer_id text COLLATE "C" NOT NULL,
+        birthday text COLLATE "C" NOT NULL,
+        gender text NOT NULL,
+        country text NOT NULL,
+        city text NOT NULL,
+        PRIMARY KEY (partner, customer_id)
+      ) PARTITION BY LIST (partner);
+      CREATE TABLE cashback_customers_bank_a PARTITION OF cashback_customers FOR VALUES IN ('bank-a');
+      CREATE TABLE cashback_customers_others PARTITION OF cashback_customers DEFAULT;`);
+  });
+  afterAll(async () => {
+    await mover?.end();
+    await watcher?.end();
+    await store?.close?.();
+    await database?.drop();
+  });
+
+  const record = (id: string): TransactionRecord => ({
+    transaction_id: id,
+    customer_id: 'x',
+    source: 'transaction',
+    date: '2025-06-02T09:15:00.000000000',
+    day: '2025-06-02',
+    amount: '12.5',
+    merchant_key: 'bakery',
+    merchant: { id: 'm', name: 'Bakery', category_code: '5812' },
+    description: '',
+    location: { country: 'DE', city: 'Berlin' },
+  });
+
+  // Customer x of bank-a, written in SQL: `customers.upsert` reads `xmax`, which PostgreSQL does
+  // not return from a partitioned table.
+  const PUT_X = `INSERT INTO cashback_customers VALUES ('bank-a', 'x', '1990-01-01', 'f', 'DE', 'Berlin')
+    ON CONFLICT DO NOTHING`;
+
+  /** Until the unit's statement waits for the mover's lock. */
+  const waitUntilBlocked = async (): Promise<void> => {
+    const end = Date.now() + 10_000;
+    for (;;) {
+      const rows = await (watcher as pg.Client).query(
+        'SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))',
+        [moverPid],
+      );
+      if (rows.rows[0].n > 0) return;
+      if (Date.now() > end) throw new Error('the unit never waited for the mover');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  };
+
+  /**
+   * A unit inserting transaction `id` of customer x of bank-a; in each run that `provoke` says,
+   * another connection moves x to another partition while the unit's insert waits for x's row,
+   * so that the insert fails with 40001. Resolves or rejects with the unit, and counts the runs.
+   */
+  const unit = async (id: string, provoke: (run: number) => boolean) => {
+    const s = store as Store;
+    const m = mover as pg.Client;
+    await m.query(PUT_X);
+    let runs = 0;
+    const outcome = s
+      .transaction(async (session) => {
+        runs++;
+        if (!provoke(runs)) return session.transactions.insert('bank-a', [record(id)]);
+        await m.query('BEGIN');
+        await m.query(
+          "UPDATE cashback_customers SET partner = $1 WHERE partner = 'bank-a' AND customer_id = 'x'",
+          [`moved-${id}-${runs}`],
+        );
+        const insert = session.transactions.insert('bank-a', [record(id)]);
+        insert.catch(() => undefined);
+        try {
+          await waitUntilBlocked();
+        } finally {
+          await m.query('COMMIT');
+        }
+        try {
+          return await insert;
+        } finally {
+          await m.query(PUT_X); // x back in bank-a, for the next run
+        }
+      })
+      .then(
+        (value) => ({ value, runs }),
+        (error: unknown) => ({ error, runs }),
+      );
+    return outcome;
+  };
+
+  it('run a unit again after a serialization failure, and keep the run that succeeds', async () => {
+    const { value, error, runs } = (await unit('t1', (run) => run <= 2)) as {
+      value?: string[];
+      error?: unknown;
+      runs: number;
+    };
+    expect(error).toBeUndefined();
+    expect(value).toEqual(['t1']);
+    expect(runs, 'two failed runs, then one that succeeded').toBe(3);
+    expect(await (store as Store).transactions.existing('bank-a', ['t1'])).toEqual(['t1']);
+  }, 60_000);
+
+  it('run a unit that always fails with a serialization failure five times in all, then reject with it', async () => {
+    const { error, runs } = (await unit('t2', () => true)) as { error?: unknown; runs: number };
+    expect(runs).toBe(5);
+    expect(error).toMatchObject({ code: '40001' });
+    expect((error as Error).message).toMatch(/moved to another partition due to concurrent update/);
+    expect(await (store as Store).transactions.existing('bank-a', ['t2'])).toEqual([]);
+  }, 60_000);
 });

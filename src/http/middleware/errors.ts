@@ -10,8 +10,8 @@ const STORE_RETRY_AFTER = '5';
 
 /**
  * The app's error handler: an {@link HttpProblem} is answered as it says; a store that refused
- * the whole call (nothing was stored) is a 503 with `Retry-After`; anything else is logged and
- * answered 500 without internals.
+ * the whole call (nothing was stored, or, when the connection was lost at commit, maybe all of
+ * it) is a 503 with `Retry-After`; anything else is logged and answered 500 without internals.
  * @param logger - where failures are logged, if anywhere
  * @returns the handler for `app.onError`
  */
@@ -24,7 +24,11 @@ export function handleErrors(logger: HttpLogger | undefined): ErrorHandler<AppEn
       const message =
         err instanceof StorageFullError
           ? 'Storage is full; nothing of this request was stored'
-          : 'Storage is unavailable; nothing of this request was stored';
+          : err.outcomeUnknown
+            ? 'Storage became unavailable while this request was being stored; it may have ' +
+              'been stored whole: send it again once storage is back (a transaction already ' +
+              'stored comes back as duplicate_transaction, and its payment is listed)'
+            : 'Storage is unavailable; nothing of this request was stored';
       return errorResponse(c, err.code, message, [], { 'Retry-After': STORE_RETRY_AFTER });
     }
     logger?.error(

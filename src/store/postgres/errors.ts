@@ -56,9 +56,12 @@ const UNIQUE: Readonly<Record<string, string>> = {
  * The error a store call rejects with: a `StoreUnavailableError` naming the cause when the
  * database cannot be reached, the error itself otherwise.
  * @param error - what the driver threw
+ * @param atCommit - whether it failed the `COMMIT` of a unit of work whose statements had all
+ *   succeeded: a connection lost then may have lost only the answer, so whether the unit was
+ *   kept is unknown, and the message says so instead of "nothing was kept"
  * @returns the error to throw
  */
-export function storeError(error: unknown): unknown {
+export function storeError(error: unknown, atCommit = false): unknown {
   if (error instanceof StoreUnavailableError) return error;
   if (codeOf(error) === '23505') {
     const constraint = (error as { constraint?: unknown }).constraint;
@@ -67,6 +70,12 @@ export function storeError(error: unknown): unknown {
   }
   if (!isUnavailable(error)) return error;
   const reason = error instanceof Error ? error.message : String(error);
+  if (atCommit) {
+    return new StoreUnavailableError(
+      `PostgreSQL cannot be reached (${reason}): the connection was lost during COMMIT, so whether the unit of work was kept is unknown; make the call again once the database is back, which is safe: transaction ids and payments are stored exactly once`,
+      { cause: error, outcomeUnknown: true },
+    );
+  }
   return new StoreUnavailableError(
     `PostgreSQL cannot be reached (${reason}): the call was not applied and nothing of its unit of work was kept; make it again once the database is back`,
     { cause: error },

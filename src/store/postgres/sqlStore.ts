@@ -90,6 +90,8 @@ export function sqlStore(driver: SqlDriver): Store {
       let unit: UnitConnection | undefined;
       let thrownByFn: unknown;
       let fnThrew = false;
+      // Set once `fn` resolved with every statement successful: what fails after it is COMMIT.
+      let committing = false;
       try {
         return await driver.transaction(async (client) => {
           unit = new UnitConnection(client);
@@ -105,6 +107,7 @@ export function sqlStore(driver: SqlDriver): Store {
             // `fn` caught a failed statement and resolved: PostgreSQL has aborted the
             // transaction, so COMMIT would roll back; reject rather than report it kept.
             if (unit.failure !== undefined) throw unit.failure.error;
+            committing = true;
             return result;
           } finally {
             unit.ended = true;
@@ -117,8 +120,9 @@ export function sqlStore(driver: SqlDriver): Store {
           continue;
         }
         // The very error `fn` threw, unwrapped; anything else (BEGIN, COMMIT, a connection that
-        // could not be had) described.
-        throw fnThrew && thrownByFn === e ? e : storeError(e);
+        // could not be had) described. A connection lost during COMMIT leaves the outcome
+        // unknown (the server may have committed before the answer was lost): the message says so.
+        throw fnThrew && thrownByFn === e ? e : storeError(e, committing);
       }
     }
   };

@@ -167,20 +167,37 @@ function zenGraph(offers) {
  * npm package lists native builds for every platform as optional dependencies, and a lockfile
  * made where the registry serves only some of them fails `npm ci`. Install it beside the project
  * (`npm install --no-save @gorules/zen-engine@0.54.0`) or point ZEN_ENGINE_PATH at its folder, as
- * .ci/run does.
+ * .ci/run does. A ZEN_ENGINE_PATH it cannot be loaded from is an error, not a skip: whoever set it
+ * expects the row, and CI must not pass without it.
  */
 async function loadZen() {
   const where = process.env.ZEN_ENGINE_PATH;
-  try {
-    const mod = where
-      ? await import(
-          pathToFileURL(createRequire(join(where, 'noop.js')).resolve('@gorules/zen-engine')).href
-        )
-      : await import('@gorules/zen-engine');
-    return mod.ZenEngine ?? mod.default?.ZenEngine;
-  } catch {
-    return undefined;
+  if (!where) {
+    try {
+      const mod = await import('@gorules/zen-engine');
+      return mod.ZenEngine ?? mod.default?.ZenEngine;
+    } catch {
+      return undefined;
+    }
   }
+  let mod;
+  try {
+    const entry = createRequire(join(where, 'noop.js')).resolve('@gorules/zen-engine');
+    mod = await import(pathToFileURL(entry).href);
+  } catch (err) {
+    throw new Error(
+      `ZEN_ENGINE_PATH=${where}: cannot load @gorules/zen-engine from there ` +
+        `(${err instanceof Error ? err.message.split('\n')[0] : String(err)}); ` +
+        'install it there (npm install --prefix <folder> @gorules/zen-engine@0.54.0) or unset ZEN_ENGINE_PATH to skip zen-engine',
+    );
+  }
+  const ZenEngine = mod.ZenEngine ?? mod.default?.ZenEngine;
+  if (typeof ZenEngine !== 'function') {
+    throw new Error(
+      `ZEN_ENGINE_PATH=${where}: @gorules/zen-engine loaded from there has no ZenEngine class`,
+    );
+  }
+  return ZenEngine;
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * `cashback replay` as users run it: the built command as a child process over files in a
  * temporary directory. Its payments and errors equal `replay()`'s on the same data; `--workers`
- * 1, 2 and 4 write the same files; bad inputs end with one line and exit code 2.
+ * 1, 2 and 4 write the same files; CSV and Parquet transactions pay as NDJSON does; bad inputs
+ * end with one line and exit code 2.
  *
  * The command is built once (the `cli` entry, ESM) into a directory under
  * temp/, beside the repository's node_modules, so that building does not race the tests that
@@ -14,9 +15,11 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
+import { parquetWriteBuffer } from 'hyparquet-writer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { replay } from '../../src/index.js';
-import { generatedData, nested, sampleData } from '../files/generated.js';
+import { type FlatTransaction, generatedData, nested, sampleData } from '../files/generated.js';
 import { buildCliInto } from './_buildCli.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -124,6 +127,92 @@ describe('cashback replay', () => {
     expect(strict.code).toBe(2);
     expect(strict.stderr).toMatch(new RegExp(`^cashback: ${tx}:5: not valid JSON: .*\\n$`));
     expect(strict.stdout).toBe('');
+  });
+
+  it('pays from CSV and Parquet transactions as from NDJSON, and writes errors as CSV', async () => {
+    const data = generatedData(2028, 60, 600);
+    // A few of customers nobody registered (the generator's own are all duplicates too).
+    const flat = data.transactions.map((t, i) =>
+      i % 97 === 10 ? { ...t, customer_id: `c-nobody-${i}` } : t,
+    );
+    const reference = replay({ ...data, transactions: flat.map(nested) });
+    // CSV cells stay strings, read as JSON strings are (docs/replay.md, Formats).
+    const asStrings = replay({
+      ...data,
+      transactions: flat.map((t) => ({ ...nested(t), amount: String(t.amount) })),
+    });
+    // What the outputs must carry: payments, and errors of every kind the data makes.
+    expect(reference.summary.paid).toBeGreaterThan(20);
+    expect(reference.summary.errors.invalid_transaction).toBeGreaterThan(0);
+    expect(reference.summary.errors.customer_not_found).toBeGreaterThan(0);
+    expect(reference.summary.errors.duplicate_transaction).toBeGreaterThan(0);
+    const parquet = parquetWriteBuffer({
+      columnData: (Object.keys(flat[0] ?? {}) as (keyof FlatTransaction)[]).map((name) => ({
+        name,
+        data: flat.map((t) => t[name]),
+        type: name === 'amount' ? ('DOUBLE' as const) : ('STRING' as const),
+      })),
+      rowGroupSize: 250, // three row groups
+    });
+    const transactions = {
+      ndjson: file('fmt.ndjson', ndjson(flat.map(nested))),
+      csv: file(
+        'fmt.csv',
+        stringify(flat as unknown as Record<string, unknown>[], { header: true }),
+      ),
+      parquet: file('fmt.parquet', new Uint8Array(parquet)),
+    };
+    const args = [
+      '--offers',
+      file('fmt-offers.json', JSON.stringify(data.offers)),
+      '--customers',
+      file('fmt-customers.ndjson', ndjson(data.customers)),
+    ];
+    const runs: Record<string, { summary: unknown; payments: string; errors: string }> = {};
+    for (const [format, tx] of Object.entries(transactions)) {
+      const out = join(work, `fmt-${format}-payments.csv`);
+      const errors = join(work, `fmt-${format}-errors.csv`);
+      const r = await cashback([
+        ...args,
+        '--transactions',
+        tx,
+        '--out',
+        out,
+        '--errors',
+        errors,
+        '--json',
+      ]);
+      expect(r.stderr, format).toBe('');
+      expect(r.code, format).toBe(0);
+      expect(paymentsCsv(out), format).toEqual(reference.payments);
+      const text = readFileSync(errors, 'utf8');
+      expect(text.split('\n')[0], format).toBe('key,code,message');
+      expect(parse(text, { columns: true }), format).toEqual(
+        format === 'csv' ? asStrings.errors : reference.errors,
+      );
+      runs[format] = {
+        summary: JSON.parse(r.stdout),
+        payments: readFileSync(out, 'utf8'),
+        errors: text,
+      };
+    }
+    expect(runs.ndjson?.summary).toMatchObject({ ...reference.summary, malformed: 0 });
+    expect(runs.parquet).toEqual(runs.ndjson);
+    expect(runs.csv?.summary).toEqual(runs.ndjson?.summary);
+    expect(runs.csv?.payments).toBe(runs.ndjson?.payments);
+    // The same key and code for every error; only messages about a string amount may differ.
+    const keysAndCodes = (text = ''): string[] =>
+      (parse(text, { columns: true }) as { key: string; code: string }[]).map(
+        (e) => `${e.key} ${e.code}`,
+      );
+    expect(keysAndCodes(runs.csv?.errors)).toEqual(keysAndCodes(runs.ndjson?.errors));
+    // One row as written: a transaction of a customer nobody registered.
+    const unknown = flat.find((t) => t.customer_id.startsWith('c-nobody-')) as FlatTransaction;
+    for (const format of ['ndjson', 'csv', 'parquet']) {
+      expect(runs[format]?.errors.split('\n'), format).toContain(
+        `${unknown.transaction_id},customer_not_found,Customer with id '${unknown.customer_id}' not found`,
+      );
+    }
   });
 
   it('ends with one line and exit code 2 for a missing file', async () => {

@@ -1,0 +1,305 @@
+/**
+ * `cashback backtest` as users run it: the built command as a child process over the sample data
+ * of docs/examples. Identical offer sets differ by zero; a candidate with offer 4's discount
+ * doubled changes offer 4's row by what two replays give; `--report` writes a page that loads
+ * nothing from the network and holds the `--json` chart specifications; bad inputs end with one
+ * line and exit code 2.
+ *
+ * The command is built once (the `cli` entry, ESM) into a directory under temp/, beside the
+ * repository's node_modules, as test/cli/replay.test.ts does.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Money, replay } from '../../src/index.js';
+import { sampleData } from '../files/generated.js';
+import { buildCliInto } from './_buildCli.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const examples = (name: string): string => join(root, 'docs', 'examples', `${name}.json`);
+const run = promisify(execFile);
+let work: string;
+let cli: string;
+
+beforeAll(async () => {
+  mkdirSync(join(root, 'temp'), { recursive: true });
+  work = mkdtempSync(join(root, 'temp', 'cli-backtest-'));
+  await buildCliInto(work);
+  cli = join(work, 'dist', 'cli.js');
+}, 60_000);
+
+afterAll(() => {
+  if (work !== undefined) rmSync(work, { recursive: true, force: true });
+});
+
+const file = (name: string, content: string): string => {
+  const path = join(work, name);
+  writeFileSync(path, content);
+  return path;
+};
+
+/** Runs `cashback backtest`; never throws: the exit code is in `code`. */
+async function cashback(
+  args: readonly string[],
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [cli, 'backtest', ...args], {
+      cwd: work,
+      maxBuffer: 64 * 2 ** 20,
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+interface Figures {
+  paid: number;
+  cashback: string;
+  customers: number;
+}
+interface Row {
+  key: string;
+  baseline: Figures;
+  candidate: Figures;
+  difference: Figures;
+}
+interface Result {
+  total: Row;
+  byOffer: Row[];
+  byMonth: Row[];
+  byDay: Row[];
+  bySegment: { age: Row[]; gender: Row[]; audience: Row[] };
+  charts: Record<string, { $schema?: string }>;
+}
+
+const allRows = (b: Result): Row[] => [
+  b.total,
+  ...b.byOffer,
+  ...b.byMonth,
+  ...b.byDay,
+  ...b.bySegment.age,
+  ...b.bySegment.gender,
+  ...b.bySegment.audience,
+];
+const ZERO: Figures = { paid: 0, cashback: '0.00', customers: 0 };
+
+/** The sample offers with offer 4 (Fuel loyalty, the only offer at FastFuel) at twice its discount. */
+const doubled = (offers: unknown[]): unknown[] =>
+  (offers as { offer_id: number; discount: number }[]).map((o) =>
+    o.offer_id === 4 ? { ...o, discount: o.discount * 2 } : o,
+  );
+
+/** The URLs a page would fetch: `src` or `href` attributes that name http(s) (or no scheme: //). */
+const networkReferences = (page: string): string[] =>
+  [...page.matchAll(/<(?:script|link|img|iframe)\b[^>]*\b(?:src|href)\s*=\s*["']?([^"'\s>]+)/gi)]
+    .map((m) => m[1] as string)
+    .filter((url) => /^(?:https?:)?\/\//i.test(url));
+
+describe('cashback backtest', () => {
+  const sample = sampleData();
+  const inputs = [
+    '--customers',
+    examples('customers'),
+    '--history',
+    examples('history'),
+    '--transactions',
+    examples('transactions'),
+  ];
+  let candidate: string;
+  beforeAll(() => {
+    candidate = file('offers-doubled.json', JSON.stringify(doubled(sample.offers)));
+  });
+
+  it('gives zero difference in every row for identical baseline and candidate', async () => {
+    const r = await cashback([
+      '--baseline',
+      examples('offers'),
+      '--candidate',
+      examples('offers'),
+      ...inputs,
+      '--json',
+    ]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const b = JSON.parse(r.stdout) as Result;
+    const want = replay(sample);
+    expect(b.total.baseline).toEqual({
+      paid: want.summary.paid,
+      cashback: want.summary.totalCashback,
+      customers: new Set(want.payments.map((p) => p.customer_id)).size,
+    });
+    expect(b.total.candidate).toEqual(b.total.baseline);
+    expect(b.byOffer.map((row) => row.key)).toEqual(Object.keys(want.summary.byOffer));
+    for (const row of allRows(b)) {
+      expect(row.difference, row.key).toEqual(ZERO);
+      expect(row.candidate, row.key).toEqual(row.baseline);
+    }
+    // The text tables too: every Δ column of every row is zero.
+    const text = await cashback([
+      '--baseline',
+      examples('offers'),
+      '--candidate',
+      examples('offers'),
+      ...inputs,
+    ]);
+    expect(text.code).toBe(0);
+    const body = text.stdout.split('\n').filter((l) => /^\S+\s+\d+\s+\d+\.\d{2}\s/.test(l));
+    expect(body.length).toBe(allRows(b).length - b.byDay.length);
+    for (const l of body) expect(l, l).toMatch(/\s0\s+0\.00\s+0$/);
+  });
+
+  it("changes offer 4's row by what replays of the two offer sets give, and no other offer's", async () => {
+    const r = await cashback([
+      '--baseline',
+      examples('offers'),
+      '--candidate',
+      candidate,
+      ...inputs,
+      '--json',
+    ]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const b = JSON.parse(r.stdout) as Result;
+    const before = replay(sample).summary;
+    const after = replay({ ...sample, offers: doubled(sample.offers) }).summary;
+    const four = b.byOffer.find((row) => row.key === '4');
+    const beforeFour = before.byOffer['4'];
+    const afterFour = after.byOffer['4'];
+    if (four === undefined || beforeFour === undefined || afterFour === undefined) {
+      throw new Error('offer 4 pays nothing in the sample data');
+    }
+    expect(four.baseline.cashback).toBe(beforeFour.cashback);
+    expect(four.candidate.cashback).toBe(afterFour.cashback);
+    const delta = new Money(afterFour.cashback).minus(beforeFour.cashback).toFixed(2);
+    expect(four.difference).toEqual({ paid: 0, cashback: delta, customers: 0 });
+    expect(delta).toBe('1.56'); // docs/backtest.md states it
+    for (const row of b.byOffer.filter((x) => x.key !== '4')) {
+      expect(row.difference, `offer ${row.key}`).toEqual(ZERO);
+    }
+    expect(b.total.difference.cashback).toBe(delta);
+    expect(b.total.candidate.cashback).toBe(after.totalCashback);
+    // The text table of offers shows the same row.
+    const text = await cashback([
+      '--baseline',
+      examples('offers'),
+      '--candidate',
+      candidate,
+      ...inputs,
+    ]);
+    const byOffer = text.stdout.split('\n\n').find((t) => t.startsWith('by offer'));
+    const figures = (['baseline', 'candidate', 'difference'] as const).flatMap((s) => [
+      four[s].paid,
+      four[s].cashback,
+      four[s].customers,
+    ]);
+    expect(byOffer).toMatch(
+      new RegExp(`^4\\s+${figures.join('\\s+').replaceAll('.', '\\.')}$`, 'm'),
+    );
+  });
+
+  it('writes a self-contained HTML report with the Vega-Lite specifications of --json', async () => {
+    const report = join(work, 'report.html');
+    const r = await cashback([
+      '--baseline',
+      examples('offers'),
+      '--candidate',
+      candidate,
+      ...inputs,
+      '--json',
+      '--report',
+      report,
+    ]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const b = JSON.parse(r.stdout) as Result;
+    expect(existsSync(report)).toBe(true);
+    const page = readFileSync(report, 'utf8');
+    expect(page.startsWith('<!doctype html>')).toBe(true);
+    // Nothing to fetch: no script, stylesheet or image from the network (the check itself
+    // finds one when there is one).
+    expect(networkReferences(page)).toEqual([]);
+    expect(networkReferences('<script src="https://cdn.example/vega.js"></script>')).toEqual([
+      'https://cdn.example/vega.js',
+    ]);
+    expect(page).not.toMatch(/<script\b[^>]*\bsrc\s*=/i);
+    expect(page).not.toMatch(/<link\b[^>]*\bhref\s*=/i);
+    // Vega, Vega-Lite and vega-embed inlined: inline scripts that define them, hundreds of kB.
+    expect(page.length).toBeGreaterThan(500_000);
+    expect(page).toContain('vegaEmbed');
+    // The chart specifications, as --json prints them, each a Vega-Lite one.
+    const specs = /^const specs = (.*);$/m.exec(page)?.[1];
+    expect(specs, 'no `const specs = …;` line in the report').toBeDefined();
+    const charts = JSON.parse(specs as string) as Result['charts'];
+    expect(Object.keys(charts).sort()).toEqual(['cashbackPerDay', 'offerDifference', 'outcomes']);
+    expect(charts).toEqual(b.charts);
+    for (const [id, spec] of Object.entries(charts)) {
+      expect(spec.$schema, id).toMatch(/vega-lite/);
+      expect(page).toContain(`<div class="chart" id="${id}"></div>`);
+    }
+    // The changed offer's row is highlighted, and only it among the offers.
+    expect(page.match(/<tr class="changed"><th>4<\/th>/g)?.length).toBe(1);
+    expect(page).not.toMatch(/<tr class="changed"><th>[1235-9]<\/th>/);
+  });
+
+  it('ends with one line and exit code 2 for a missing file', async () => {
+    const missing = join(work, 'nope.ndjson');
+    const r = await cashback([
+      '--baseline',
+      examples('offers'),
+      '--candidate',
+      candidate,
+      '--customers',
+      examples('customers'),
+      '--transactions',
+      missing,
+    ]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`cashback: cannot read ${missing}: no such file\n`);
+    expect(r.stdout).toBe('');
+    const noCandidate = join(work, 'nope.json');
+    const c = await cashback([
+      '--baseline',
+      examples('offers'),
+      '--candidate',
+      noCandidate,
+      ...inputs,
+    ]);
+    expect(c.code).toBe(2);
+    expect(c.stderr).toBe(`cashback: cannot read ${noCandidate}: no such file\n`);
+    expect(c.stdout).toBe('');
+  });
+
+  it('skips a malformed line naming file and line; --strict makes it exit 2', async () => {
+    const text = sample.transactions.map((t) => JSON.stringify(t));
+    text.splice(4, 0, '{"transaction_id": "t-x",');
+    const tx = file('bad.ndjson', text.join('\n'));
+    const args = [
+      '--baseline',
+      examples('offers'),
+      '--candidate',
+      candidate,
+      '--customers',
+      examples('customers'),
+      '--history',
+      examples('history'),
+      '--transactions',
+      tx,
+    ];
+    const lenient = await cashback([...args, '--json']);
+    expect(lenient.code).toBe(0);
+    expect(lenient.stderr).toMatch(
+      new RegExp(`^cashback: skipped ${tx}:5: not valid JSON: [^\\n]*\\n$`),
+    );
+    // The other 25 lines are decided as from the JSON array.
+    expect((JSON.parse(lenient.stdout) as Result).total.difference.cashback).toBe('1.56');
+    const strict = await cashback([...args, '--strict']);
+    expect(strict.code).toBe(2);
+    expect(strict.stderr).toMatch(new RegExp(`^cashback: ${tx}:5: not valid JSON: [^\\n]*\\n$`));
+    expect(strict.stdout).toBe('');
+  });
+});

@@ -1,7 +1,8 @@
 import { createReadStream } from 'node:fs';
-import { open, readFile, stat } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import { createGunzip, gunzipSync } from 'node:zlib';
+import { createGunzip } from 'node:zlib';
+import { JSONParser } from '@streamparser/json';
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
 import { assertKnownKeys } from '../model/knownKeys.js';
 import { csvBatches } from './csv.js';
@@ -204,7 +205,7 @@ async function* ndjsonBatches(
 }
 
 /**
- * The records of a file as batches (NDJSON: one per piece read; other formats: up to 1000).
+ * The records of a file as batches (NDJSON, CSV, JSON: one per piece read; Parquet: up to 1000).
  * @param file - the path
  * @param options - as for {@link readRecords}
  * @returns the batches
@@ -224,10 +225,11 @@ export async function* readRecordBatches(
     }
     return;
   }
-  if (format === 'csv') {
+  if (format === 'csv' || format === 'json') {
     await fileSize(file);
+    const stream = byteStream(file, gzip, options.onBytes);
     try {
-      yield* csvBatches(file, byteStream(file, gzip, options.onBytes));
+      yield* format === 'csv' ? csvBatches(file, stream) : jsonBatches(file, stream);
     } catch (err) {
       if (err instanceof FileReadError) throw err;
       throw new FileReadError(file, err instanceof Error ? err.message : String(err));
@@ -253,26 +255,58 @@ async function* ndjsonRecords(
   for await (const batch of ndjsonBatches(file, gzip, onBytes)) yield* batch;
 }
 
-async function* jsonRecords(
-  file: string,
-  gzip: boolean,
-): AsyncGenerator<FileRecord | MalformedRecord> {
-  let text: string;
-  try {
-    const bytes = await readFile(file);
-    text = (gzip ? gunzipSync(bytes) : bytes).toString('utf8');
-  } catch (err) {
-    throw new FileReadError(file, openFailure(err));
+/** The byte-order mark a JSON file may start with, and the white space JSON allows before `[`. */
+const BOM = [0xef, 0xbb, 0xbf];
+const JSON_SPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
+
+/**
+ * The items of a JSON array in batches, one per piece of the file read: the array is parsed as
+ * it streams (@streamparser/json), so memory holds a piece and the item being read, not the file.
+ * A syntax error ends the file: there is no line to resume at, so it is a {@link FileReadError}
+ * naming the last whole item (the items before it have been yielded).
+ */
+async function* jsonBatches(file: string, bytes: Readable): AsyncGenerator<FileRecord[]> {
+  const parser = new JSONParser({ paths: ['$.*'], keepStack: false });
+  let batch: FileRecord[] = [];
+  let items = 0;
+  let failure: Error | undefined;
+  parser.onValue = ({ value, key }) => {
+    items = (key as number) + 1;
+    batch.push({ ok: true, value, line: items });
+  };
+  parser.onError = (err) => {
+    failure ??= err;
+  };
+  const invalid = (why: string): FileReadError =>
+    new FileReadError(
+      file,
+      `not valid JSON ${items === 0 ? 'before its first item' : `after item ${items}`}: ${why}`,
+    );
+  // Until the first byte of JSON: a BOM is skipped, and what starts the document must be `[`.
+  let head = 0;
+  for await (const read of bytes as AsyncIterable<Buffer>) {
+    let piece = read;
+    if (head >= 0) {
+      let i = 0;
+      while (i < piece.length && head < BOM.length && piece[i] === BOM[head]) {
+        i++;
+        head++;
+      }
+      while (i < piece.length && JSON_SPACE.has(piece[i] as number)) i++;
+      if (i === piece.length) continue;
+      if (piece[i] !== 0x5b) throw new FileReadError(file, 'a JSON file must hold an array');
+      head = -1;
+      piece = piece.subarray(i);
+    }
+    parser.write(piece);
+    if (batch.length > 0) {
+      yield batch;
+      batch = [];
+    }
+    if (failure !== undefined) throw invalid(failure.message);
   }
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (err) {
-    throw new FileReadError(file, `not valid JSON: ${(err as Error).message}`);
-  }
-  if (!Array.isArray(value)) throw new FileReadError(file, 'a JSON file must hold an array');
-  for (let i = 0; i < value.length; i++) yield { ok: true, value: value[i], line: i + 1 };
+  if (head >= 0) throw new FileReadError(file, 'not valid JSON: the file is empty');
+  if (!parser.isEnded) throw invalid('the file ends inside the array');
 }
 
 async function* parquetRecords(
@@ -315,13 +349,15 @@ async function* parquetRecords(
  * line; blank lines skipped), CSV (a header row; `merchant.name` columns make nested fields, empty
  * cells are left out, values stay strings) or Parquet (one row group in memory at a time), each
  * gzip-compressed or not but Parquet. A line or row that cannot be read comes as a
- * {@link MalformedRecord} and reading goes on. NDJSON, CSV and Parquet stream: memory does not
- * grow with the file; a JSON array is read whole.
+ * {@link MalformedRecord} and reading goes on. Every format streams: memory does not grow with
+ * the file. A JSON array is one document, so a syntax error in it ends the file with a
+ * `FileReadError` naming the last whole item, after the items before it.
  * @param file - the path
  * @param options - the format, when the name does not say it, and a byte counter
  * @returns the records and malformed lines, in file order
  * @throws FileReadError (when iterated) for a file that cannot be opened or read, a JSON file that
- *   is not a JSON array, a file that is not Parquet; TypeError for an unknown format or option
+ *   is not a JSON array or not valid JSON, a file that is not Parquet; TypeError for an unknown
+ *   format or option
  * @example
  * ```ts
  * for await (const r of readRecords('transactions.ndjson.gz')) {
@@ -344,8 +380,8 @@ export async function* readRecords(
         yield* batch;
     } else if (format === 'parquet') yield* parquetRecords(file, gzip, size, options.onBytes);
     else {
-      yield* jsonRecords(file, gzip);
-      options.onBytes?.(size);
+      for await (const batch of jsonBatches(file, byteStream(file, gzip, options.onBytes)))
+        yield* batch;
     }
   } catch (err) {
     if (err instanceof FileReadError) throw err;

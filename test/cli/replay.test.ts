@@ -129,6 +129,32 @@ describe('cashback replay', () => {
     expect(strict.stdout).toBe('');
   });
 
+  it('ends a JSON array at a syntax error with exit code 2, having written what it decided before', async () => {
+    const items = sample.transactions.map((t) => JSON.stringify(t));
+    const tx = file('broken.json', `[${items.slice(0, 12).join(',')},{"transaction_id": "t-x",,}]`);
+    const out = join(work, 'broken-payments.ndjson');
+    const errors = join(work, 'broken-errors.ndjson');
+    for (const strict of [[], ['--strict']]) {
+      const r = await cashback([
+        ...inputs,
+        '--transactions',
+        tx,
+        '--out',
+        out,
+        '--errors',
+        errors,
+        ...strict,
+      ]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(
+        new RegExp(`^cashback: cannot read ${tx}: not valid JSON after item 12: [^\\n]*\\n$`),
+      );
+      const first = replay({ ...sample, transactions: sample.transactions.slice(0, 12) });
+      expect(lines(out)).toEqual(first.payments);
+      expect(lines(errors)).toEqual(first.errors);
+    }
+  });
+
   it('pays from CSV and Parquet transactions as from NDJSON, and writes errors as CSV', async () => {
     const data = generatedData(2028, 60, 600);
     // A few of customers nobody registered (the generator's own are all duplicates too).

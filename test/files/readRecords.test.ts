@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { stringify } from 'csv-stringify/sync';
+import fc from 'fast-check';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
@@ -211,6 +212,63 @@ describe('readRecords', () => {
         constructor: { prototype: { polluted: 'yes' } },
       },
     ]);
+  });
+
+  it('streams a JSON array: the items of any JSON text, across pieces, as JSON.parse reads them', async () => {
+    let n = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.jsonValue(), { maxLength: 30 }),
+        fc.constantFrom(undefined, 2, '\t'),
+        fc.boolean(),
+        async (items, indent, bom) => {
+          const text = `${bom ? '\uFEFF' : ''} \n${JSON.stringify(items, null, indent)}\n `;
+          const path = file(`prop-${n++}.json`, text);
+          const read = await readAllRecords(path);
+          expect(read.malformed).toEqual([]);
+          // Object.is where toEqual would not tell -0 from 0.
+          expect(read.records).toStrictEqual(JSON.parse(text.trim().replace(/^\uFEFF/, '')));
+        },
+      ),
+      { numRuns: 60 },
+    );
+    // Items that cross the 16 KiB pieces the file is read in, and their numbers.
+    const long = Array.from({ length: 300 }, (_, i) => ({ i, text: `é${'x'.repeat(i * 7)}😀` }));
+    const lines: number[] = [];
+    for await (const r of readRecords(file('long.json.gz', gzipSync(JSON.stringify(long))))) {
+      expect(r.ok).toBe(true);
+      if (r.ok) {
+        expect(r.value).toEqual(long[r.line - 1]);
+        lines.push(r.line);
+      }
+    }
+    expect(lines).toEqual(long.map((_, i) => i + 1));
+  });
+
+  it('ends a JSON array at a syntax error, naming the last whole item, after yielding the items before it', async () => {
+    const good = JSON.stringify(expected.slice(0, 3)).slice(0, -1);
+    const read: number[] = [];
+    const broken = file('broken.json', `${good}, {"transaction_id": "t9",, }]`);
+    const reading = (async () => {
+      for await (const r of readRecords(broken)) read.push(r.line);
+    })();
+    await expect(reading).rejects.toThrow(
+      new RegExp(`^cannot read ${broken}: not valid JSON after item 3: `),
+    );
+    expect(read).toEqual([1, 2, 3]);
+    const cases: [string, string, RegExp][] = [
+      ['cut.json', `${good},`, /not valid JSON after item 3: the file ends inside the array$/],
+      ['empty.json', '\uFEFF \n', /not valid JSON: the file is empty$/],
+      ['object.json', ' {"a": [1]}', /a JSON file must hold an array$/],
+      ['two.json', '[1] [2]', /not valid JSON after item 1: /],
+      ['start.json', '[,1]', /not valid JSON before its first item: /],
+    ];
+    for (const [name, text, message] of cases) {
+      const path = file(name, text);
+      await expect(readAllRecords(path), name).rejects.toBeInstanceOf(FileReadError);
+      await expect(readAllRecords(path), name).rejects.toThrow(message);
+    }
+    expect((await readAllRecords(file('none.json', '[ ]'))).records).toEqual([]);
   });
 
   it('throws a FileReadError naming a missing file', async () => {

@@ -2,12 +2,15 @@
 //   npm run bench:postgres              full sizes
 //   npm run bench:postgres -- --smoke   small sizes, seconds (CI)
 // `engine.addTransactions` in batches of 1,000 over the memory store, a PostgreSQL server (a
-// throwaway cluster started with scripts/pg-cluster.sh, durable settings) and PGlite in memory,
+// throwaway cluster started with scripts/pg-cluster.sh, durable settings), PGlite in memory and
+// PGlite in a data directory (what `cashback serve` uses by default),
 // rounds interleaved, each a ratio of the memory store in the same round (median of per-round
 // ratios). Then `listPayments` page latency with many stored payments, and database bytes per
 // stored transaction. Wall-clock figures never fail the run; the exit code is 1 only when a
 // store pays differently from the memory store.
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -56,6 +59,7 @@ const adminUrl = started.DATABASE_URL;
 log(`cashback-engine PostgreSQL store bench (${smoke ? 'smoke' : 'full'}), seed ${SEED}`);
 const admin = new pg.Client({ connectionString: adminUrl });
 await admin.connect();
+const serverVersion = (await admin.query('SHOW server_version')).rows[0].server_version;
 log(`server: ${(await admin.query('SELECT version()')).rows[0].version.split(',')[0]}`);
 log(
   `${count(size.customers)} customers, ${count(size.offers)} offers, ${count(size.transactions)} transactions in batches of ${count(size.batch)}`,
@@ -89,7 +93,7 @@ async function pass(store) {
   return { seconds: (performance.now() - start) / 1000, paid, engine: e };
 }
 
-const runs = { memory: [], server: [], pglite: [] };
+const runs = { memory: [], server: [], pglite: [], pgliteDisk: [] };
 let disagreement;
 let lastServer;
 for (let round = 0; round < size.repeats; round++) {
@@ -101,27 +105,40 @@ for (let round = 0; round < size.repeats; round++) {
   const pgliteStore = await createPgliteStore();
   const l = await pass(pgliteStore);
   await pgliteStore.close();
+  const dataDir = mkdtempSync(join(tmpdir(), 'cashback-bench-pglite-'));
+  let d;
+  try {
+    const diskStore = await createPgliteStore({ dataDir });
+    d = await pass(diskStore);
+    await diskStore.close();
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
   for (const [name, r] of [
     ['server', s],
     ['PGlite', l],
+    ['PGlite on disk', d],
   ]) {
     if (r.paid !== m.paid) disagreement = `${name} paid ${r.paid}, memory ${m.paid}`;
   }
   runs.memory.push(m.seconds);
   runs.server.push(s.seconds);
   runs.pglite.push(l.seconds);
+  runs.pgliteDisk.push(d.seconds);
   lastServer = db;
   log(
-    `  round ${round + 1}: memory ${m.seconds.toFixed(2)} s, server ${s.seconds.toFixed(2)} s, PGlite ${l.seconds.toFixed(2)} s (${count(m.paid)} paid)`,
+    `  round ${round + 1}: memory ${m.seconds.toFixed(2)} s, server ${s.seconds.toFixed(2)} s, PGlite ${l.seconds.toFixed(2)} s, PGlite on disk ${d.seconds.toFixed(2)} s (${count(m.paid)} paid)`,
   );
 }
 const fig = {
   memory: throughput(raw.length, runs.memory),
   server: throughput(raw.length, runs.server),
   pglite: throughput(raw.length, runs.pglite),
+  pgliteDisk: throughput(raw.length, runs.pgliteDisk),
 };
 const toServer = ratioOf(fig.server, fig.memory);
 const toPglite = ratioOf(fig.pglite, fig.memory);
+const toPgliteDisk = ratioOf(fig.pgliteDisk, fig.memory);
 
 // Bytes per stored transaction, in the last round's server database.
 const sizes = new pg.Client({ connectionString: lastServer.url });
@@ -183,10 +200,12 @@ await admin.end();
 log(`
 Results (medians of ${size.repeats} rounds; ratios are medians of per-round ratios)
   engine.addTransactions, memory store     ${count(fig.memory.tps)} tx/s
-  engine.addTransactions, PostgreSQL 15    ${count(fig.server.tps)} tx/s
+  engine.addTransactions, ${`PostgreSQL ${serverVersion.split(' ')[0]}`.padEnd(16)} ${count(fig.server.tps)} tx/s
   engine.addTransactions, PGlite (memory)  ${count(fig.pglite.tps)} tx/s
+  engine.addTransactions, PGlite (on disk) ${count(fig.pgliteDisk.tps)} tx/s
   server ÷ memory                          ${ratio(toServer)}   target ≥ ${TARGET}: ${toServer >= TARGET ? 'met' : 'MISSED'}
   PGlite ÷ memory                          ${ratio(toPglite)}
+  PGlite on disk ÷ memory                  ${ratio(toPgliteDisk)}
   database bytes per stored transaction    ${count(bytes.transactions / bytes.stored)} (transactions table with its indexes); ${count(bytes.written / bytes.stored)} with payments and outbox
 listPayments, pages of 100, ${count(size.payments)} stored payments (${count(perDay)} a day), ${size.pages} requests each:
   one day                                  ${dayPages}

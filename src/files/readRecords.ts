@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { JSONParser } from '@streamparser/json';
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
@@ -148,9 +149,10 @@ export function byteStream(
     });
   }
   if (!gzip) return raw;
+  // pipeline, not pipe: a reader that stops early destroys the gunzip stream, and with it the file.
   const gunzip = createGunzip();
-  raw.on('error', (err) => gunzip.destroy(err));
-  return raw.pipe(gunzip);
+  pipeline(raw, gunzip, () => {});
+  return gunzip;
 }
 
 /**
@@ -255,15 +257,12 @@ async function* ndjsonRecords(
   for await (const batch of ndjsonBatches(file, gzip, onBytes)) yield* batch;
 }
 
-/** The byte-order mark a JSON file may start with, and the white space JSON allows before `[`. */
-const BOM = [0xef, 0xbb, 0xbf];
-const JSON_SPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
-
 /**
  * The items of a JSON array in batches, one per piece of the file read: the array is parsed as
  * it streams (@streamparser/json), so memory holds a piece and the item being read, not the file.
- * A syntax error ends the file: there is no line to resume at, so it is a {@link FileReadError}
- * naming the last whole item (the items before it have been yielded).
+ * The bytes are decoded as the other readers decode them (a byte that is not UTF-8 reads as
+ * U+FFFD). A syntax error ends the file: there is no line to resume at, so it is a
+ * {@link FileReadError} naming the last whole item (the items before it have been yielded).
  */
 async function* jsonBatches(file: string, bytes: Readable): AsyncGenerator<FileRecord[]> {
   const parser = new JSONParser({ paths: ['$.*'], keepStack: false });
@@ -282,21 +281,19 @@ async function* jsonBatches(file: string, bytes: Readable): AsyncGenerator<FileR
       file,
       `not valid JSON ${items === 0 ? 'before its first item' : `after item ${items}`}: ${why}`,
     );
-  // Until the first byte of JSON: a BOM is skipped, and what starts the document must be `[`.
-  let head = 0;
-  for await (const read of bytes as AsyncIterable<Buffer>) {
-    let piece = read;
-    if (head >= 0) {
-      let i = 0;
-      while (i < piece.length && head < BOM.length && piece[i] === BOM[head]) {
-        i++;
-        head++;
-      }
-      while (i < piece.length && JSON_SPACE.has(piece[i] as number)) i++;
-      if (i === piece.length) continue;
-      if (piece[i] !== 0x5b) throw new FileReadError(file, 'a JSON file must hold an array');
-      head = -1;
-      piece = piece.subarray(i);
+  bytes.setEncoding('utf8');
+  // Until the first character of JSON, past a BOM and white space: it must be `[`.
+  let first = true;
+  let started = false;
+  for await (const text of bytes as AsyncIterable<string>) {
+    let piece = text;
+    if (!started) {
+      if (first && piece.charCodeAt(0) === 0xfeff) piece = piece.slice(1);
+      first = false;
+      piece = piece.replace(/^[ \t\n\r]+/, '');
+      if (piece === '') continue;
+      if (piece[0] !== '[') throw new FileReadError(file, 'a JSON file must hold an array');
+      started = true;
     }
     parser.write(piece);
     if (batch.length > 0) {
@@ -305,7 +302,7 @@ async function* jsonBatches(file: string, bytes: Readable): AsyncGenerator<FileR
     }
     if (failure !== undefined) throw invalid(failure.message);
   }
-  if (head >= 0) throw new FileReadError(file, 'not valid JSON: the file is empty');
+  if (!started) throw new FileReadError(file, 'not valid JSON: the file holds no JSON value');
   if (!parser.isEnded) throw invalid('the file ends inside the array');
 }
 

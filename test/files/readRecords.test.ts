@@ -3,7 +3,7 @@
  * gzip, malformed lines, missing files; and `replayFiles` / `replayStream` give `replay()`'s
  * payments and errors.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -258,7 +258,7 @@ describe('readRecords', () => {
     expect(read).toEqual([1, 2, 3]);
     const cases: [string, string, RegExp][] = [
       ['cut.json', `${good},`, /not valid JSON after item 3: the file ends inside the array$/],
-      ['empty.json', '\uFEFF \n', /not valid JSON: the file is empty$/],
+      ['empty.json', '\uFEFF \n', /not valid JSON: the file holds no JSON value$/],
       ['object.json', ' {"a": [1]}', /a JSON file must hold an array$/],
       ['two.json', '[1] [2]', /not valid JSON after item 1: /],
       ['start.json', '[,1]', /not valid JSON before its first item: /],
@@ -269,6 +269,30 @@ describe('readRecords', () => {
       await expect(readAllRecords(path), name).rejects.toThrow(message);
     }
     expect((await readAllRecords(file('none.json', '[ ]'))).records).toEqual([]);
+  });
+
+  it('reads a byte that is not UTF-8 as U+FFFD in JSON as in NDJSON', async () => {
+    const latin1 = Buffer.from('[{"name": "Caf\xe9"}]', 'latin1');
+    const json = await readAllRecords(file('latin1.json', latin1));
+    const lines = await readAllRecords(file('latin1.ndjson', latin1.subarray(1, -1)));
+    expect(json.records).toEqual([{ name: 'Caf\uFFFD' }]);
+    expect(lines.records).toEqual(json.records);
+  });
+
+  it('closes the file when a reader of a gzip file stops early', async () => {
+    const openFiles = (): number => readdirSync('/proc/self/fd').length;
+    const long = JSON.stringify(Array.from({ length: 20_000 }, (_, i) => ({ i })));
+    const paths = [file('early.json.gz', gzipSync(long)), file('early.json', long)];
+    const before = openFiles();
+    for (const path of paths) {
+      for (let i = 0; i < 5; i++) {
+        for await (const r of readRecords(path)) if (r.line === 2) break;
+      }
+    }
+    // A closed stream releases its descriptor on a later turn of the event loop.
+    for (let i = 0; i < 50 && openFiles() > before; i++)
+      await new Promise((r) => setTimeout(r, 10));
+    expect(openFiles()).toBe(before);
   });
 
   it('throws a FileReadError naming a missing file', async () => {

@@ -128,7 +128,9 @@ const ERROR_TEXT: Readonly<Record<number, string>> = {
   500: 'The server failed; no internals are disclosed',
   503:
     'Not now, see Retry-After: the store refused the whole call and kept nothing ' +
-    '(storage_full, store_unavailable), or too many key checks are in progress (busy)',
+    '(storage_full, store_unavailable; unless the message says the connection was lost while ' +
+    'the request was being stored: then it may have been stored whole, and sending it again is ' +
+    'safe), or too many key checks are in progress (busy)',
 };
 
 /** The header every response carries (hono's request-id middleware). */

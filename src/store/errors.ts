@@ -1,3 +1,5 @@
+import { assertKnownKeys } from '../model/knownKeys.js';
+
 /**
  * Thrown by a store when a write would take it past its size bound: the whole call is refused and
  * nothing of it is stored; reads still work. The partner HTTP API answers it 503 `storage_full`.
@@ -37,11 +39,18 @@ export class StoreUnavailableError extends Error {
    * @param message - what failed, without credentials
    * @param options - the underlying cause, if any, and whether the outcome is unknown
    *   (default `false`: nothing was kept)
+   * @throws TypeError for an unknown option or an `outcomeUnknown` that is not a boolean
    */
   constructor(
     message: string,
     options?: { readonly cause?: unknown; readonly outcomeUnknown?: boolean },
   ) {
+    assertKnownKeys(options, ['cause', 'outcomeUnknown'], 'StoreUnavailableError options');
+    if (options?.outcomeUnknown !== undefined && typeof options.outcomeUnknown !== 'boolean') {
+      throw new TypeError(
+        `StoreUnavailableError options: outcomeUnknown must be a boolean, got ${typeof options.outcomeUnknown}`,
+      );
+    }
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'StoreUnavailableError';
     this.outcomeUnknown = options?.outcomeUnknown === true;

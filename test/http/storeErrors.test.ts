@@ -116,5 +116,13 @@ describe('store errors', () => {
     });
     expect(lostAtCommit().outcomeUnknown).toBe(true);
     expect(new StoreUnavailableError('refused').outcomeUnknown).toBe(false);
+    const typo = { outcomeUnkown: true } as unknown as { outcomeUnknown: boolean };
+    expect(() => new StoreUnavailableError('x', typo)).toThrow(
+      /StoreUnavailableError options.*outcomeUnkown/,
+    );
+    const text = { outcomeUnknown: 'yes' } as unknown as { outcomeUnknown: boolean };
+    expect(() => new StoreUnavailableError('x', text)).toThrow(
+      'StoreUnavailableError options: outcomeUnknown must be a boolean, got string',
+    );
   });
 });

@@ -150,8 +150,9 @@ async function start(driver: SqlDriver): Promise<Store> {
  * dependency: `npm install pg`). It brings the schema up to date before it resolves (see
  * {@link migrate}). Units of work are PostgreSQL transactions at READ COMMITTED; payments are
  * exactly-once by primary key, also across processes sharing the database. A call made while the
- * server cannot be reached rejects with `StoreUnavailableError` and keeps nothing; the store
- * works again once the server is back. See docs/postgres.md.
+ * server cannot be reached rejects with `StoreUnavailableError` and keeps nothing (unless the
+ * connection was lost during the unit's COMMIT: then the error's `outcomeUnknown` is set, and
+ * making the call again is safe); the store works again once the server is back. See docs/postgres.md.
  * @param options - `connectionString` (a pool made and ended by the store) or `pool` (yours)
  * @returns the store, once migrated
  * @throws TypeError for unknown options, both or neither of `connectionString` and `pool`;

@@ -79,6 +79,7 @@ export async function buildCli(): Promise<BuiltCli> {
         const { stdout, stderr } = await promisify(execFile)('node', [cli, ...args], {
           cwd: root,
           timeout: 60_000,
+          maxBuffer: 64 * 2 ** 20,
         });
         return { code: 0, stdout, stderr };
       } catch (error) {

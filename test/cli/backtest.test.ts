@@ -5,35 +5,28 @@
  * nothing from the network and holds the `--json` chart specifications; bad inputs end with one
  * line and exit code 2.
  *
- * The command is built once (the `cli` entry, ESM) into a directory under temp/, beside the
- * repository's node_modules, as test/cli/replay.test.ts does.
+ * The command is built once (the `cli` entry, ESM) into a temporary directory by `buildCli`.
  */
-import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Money, replay } from '../../src/index.js';
 import { sampleData } from '../files/generated.js';
-import { buildCliInto } from './_buildCli.js';
+import { type BuiltCli, buildCli } from './_buildCli.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const examples = (name: string): string => join(root, 'docs', 'examples', `${name}.json`);
-const run = promisify(execFile);
 let work: string;
-let cli: string;
+
+let built: BuiltCli | undefined;
 
 beforeAll(async () => {
-  mkdirSync(join(root, 'temp'), { recursive: true });
-  work = mkdtempSync(join(root, 'temp', 'cli-backtest-'));
-  await buildCliInto(work);
-  cli = join(work, 'dist', 'cli.js');
+  built = await buildCli();
+  work = built.dir;
 }, 60_000);
 
-afterAll(() => {
-  if (work !== undefined) rmSync(work, { recursive: true, force: true });
-});
+afterAll(() => built?.remove());
 
 const file = (name: string, content: string): string => {
   const path = join(work, name);
@@ -42,20 +35,7 @@ const file = (name: string, content: string): string => {
 };
 
 /** Runs `cashback backtest`; never throws: the exit code is in `code`. */
-async function cashback(
-  args: readonly string[],
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [cli, 'backtest', ...args], {
-      cwd: work,
-      maxBuffer: 64 * 2 ** 20,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const cashback = (args: readonly string[]) => (built as BuiltCli).run(['backtest', ...args]);
 
 interface Figures {
   paid: number;

@@ -4,12 +4,11 @@
  * 1, 2 and 4 write the same files; CSV and Parquet transactions pay as NDJSON does; bad inputs
  * end with one line and exit code 2.
  *
- * The command is built once (the `cli` entry, ESM) into a directory under
- * temp/, beside the repository's node_modules, so that building does not race the tests that
- * read the repository's dist/.
+ * The command is built once (the `cli` entry, ESM) into a temporary directory by `buildCli`, so
+ * that building does not race the tests that read the repository's dist/.
  */
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -20,23 +19,22 @@ import { parquetWriteBuffer } from 'hyparquet-writer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { replay } from '../../src/index.js';
 import { type FlatTransaction, generatedData, nested, sampleData } from '../files/generated.js';
-import { buildCliInto } from './_buildCli.js';
+import { type BuiltCli, buildCli } from './_buildCli.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
+const _root = fileURLToPath(new URL('../..', import.meta.url));
 const run = promisify(execFile);
 let work: string;
 let cli: string;
 
+let built: BuiltCli | undefined;
+
 beforeAll(async () => {
-  mkdirSync(join(root, 'temp'), { recursive: true });
-  work = mkdtempSync(join(root, 'temp', 'cli-replay-'));
-  await buildCliInto(work);
+  built = await buildCli();
+  work = built.dir;
   cli = join(work, 'dist', 'cli.js');
 }, 60_000);
 
-afterAll(() => {
-  if (work !== undefined) rmSync(work, { recursive: true, force: true });
-});
+afterAll(() => built?.remove());
 
 const file = (name: string, content: string | Uint8Array): string => {
   const path = join(work, name);
@@ -46,18 +44,8 @@ const file = (name: string, content: string | Uint8Array): string => {
 const ndjson = (items: readonly unknown[]): string =>
   items.map((t) => JSON.stringify(t)).join('\n');
 
-/** Runs the command; never throws: the exit code is in `code`. */
-async function cashback(
-  args: readonly string[],
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [cli, 'replay', ...args], { cwd: work });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+/** Runs `cashback replay`; never throws: the exit code is in `code`. */
+const cashback = (args: readonly string[]) => (built as BuiltCli).run(['replay', ...args]);
 
 /** Payments of a CSV output file, with numbers as replay() gives them. */
 function paymentsCsv(path: string): unknown[] {

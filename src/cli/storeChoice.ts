@@ -115,7 +115,7 @@ function running(pid: number): boolean {
   }
 }
 
-/** Tries of a lock before giving up, and the pause between two while another process takes it over. */
+/** Tries of a lock before giving up; the pause between two while another process takes it over. */
 const LOCK_TRIES = 200;
 const TAKE_OVER_PAUSE_MS = 10;
 /** Take-overs left half done by a killed process, followed one inside the other, at most. */

@@ -165,7 +165,7 @@ function giveBack(path: string, content: string): void {
  * it, or removes one whose process is gone and tries again. Only the holder of
  * `<path>.<digest of that lock's text>`, a lock taken the same way, may remove it, and only while
  * it is still that lock: so of processes that find one stale lock, one removes it and the others
- * find the new one, never both ours.
+ * find the lock that replaced it, never a lock of their own beside it.
  * @returns the text written, or the live process that holds the lock
  */
 function takeLock(path: string, depth: number): { content: string } | { holder: number } {

@@ -1,4 +1,5 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash, randomUUID } from 'node:crypto';
+import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { InvalidArgumentError } from 'commander';
 import { createMemoryStore, type Store } from '../index.js';
@@ -114,37 +115,102 @@ function running(pid: number): boolean {
   }
 }
 
+/** Tries of a lock before giving up; the pause between two while another process takes it over. */
+const LOCK_TRIES = 200;
+const TAKE_OVER_PAUSE_MS = 10;
+/** Take-overs left half done by a killed process, followed one inside the other, at most. */
+const TAKE_OVER_DEPTH = 3;
+
+/** Blocks this thread for `ms`: nothing else runs before the store is open. */
+function pause(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/** The text of a file; undefined when there is none. */
+function readIfAny(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+}
+
+/**
+ * Creates `path` holding `content`, unless it exists: the text is written under a name of its own,
+ * then linked, so that no process ever reads the lock empty or half written.
+ * @returns whether this call created it
+ */
+function createWhole(path: string, content: string): boolean {
+  const draft = `${path}.${process.pid}.${randomUUID()}.tmp`;
+  writeFileSync(draft, content, { flag: 'wx', mode: 0o600 });
+  try {
+    linkSync(draft, path);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  } finally {
+    rmSync(draft, { force: true });
+  }
+}
+
+/** Removes the lock `path` if it is still the one `content` says this process took. */
+function giveBack(path: string, content: string): void {
+  if (readIfAny(path) === content) rmSync(path, { force: true });
+}
+
+/**
+ * Takes the lock file `path` (its first line a process id, its second a token of its own): creates
+ * it, or removes one whose process is gone and tries again. Only the holder of
+ * `<path>.<digest of that lock's text>`, a lock taken the same way, may remove it, and only while
+ * it is still that lock: so of processes that find one stale lock, one removes it and the others
+ * find the lock that replaced it, never a lock of their own beside it.
+ * @returns the text written, or the live process that holds the lock
+ */
+function takeLock(path: string, depth: number): { content: string } | { holder: number } {
+  const content = `${process.pid}\n${randomUUID()}\n`;
+  for (let attempt = 0; attempt < LOCK_TRIES; attempt++) {
+    if (createWhole(path, content)) return { content };
+    const seen = readIfAny(path);
+    if (seen === undefined) continue; // given back meanwhile
+    const holder = Number(seen.split('\n', 1)[0]);
+    if (Number.isSafeInteger(holder) && holder > 0 && holder !== process.pid && running(holder)) {
+      return { holder };
+    }
+    if (depth === TAKE_OVER_DEPTH) break;
+    const right = `${path}.${createHash('sha256').update(seen).digest('hex').slice(0, 16)}`;
+    const taken = takeLock(right, depth + 1);
+    if (!('content' in taken)) {
+      pause(TAKE_OVER_PAUSE_MS); // another process is taking this lock over
+      continue;
+    }
+    try {
+      if (readIfAny(path) === seen) rmSync(path); // left by a process that is gone
+    } finally {
+      giveBack(right, taken.content);
+    }
+  }
+  throw new Error(`cannot take the lock ${path}; if no process of cashback runs, remove ${path}*`);
+}
+
 /**
  * Takes `<dir>.lock` for this process: PGlite has no lock of its own, and two processes writing
  * one data directory would corrupt it. A lock left by a process that is gone (a SIGKILL) is taken
- * over.
+ * over, by one process only when several find it at once.
  * @param dir - the PGlite data directory
  * @returns the function that gives the lock back
  * @throws Error naming the process that holds the directory
  */
 export function lockDataDir(dir: string): () => void {
   const path = `${dir}.lock`;
-  for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      writeFileSync(path, `${process.pid}\n`, { flag: 'wx', mode: 0o600 });
-      return () => rmSync(path, { force: true });
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    }
-    let holder = Number.NaN;
-    try {
-      holder = Number(readFileSync(path, 'utf8').trim());
-    } catch {
-      // gone meanwhile: try again
-    }
-    if (Number.isSafeInteger(holder) && holder > 0 && holder !== process.pid && running(holder)) {
-      throw new Error(
-        `the PGlite data directory ${dir} is in use by process ${holder} (${path}); stop it, or give another --data-dir`,
-      );
-    }
-    rmSync(path, { force: true }); // left by a process that is gone
+  const taken = takeLock(path, 0);
+  if ('holder' in taken) {
+    throw new Error(
+      `the PGlite data directory ${dir} is in use by process ${taken.holder} (${path}); stop it, or give another --data-dir`,
+    );
   }
-  throw new Error(`cannot take the lock ${path}`);
+  return () => giveBack(path, taken.content);
 }
 
 /** A store that is open, and what to say about it. */

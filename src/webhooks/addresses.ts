@@ -2,6 +2,7 @@ import { type LookupAddress, type LookupOptions, lookup as lookupCallback } from
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 import { Agent, fetch as undiciFetch } from 'undici';
+import { embeddedIpv4 } from './embeddedIpv4.js';
 
 /** Addresses a webhook may not reach: private, loopback, link-local and other non-public ranges. */
 const BLOCKED = new BlockList();
@@ -23,6 +24,8 @@ for (const [net, prefix] of [
 for (const [net, prefix] of [
   ['::', 128],
   ['::1', 128],
+  // NAT64 for local use (RFC 8215): where its IPv4 address sits is each network's choice.
+  ['64:ff9b:1::', 48],
   ['fc00::', 7],
   ['fe80::', 10],
   ['ff00::', 8],
@@ -30,13 +33,19 @@ for (const [net, prefix] of [
   BLOCKED.addSubnet(net, prefix, 'ipv6');
 }
 
-/** Whether `address` (an IP literal) is private, loopback, link-local or otherwise not public. */
-function isBlockedAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped?.[1] !== undefined) return isBlockedAddress(mapped[1]);
+/**
+ * Whether `address` (an IP literal) is private, loopback, link-local or otherwise not public. An
+ * IPv6 address that stands for an IPv4 one (mapped, compatible, translated, NAT64, 6to4) is
+ * judged by that IPv4 address: `64:ff9b::a00:1` reaches 10.0.0.1.
+ * @param address - the address
+ * @returns true when a webhook may not reach it
+ */
+export function isBlockedAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 0) return true;
-  return BLOCKED.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  if (family === 4) return BLOCKED.check(address, 'ipv4');
+  const ipv4 = embeddedIpv4(address);
+  return ipv4 === undefined ? BLOCKED.check(address, 'ipv6') : BLOCKED.check(ipv4, 'ipv4');
 }
 
 /** The host of a URL as an address or a name: IPv6 literals without their brackets. */

@@ -58,7 +58,9 @@ export async function* jsonBatches(
   let items = 0;
   let failure: Error | undefined;
   let depth = 0;
-  // Where the item being read may start (past the `[` or `,` before it), and its line, once known.
+  // The item being read (from 1), where it may start (past the `[` or `,` before it), and its
+  // line once its first token is seen.
+  let item = 1;
   let floor = 0;
   let startLine: number | undefined;
   const over = (limit: 'maxValueBytes' | 'maxDepth', line: number): ReadLimitError =>
@@ -68,10 +70,15 @@ export async function* jsonBatches(
       limit,
       limits[limit],
       limit === 'maxDepth'
-        ? `item ${items + 1} nests deeper than ${maxDepth} levels`
-        : `item ${items + 1} is longer than ${maxValueBytes} bytes`,
+        ? `item ${item} nests deeper than ${maxDepth} levels`
+        : `item ${item} is longer than ${maxValueBytes} bytes`,
     );
   parser.onToken = ({ token, offset }) => {
+    // Checked at every token, the one that ends an item (`,` or `]`) included: a string or number
+    // item is one token, known only when it ends.
+    if (depth > 0 && offset - floor > maxValueBytes) {
+      throw over('maxValueBytes', startLine ?? lines.lineOf(floor));
+    }
     if (depth === 1 && token !== TokenType.RIGHT_BRACKET && token !== TokenType.COMMA) {
       startLine ??= lines.lineOf(offset);
     }
@@ -80,11 +87,9 @@ export async function* jsonBatches(
       if (depth === 1) floor = offset + 1;
     } else if (token === TokenType.RIGHT_BRACE || token === TokenType.RIGHT_BRACKET) depth--;
     else if (token === TokenType.COMMA && depth === 1) {
+      item++;
       floor = offset + 1;
       startLine = undefined;
-    }
-    if (depth > 0 && offset - floor > maxValueBytes) {
-      throw over('maxValueBytes', startLine ?? lines.lineOf(floor));
     }
   };
   parser.onValue = ({ value, key }) => {
@@ -119,16 +124,18 @@ export async function* jsonBatches(
     lines.next(encoded);
     parser.write(encoded);
     written += encoded.length;
+    // An item that is still being read past the end of the piece.
+    if (failure === undefined && depth > 0 && written - floor > maxValueBytes) {
+      failure = over('maxValueBytes', startLine ?? lines.lineOf(floor));
+    }
+    // A string or number item past the limit was parsed before the token after it told: left out.
+    if (failure instanceof ReadLimitError) batch = batch.filter((r) => r.line < item);
     if (batch.length > 0) {
       yield batch;
       batch = [];
     }
     if (failure !== undefined) {
       throw failure instanceof ReadLimitError ? failure : invalid(failure.message);
-    }
-    // A string or number item is one token, seen only when it ends: its length is checked here.
-    if (depth > 0 && written - floor > maxValueBytes) {
-      throw over('maxValueBytes', startLine ?? lines.lineOf(floor));
     }
   }
   if (!started) throw new FileReadError(file, 'not valid JSON: the file holds no JSON value');

@@ -170,6 +170,12 @@ describe('the JSON limits', () => {
     const over = await failure(small, { limits: { maxValueBytes: 1000 } });
     expectLimit(over.error, small, 'maxValueBytes', 3);
     expect(over.records).toBe(1);
+    // A string item is one token: past the limit, it is not yielded before the error.
+    const short = file('string.json', `[${good},\n"${'o'.repeat(2000)}", 1]`);
+    const string = await failure(short, { limits: { maxValueBytes: 1000 } });
+    expectLimit(string.error, short, 'maxValueBytes', 2);
+    expect((string.error as ReadLimitError).message).toContain('item 2 is longer than 1000 bytes');
+    expect(string.records).toBe(1);
   });
 });
 

@@ -102,6 +102,39 @@ type ParserHandleClass = new (config: Papa.ParseConfig<string[]>) => ParserHandl
 // below (Papa Parse 5.7).
 const { ParserHandle } = Papa as unknown as { ParserHandle: ParserHandleClass };
 
+/** The records of CSV rows, the first whole row naming the columns. */
+class CsvRecords {
+  private paths: ColumnPaths | undefined;
+
+  /** @param file - the file, for malformed records */
+  constructor(private readonly file: string) {}
+
+  /**
+   * The record of a row: undefined for the header, malformed for a broken quote or a row with
+   * another number of cells than the header has columns.
+   */
+  of(
+    cells: string[],
+    error: string | undefined,
+    line: number,
+  ): FileRecord | MalformedRecord | undefined {
+    const { file, paths } = this;
+    if (paths === undefined && error === undefined) {
+      this.paths = columnPaths(
+        cells.map((name, i) => (i === 0 ? name.replace(/^\uFEFF/, '') : name)),
+      );
+      return undefined;
+    }
+    if (error !== undefined) return { ok: false, file, line, reason: error };
+    const columns = paths?.length ?? 0;
+    if (cells.length !== columns) {
+      const reason = `the row has ${cells.length} cells, the header names ${columns} columns`;
+      return { ok: false, file, line, reason };
+    }
+    return { ok: true, value: nestRow(paths ?? [], (i) => cells[i]), line };
+  }
+}
+
 /** The error for a field past the field limit. */
 function fieldTooLong(file: string, line: number, max: number): ReadLimitError {
   return new ReadLimitError(
@@ -136,9 +169,8 @@ export async function* csvBatches(
   const { maxLineBytes, maxFieldBytes } = limits;
   const text = crlfAsLf(bytes);
   const lines = new LineCounter();
+  const records = new CsvRecords(file);
   let ready: (FileRecord | MalformedRecord)[] = [];
-  let header: readonly string[] | undefined;
-  let paths: ColumnPaths = [];
   let end = 0;
   const config: Papa.ParseConfig<string[]> = {
     header: false,
@@ -157,22 +189,8 @@ export async function* csvBatches(
         const text = input.substring(start - base, end - base).replace(/\r?\n?$/, '');
         if (longerThan(text, maxLineBytes)) throw lineTooLong(file, line, maxLineBytes);
       }
-      const error = row.errors[0];
-      if (header === undefined && error === undefined) {
-        header = cells.map((name, i) => (i === 0 ? name.replace(/^\uFEFF/, '') : name));
-        paths = columnPaths(header);
-        return;
-      }
-      if (error !== undefined) {
-        ready.push({ ok: false, file, line, reason: error.message });
-      } else if (cells.length !== paths.length) {
-        ready.push({
-          ok: false,
-          file,
-          line,
-          reason: `the row has ${cells.length} cells, the header names ${paths.length} columns`,
-        });
-      } else ready.push({ ok: true, value: nestRow(paths, (i) => cells[i]), line });
+      const record = records.of(cells, row.errors[0]?.message, line);
+      if (record !== undefined) ready.push(record);
     },
   };
   const parser = new ParserHandle(config);

@@ -4,16 +4,17 @@ import {
   FileReadError,
   type MalformedRecord,
   MalformedRecordError,
+  type ReadLimit,
   readAllRecords,
   readRecords,
 } from '../files/index.js';
 import { backtestReport } from '../files/report.js';
 import { type BacktestResult, type BacktestRow, backtest } from '../index.js';
 import { asUsageError } from './fileErrors.js';
-import { parseTimeZone } from './inputs.js';
+import { addReadLimitOptions, parseTimeZone, readLimitsOf } from './inputs.js';
 
 /** What `cashback backtest` reads from its command line. */
-interface BacktestCommandOptions {
+interface BacktestCommandOptions extends Partial<Record<ReadLimit, number>> {
   readonly baseline: string;
   readonly candidate: string;
   readonly customers: string;
@@ -82,8 +83,9 @@ async function backtestCommand(options: BacktestCommandOptions): Promise<void> {
     if (options.strict === true) throw new MalformedRecordError(m);
     process.stderr.write(`cashback: skipped ${m.file}:${m.line}: ${m.reason}\n`);
   };
+  const limits = readLimitsOf(options);
   const whole = async (file: string): Promise<unknown[]> => {
-    const read = await readAllRecords(file);
+    const read = await readAllRecords(file, { limits });
     for (const m of read.malformed) skip(m);
     return read.records;
   };
@@ -92,7 +94,7 @@ async function backtestCommand(options: BacktestCommandOptions): Promise<void> {
     const candidate = await whole(options.candidate);
     const customers = await whole(options.customers);
     const history = options.history === undefined ? [] : await whole(options.history);
-    const records = readRecords(options.transactions);
+    const records = readRecords(options.transactions, { limits });
     async function* transactions(): AsyncGenerator<unknown> {
       for await (const r of records) {
         if (r.ok) yield r.value;
@@ -123,7 +125,7 @@ async function backtestCommand(options: BacktestCommandOptions): Promise<void> {
  * @param program - the `cashback` program
  */
 export function addBacktestCommand(program: Command): void {
-  program
+  const command = program
     .command('backtest')
     .description(
       'Replay two offer sets over the same files and report the difference per offer, month and customer segment (docs/backtest.md).',
@@ -140,8 +142,8 @@ export function addBacktestCommand(program: Command): void {
       new Option('--time-zone <zone>', 'IANA time zone of transaction dates')
         .argParser(parseTimeZone)
         .default('UTC'),
-    )
-    .action(async (raw: BacktestCommandOptions) => {
-      await backtestCommand(raw);
-    });
+    );
+  addReadLimitOptions(command).action(async (raw: BacktestCommandOptions) => {
+    await backtestCommand(raw);
+  });
 }

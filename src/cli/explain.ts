@@ -1,11 +1,11 @@
 import { type Command, Option } from 'commander';
-import { readAllRecords } from '../files/index.js';
+import { type ReadLimit, readAllRecords } from '../files/index.js';
 import { type Explanation, explain } from '../index.js';
 import { asUsageError } from './fileErrors.js';
-import { parseTimeZone, readJsonFile } from './inputs.js';
+import { addReadLimitOptions, parseTimeZone, readJsonFile, readLimitsOf } from './inputs.js';
 
 /** What `cashback explain` reads from its command line. */
-interface ExplainCommandOptions {
+interface ExplainCommandOptions extends Partial<Record<ReadLimit, number>> {
   readonly offers: string;
   readonly customers: string;
   readonly history?: string;
@@ -44,20 +44,23 @@ function formatExplanation(e: Explanation): string {
  * @throws UsageError for a file that cannot be read or an invalid offers file
  */
 async function explainCommand(file: string, options: ExplainCommandOptions): Promise<void> {
-  const read = readJsonFile(file, 'transaction');
-  const transaction = Array.isArray(read) && read.length === 1 ? read[0] : read;
+  const given = readJsonFile(file, 'transaction');
+  const transaction = Array.isArray(given) && given.length === 1 ? given[0] : given;
+  const read = { limits: readLimitsOf(options) };
   try {
-    const offers = (await readAllRecords(options.offers)).records;
+    const offers = (await readAllRecords(options.offers, read)).records;
     const id = customerIdOf(transaction);
     // A customer id given twice in the file is rejected by a replay, so unknown here too.
-    const copies = (await readAllRecords(options.customers)).records.filter(
+    const copies = (await readAllRecords(options.customers, read)).records.filter(
       (c) => customerIdOf(c) === id,
     );
     const customer = copies.length === 1 ? copies[0] : undefined;
     const history =
       options.history === undefined
         ? []
-        : (await readAllRecords(options.history)).records.filter((h) => customerIdOf(h) === id);
+        : (await readAllRecords(options.history, read)).records.filter(
+            (h) => customerIdOf(h) === id,
+          );
     const e = explain(transaction, { offers, customer, history }, { timeZone: options.timeZone });
     process.stdout.write(
       options.json === true ? `${JSON.stringify(e, null, 2)}\n` : formatExplanation(e),
@@ -72,7 +75,7 @@ async function explainCommand(file: string, options: ExplainCommandOptions): Pro
  * @param program - the `cashback` program
  */
 export function addExplainCommand(program: Command): void {
-  program
+  const command = program
     .command('explain')
     .description(
       'Explain one transaction: its outcome, every offer at its merchant and the first check each failed (docs/replay.md).',
@@ -86,8 +89,8 @@ export function addExplainCommand(program: Command): void {
       new Option('--time-zone <zone>', 'IANA time zone of transaction dates')
         .argParser(parseTimeZone)
         .default('UTC'),
-    )
-    .action(async (file: string, raw: ExplainCommandOptions) => {
-      await explainCommand(file, raw);
-    });
+    );
+  addReadLimitOptions(command).action(async (file: string, raw: ExplainCommandOptions) => {
+    await explainCommand(file, raw);
+  });
 }

@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { InvalidArgumentError } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import type { ReadLimit, ReadLimits } from '../files/index.js';
+import { DEFAULT_READ_LIMITS, resolveReadLimits } from '../files/limits.js';
 import { resolveOptions } from '../index.js';
 
 /**
@@ -198,4 +200,59 @@ export function parseTimeZone(value: string): string {
   } catch {
     throw new InvalidArgumentError('Not a time zone this Node.js knows (e.g. Europe/Paris).');
   }
+}
+
+/** The flag of each read limit (docs/cli.md): the limit's name, in kebab case. */
+export const READ_LIMIT_FLAGS: Readonly<Record<ReadLimit, string>> = {
+  maxLineBytes: '--max-line-bytes',
+  maxFieldBytes: '--max-field-bytes',
+  maxValueBytes: '--max-value-bytes',
+  maxDepth: '--max-depth',
+};
+
+const READ_LIMIT_HELP: Readonly<Record<ReadLimit, string>> = {
+  maxLineBytes: 'longest NDJSON line or CSV row, in bytes',
+  maxFieldBytes: 'longest CSV field, in bytes',
+  maxValueBytes: 'longest item of a JSON array, in bytes',
+  maxDepth: 'deepest nesting of JSON arrays and objects',
+};
+
+/**
+ * Adds the read-limit flags (`--max-line-bytes`, `--max-field-bytes`, `--max-value-bytes`,
+ * `--max-depth`) to a command that reads record files. Each takes a whole number, checked as the
+ * readers check their `limits`.
+ * @param command - the command
+ * @returns the command
+ */
+export function addReadLimitOptions(command: Command): Command {
+  for (const [limit, flag] of Object.entries(READ_LIMIT_FLAGS) as [ReadLimit, string][]) {
+    command.addOption(
+      new Option(
+        `${flag} <${limit === 'maxDepth' ? 'levels' : 'bytes'}>`,
+        `${READ_LIMIT_HELP[limit]} (default ${DEFAULT_READ_LIMITS[limit]})`,
+      ).argParser((value: string) => {
+        try {
+          const given = /^[0-9]{1,10}$/.test(value) ? Number(value) : value;
+          return resolveReadLimits({ [limit]: given as number })[limit];
+        } catch (err) {
+          throw new InvalidArgumentError(`${(err as Error).message}.`);
+        }
+      }),
+    );
+  }
+  return command;
+}
+
+/**
+ * The read limits a command line gives.
+ * @param options - the command's options, as commander names them
+ * @returns the limits given, the others left to their defaults
+ */
+export function readLimitsOf(options: Partial<Record<ReadLimit, number>>): ReadLimits {
+  const limits: Partial<Record<ReadLimit, number>> = {};
+  for (const limit of Object.keys(READ_LIMIT_FLAGS) as ReadLimit[]) {
+    const value = options[limit];
+    if (value !== undefined) limits[limit] = value;
+  }
+  return limits;
 }

@@ -1,13 +1,19 @@
 import { type Command, Option } from 'commander';
-import { type FileFormat, type MalformedRecord, replayFiles } from '../files/index.js';
+import {
+  type FileFormat,
+  type MalformedRecord,
+  type ReadLimit,
+  replayFiles,
+} from '../files/index.js';
+import { withReadLimits } from '../files/limits.js';
 import { replayInWorkers } from '../files/workers.js';
 import { createRecordWriter, type RecordWriter } from '../files/writeRecords.js';
 import { Money, type Outcome, type ReplaySummary } from '../index.js';
 import { asUsageError } from './fileErrors.js';
-import { parseTimeZone, UsageError } from './inputs.js';
+import { addReadLimitOptions, parseTimeZone, readLimitsOf, UsageError } from './inputs.js';
 
 /** What `cashback replay` reads from its command line. */
-interface ReplayCommandOptions {
+interface ReplayCommandOptions extends Partial<Record<ReadLimit, number>> {
   readonly offers: string;
   readonly customers: string;
   readonly history?: string;
@@ -227,7 +233,7 @@ async function replayCommand(options: ReplayCommandOptions): Promise<void> {
  * @param program - the `cashback` program
  */
 export function addReplayCommand(program: Command): void {
-  program
+  const command = program
     .command('replay')
     .description(
       'Replay transaction files against offers: payments, errors and a summary (docs/replay.md).',
@@ -266,8 +272,9 @@ export function addReplayCommand(program: Command): void {
       )
         .argParser(wholeOption('--max-lateness-days', 0))
         .default(31),
-    )
-    .action(async (raw: ReplayCommandOptions) => {
-      await replayCommand(raw);
-    });
+    );
+  addReadLimitOptions(command).action(async (raw: ReplayCommandOptions) => {
+    // replayFiles starts the readers itself: the limits reach them through the scope.
+    await withReadLimits(readLimitsOf(raw), () => replayCommand(raw));
+  });
 }

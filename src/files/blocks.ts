@@ -2,9 +2,11 @@
 // partition of its customer. NDJSON stays bytes in the reading thread: lines are found, routed and
 // copied into one buffer per partition, which moves to a worker thread without a copy and is
 // decoded and parsed there (docs/replay.md, Workers).
+import { byteStream } from './byteStream.js';
+import { type ReadLimits, resolveReadLimits } from './limits.js';
+import { LineCarry, lineTooLong } from './lineCarry.js';
 import { LineRouter, partitionOf } from './partition.js';
-import type { FileRecord, MalformedRecord } from './readRecords.js';
-import { byteStream, FileReadError } from './readRecords.js';
+import { FileReadError, type FileRecord, type MalformedRecord } from './records.js';
 
 /** One partition's items of a block: NDJSON lines as UTF-8, each ending in `\n`, or records. */
 export type Part = { readonly text: Uint8Array } | { readonly records: unknown[] };
@@ -109,15 +111,18 @@ class BlockBuilder {
 
 /**
  * An NDJSON file in blocks of `size` lines. Lines are cut and numbered as `readRecords` cuts them
- * (a `\r` before the `\n` dropped, the last line kept without a line break); empty lines are
- * left out here, and lines of white space only by the partition that decodes them.
+ * (a `\r` before the `\n` dropped, the last line kept without a line break), and bounded as it
+ * bounds them; empty lines are left out here, and lines of white space only by the partition
+ * that decodes them.
  * @param file - the path
  * @param gzip - whether it is gzip-compressed
  * @param partitions - how many partitions
  * @param size - items a block
  * @param onBytes - called with the bytes read so far
+ * @param limits - `maxLineBytes`, the longest line
  * @returns the blocks
- * @throws FileReadError (when iterated) for a file that cannot be read
+ * @throws FileReadError (when iterated) for a file that cannot be read; ReadLimitError for a line
+ *   past the limit
  */
 export async function* lineBlocks(
   file: string,
@@ -125,45 +130,53 @@ export async function* lineBlocks(
   partitions: number,
   size: number,
   onBytes?: (bytes: number) => void,
+  limits: Pick<ReadLimits, 'maxLineBytes'> = {},
 ): AsyncGenerator<Block> {
+  const max = resolveReadLimits(limits).maxLineBytes;
   const builder = new BlockBuilder('text', partitions, size);
   const full: Block[] = [];
   let line = 0;
-  /** Adds the whole lines of `bytes` from `start`; returns where the unfinished one starts. */
-  const cut = (bytes: Buffer, from: number): number => {
-    const router = new LineRouter(bytes, partitions);
-    let start = from;
-    for (let nl = bytes.indexOf(0x0a, start); nl !== -1; nl = bytes.indexOf(0x0a, start)) {
-      line++;
-      const end = nl > start && bytes[nl - 1] === 0x0d ? nl - 1 : nl;
-      if (end > start) builder.addLine(bytes, start, end, line, router);
-      if (builder.full) full.push(builder.take());
-      start = nl + 1;
-    }
-    return start;
+  /** Adds the line of `bytes` from `start` to `end` (its `\n`, if any, excluded). */
+  const add = (bytes: Buffer, start: number, nl: number, router: LineRouter): void => {
+    const end = nl > start && bytes[nl - 1] === 0x0d ? nl - 1 : nl;
+    if (end - start > max) throw lineTooLong(file, line, max);
+    if (end > start) builder.addLine(bytes, start, end, line, router);
+    if (builder.full) full.push(builder.take());
   };
-  // The start of a line that goes on in the next piece (copied only when it ends there).
-  let rest: Buffer | undefined;
+  // The start of a line that goes on in the next pieces (joined only when it ends there).
+  const carry = new LineCarry(file, max);
   try {
     for await (const piece of byteStream(file, gzip, onBytes) as AsyncIterable<Buffer>) {
-      let from = 0;
-      if (rest !== undefined) {
-        const nl = piece.indexOf(0x0a);
-        const joined = Buffer.concat([rest, nl === -1 ? piece : piece.subarray(0, nl + 1)]);
-        rest = nl === -1 ? joined : undefined;
-        if (nl === -1) continue;
-        cut(joined, 0);
-        from = nl + 1;
+      let start = 0;
+      let nl = piece.indexOf(0x0a);
+      if (nl === -1) {
+        carry.add(piece, line + 1);
+        continue;
       }
-      const start = cut(piece, from);
-      if (start < piece.length) rest = piece.subarray(start);
+      if (!carry.empty) {
+        line++;
+        const joined = carry.take(piece.subarray(0, nl), line);
+        add(joined, 0, joined.length, new LineRouter(joined, partitions));
+        start = nl + 1;
+        nl = piece.indexOf(0x0a, start);
+      }
+      const router = new LineRouter(piece, partitions);
+      for (; nl !== -1; nl = piece.indexOf(0x0a, start)) {
+        line++;
+        add(piece, start, nl, router);
+        start = nl + 1;
+      }
+      carry.add(piece.subarray(start), line + 1);
       yield* full.splice(0);
     }
   } catch (err) {
+    if (err instanceof FileReadError) throw err;
     throw new FileReadError(file, err instanceof Error ? err.message : String(err));
   }
-  if (rest !== undefined) {
-    builder.addLine(rest, 0, rest.length, line + 1, new LineRouter(rest, partitions));
+  if (!carry.empty) {
+    line++;
+    const rest = carry.take(Buffer.alloc(0), line);
+    builder.addLine(rest, 0, rest.length, line, new LineRouter(rest, partitions));
   }
   yield* full.splice(0);
   if (!builder.empty) yield builder.take();

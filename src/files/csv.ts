@@ -4,8 +4,10 @@
 // code).
 import { type Readable, Transform } from 'node:stream';
 import Papa from 'papaparse';
+import { longerThan, ReadLimitError, type ReadLimits } from './limits.js';
+import { lineTooLong } from './lineCarry.js';
 import { type ColumnPaths, columnPaths, nestRow } from './nest.js';
-import type { FileRecord, MalformedRecord } from './readRecords.js';
+import type { FileRecord, MalformedRecord } from './records.js';
 
 /**
  * The line numbers of positions in a text that arrives piece by piece, asked in increasing order.
@@ -90,93 +92,159 @@ function crlfAsLf(text: Readable): Readable {
   return text.pipe(out);
 }
 
-/** How many records may wait for the reader before the file is paused. */
-const HIGH_WATER = 4096;
+/** Papa Parse's parser of one text in pieces, as its own stream readers drive it. */
+interface ParserHandle {
+  /** Parses `input`, which starts at `baseIndex` of the whole text; holds back its last row when `ignoreLastRow`. */
+  parse(input: string, baseIndex: number, ignoreLastRow: boolean): { meta: { cursor: number } };
+}
+type ParserHandleClass = new (config: Papa.ParseConfig<string[]>) => ParserHandle;
+// Not in Papa Parse's types, but what its stream reader drives: the same parser, fed by the loop
+// below (Papa Parse 5.7).
+const { ParserHandle } = Papa as unknown as { ParserHandle: ParserHandleClass };
+
+/** The records of CSV rows, the first whole row naming the columns. */
+class CsvRecords {
+  private paths: ColumnPaths | undefined;
+
+  /** @param file - the file, for malformed records */
+  constructor(private readonly file: string) {}
+
+  /**
+   * The record of a row: undefined for the header, malformed for a broken quote or a row with
+   * another number of cells than the header has columns.
+   */
+  of(
+    cells: string[],
+    error: string | undefined,
+    line: number,
+  ): FileRecord | MalformedRecord | undefined {
+    const { file, paths } = this;
+    if (paths === undefined && error === undefined) {
+      this.paths = columnPaths(
+        cells.map((name, i) => (i === 0 ? name.replace(/^\uFEFF/, '') : name)),
+      );
+      return undefined;
+    }
+    if (error !== undefined) return { ok: false, file, line, reason: error };
+    const columns = paths?.length ?? 0;
+    if (cells.length !== columns) {
+      const reason = `the row has ${cells.length} cells, the header names ${columns} columns`;
+      return { ok: false, file, line, reason };
+    }
+    return { ok: true, value: nestRow(paths ?? [], (i) => cells[i]), line };
+  }
+}
+
+/** The error for a field past the field limit. */
+function fieldTooLong(file: string, line: number, max: number): ReadLimitError {
+  return new ReadLimitError(
+    file,
+    line,
+    'maxFieldBytes',
+    max,
+    `a field is longer than ${max} bytes`,
+  );
+}
 
 /**
  * The records of CSV text as batches, in file order: the first row names the columns, a row with
  * another number of cells or a broken quote is a {@link MalformedRecord} with its line, and
  * blank lines are skipped. Cells stay strings; an empty cell is left out. Lines may end in LF,
  * CRLF or both; a CRLF is read as LF, inside quoted cells too.
- * @param file - the file's name, for malformed records
+ *
+ * Papa Parse parses the row that a piece leaves unfinished again with the next piece; here the
+ * next text waits until it is as long as that row, so that a long row costs its length, not its
+ * square, and a row or field past its limit ends the read once at most twice the limit is held.
+ * @param file - the file's name, for malformed records and errors
  * @param bytes - its bytes, decompressed
+ * @param limits - `maxLineBytes`, the longest row, and `maxFieldBytes`, the longest field
  * @returns the batches
+ * @throws ReadLimitError (when iterated) for a row or field past its limit
  */
 export async function* csvBatches(
   file: string,
   bytes: Readable,
+  limits: Required<Pick<ReadLimits, 'maxLineBytes' | 'maxFieldBytes'>>,
 ): AsyncGenerator<(FileRecord | MalformedRecord)[]> {
+  const { maxLineBytes, maxFieldBytes } = limits;
   const text = crlfAsLf(bytes);
   const lines = new LineCounter();
-  // Registered before the parser's own listener: each piece is counted before it is parsed.
-  text.on('data', (piece: string) => lines.add(piece));
+  const records = new CsvRecords(file);
   let ready: (FileRecord | MalformedRecord)[] = [];
-  let finished = false;
-  let failure: Error | undefined;
-  let wake: (() => void) | undefined;
-  const notify = (): void => {
-    const w = wake;
-    wake = undefined;
-    w?.();
-  };
-  let header: readonly string[] | undefined;
-  let paths: ColumnPaths = [];
   let end = 0;
-  Papa.parse<string[]>(text, {
+  const config: Papa.ParseConfig<string[]> = {
     header: false,
     delimiter: ',',
     skipEmptyLines: true,
     step: (row) => {
       const line = lines.rowAfter(end);
+      const start = end;
       end = row.meta.cursor;
       const cells = row.data;
-      const error = row.errors[0];
-      if (header === undefined && error === undefined) {
-        header = cells.map((name, i) => (i === 0 ? name.replace(/^\uFEFF/, '') : name));
-        paths = columnPaths(header);
-        return;
+      if (cells.some((cell) => longerThan(cell, maxFieldBytes))) {
+        throw fieldTooLong(file, line, maxFieldBytes);
       }
-      if (error !== undefined) {
-        ready.push({ ok: false, file, line, reason: error.message });
-      } else if (cells.length !== paths.length) {
-        ready.push({
-          ok: false,
-          file,
-          line,
-          reason: `the row has ${cells.length} cells, the header names ${paths.length} columns`,
-        });
-      } else ready.push({ ok: true, value: nestRow(paths, (i) => cells[i]), line });
-      if (ready.length >= HIGH_WATER) text.pause();
-      notify();
-    },
-    complete: () => {
-      finished = true;
-      notify();
-    },
-    error: (err: Error) => {
-      failure = err;
-      notify();
-    },
-  });
-  text.on('error', (err) => {
-    failure = err;
-    notify();
-  });
-  try {
-    for (;;) {
-      if (ready.length > 0) {
-        const batch = ready;
-        ready = [];
-        text.resume();
-        yield batch;
-        continue;
+      // The row's text, its line break left out, when its length may be past the limit.
+      if ((end - start) * 3 > maxLineBytes) {
+        const text = input.substring(start - base, end - base).replace(/\r?\n?$/, '');
+        if (longerThan(text, maxLineBytes)) throw lineTooLong(file, line, maxLineBytes);
       }
-      if (failure !== undefined) throw failure;
-      if (finished) return;
-      await new Promise<void>((resolve) => {
-        wake = resolve;
-      });
+      const record = records.of(cells, row.errors[0]?.message, line);
+      if (record !== undefined) ready.push(record);
+    },
+  };
+  const parser = new ParserHandle(config);
+  /** The text after the last whole row, its position in the text, and the text read since. */
+  let partial = '';
+  let base = 0;
+  let pending: string[] = [];
+  let waiting = 0;
+  /** The text being parsed. */
+  let input = '';
+  const parse = (last: boolean): void => {
+    input = partial + pending.join('');
+    pending = [];
+    waiting = 0;
+    const cursor = parser.parse(input, base, !last).meta.cursor;
+    if (last) return;
+    partial = input.substring(cursor - base);
+    base = cursor;
+  };
+  /** Throws when the unfinished row, or its field being read, is past its limit. */
+  const bound = (): void => {
+    if (!longerThan(partial, Math.min(maxLineBytes, maxFieldBytes))) return;
+    const cells = Papa.parse<string[]>(partial, { delimiter: ',', newline: config.newline }).data;
+    if (cells[0]?.some((cell) => longerThan(cell, maxFieldBytes)) === true) {
+      throw fieldTooLong(file, lines.rowAfter(end), maxFieldBytes);
     }
+    if (longerThan(partial, maxLineBytes))
+      throw lineTooLong(file, lines.rowAfter(end), maxLineBytes);
+  };
+  /** Parses the text read so far; a row past a limit ends the read after the rows before it. */
+  async function* rows(last: boolean): AsyncGenerator<(FileRecord | MalformedRecord)[]> {
+    let failure: unknown;
+    try {
+      parse(false);
+      bound();
+      if (last) parse(true);
+    } catch (err) {
+      failure = err;
+    }
+    if (ready.length > 0) {
+      const batch = ready;
+      ready = [];
+      yield batch;
+    }
+    if (failure !== undefined) throw failure;
+  }
+  try {
+    for await (const piece of text as AsyncIterable<string>) {
+      lines.add(piece);
+      pending.push(piece);
+      waiting += piece.length;
+      if (waiting >= partial.length) yield* rows(false);
+    }
+    yield* rows(true);
   } finally {
     text.destroy();
     bytes.destroy();

@@ -1,5 +1,6 @@
 // `cashback-engine/files`: the file readers and `replayFiles`. A separate entry point, so that
 // importing `cashback-engine` never loads the CSV, Parquet and gzip code (docs/replay.md).
+export { type ReadLimit, ReadLimitError, type ReadLimits } from './limits.js';
 export {
   type FileFormat,
   FileReadError,

@@ -11,7 +11,7 @@ import {
 import { type BacktestCharts, backtestCharts } from './backtestCharts.js';
 import { screenCustomers } from './customers.js';
 import type { Outcome } from './outcome.js';
-import { createReplay, type ReplaySessionOptions } from './replay.js';
+import { createReplay, type ReplaySessionOptions } from './replay/replay.js';
 import type { ReplaySummary } from './SummaryBuilder.js';
 
 /** What a backtest replays: two offer sets over one data set. @public */

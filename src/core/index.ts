@@ -22,11 +22,11 @@ export {
   type ReplaySession,
   type ReplaySessionOptions,
   replay,
-} from './replay.js';
+} from './replay/replay.js';
 export {
   type CollectedReplay,
   type ReplayStream,
   type ReplayStreamOptions,
   replayStream,
-} from './replayStream.js';
+} from './replay/replayStream.js';
 export type { OfferTotals, ReplaySummary } from './SummaryBuilder.js';

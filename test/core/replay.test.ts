@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { screenCustomers } from '../../src/core/customers.js';
 import { decide, screenHistory } from '../../src/core/decide.js';
-import { createReplay, replay } from '../../src/core/replay.js';
+import { createReplay, replay } from '../../src/core/replay/replay.js';
 import { OfferValidationError } from '../../src/matching/compileOffers.js';
 import { customer, history, offer, tx } from '../fixtures.js';
 

@@ -2,7 +2,7 @@
 // How the reading thread drives it: src/files/workers.ts and docs/replay.md (Workers).
 import { parentPort } from 'node:worker_threads';
 import type { Part } from './blocks.js';
-import { type PartitionInit, PartitionReplay, type Screening } from './partitionReplay.js';
+import { type PartitionInit, PartitionReplay, type Screening } from './PartitionReplay.js';
 import { encodeOutcomes, type WireOutcomes } from './wireOutcomes.js';
 
 /**

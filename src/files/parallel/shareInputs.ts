@@ -1,10 +1,10 @@
-import { parseTransactions } from '../core/parseTransactions.js';
-import type { ReplayResult } from '../core/replay.js';
-import { screenCustomers, screenHistory, TransactionIdSet } from '../index.js';
-import type { OfferSet } from '../matching/compileOffers.js';
-import type { ResolvedOptions } from '../model/options.js';
-import type { ParsedCustomer } from '../model/parseCustomer.js';
-import { partitionOf, partitionOfId } from './partition.js';
+import { parseTransactions } from '../../core/parseTransactions.js';
+import type { ReplayResult } from '../../core/replay/replay.js';
+import { screenCustomers, screenHistory, TransactionIdSet } from '../../index.js';
+import type { OfferSet } from '../../matching/compileOffers.js';
+import type { ResolvedOptions } from '../../model/options.js';
+import type { ParsedCustomer } from '../../model/parseCustomer.js';
+import { partitionOf, partitionOfId } from './routeByCustomer.js';
 
 /** Where a replay over partitions starts: what one replay would have after customers and history. */
 export interface PartitionedInputs {

@@ -2,8 +2,8 @@
 // in the reading thread itself, the others each in a worker thread (docs/replay.md, Workers).
 import { isMainThread, type TransferListItem, Worker, workerData } from 'node:worker_threads';
 import type { Part } from './blocks.js';
-import { type PartitionInit, PartitionReplay, type Screening } from './partitionReplay.js';
-import { runReplayWorker, type WorkerReply, type WorkerRequest } from './replayWorker.js';
+import { type PartitionInit, PartitionReplay, type Screening } from './PartitionReplay.js';
+import { runReplayWorker, type WorkerReply, type WorkerRequest } from './partitionWorker.js';
 import { OutcomeList, OutcomeReader, type OutcomeSource } from './wireOutcomes.js';
 
 // A worker thread runs the module that holds this code (no file of its own in the package), and

@@ -2,13 +2,13 @@
 // thread: columns of numbers and one list of strings, no object per outcome (copying objects
 // between threads costs more than making them again), and the cashback's exact value as the
 // integer units it is computed in, so the reading thread does no decimal arithmetic.
-import type { Outcome } from '../core/outcome.js';
+import type { Outcome } from '../../core/outcome.js';
 import {
   duplicateTransaction,
   type ItemError,
   type TransactionErrorCode,
-} from '../model/errors.js';
-import { ExactMoney } from '../model/money.js';
+} from '../../model/errors.js';
+import { ExactMoney } from '../../model/money.js';
 
 const CODES: readonly TransactionErrorCode[] = [
   'invalid_transaction',

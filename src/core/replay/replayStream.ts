@@ -1,7 +1,8 @@
-import { assertKnownKeys } from '../model/knownKeys.js';
-import { CORE_OPTION_KEYS } from '../model/options.js';
-import { wholeNumber } from '../model/wholeNumber.js';
-import type { Outcome, Payment, TransactionError } from './outcome.js';
+import { assertKnownKeys } from '../../model/knownKeys.js';
+import { CORE_OPTION_KEYS } from '../../model/options.js';
+import { wholeNumber } from '../../model/wholeNumber.js';
+import type { Outcome, Payment, TransactionError } from '../outcome.js';
+import type { ReplaySummary } from '../SummaryBuilder.js';
 import {
   createReplay,
   type ReplayData,
@@ -9,7 +10,6 @@ import {
   type ReplayRetained,
   type ReplaySessionOptions,
 } from './replay.js';
-import type { ReplaySummary } from './SummaryBuilder.js';
 
 /** Options of `replayStream`: the session options plus the chunk size. @public */
 export interface ReplayStreamOptions extends ReplaySessionOptions {

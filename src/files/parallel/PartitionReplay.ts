@@ -12,9 +12,9 @@ import {
   parseTransaction,
   type ReplaySession,
   screenCustomers,
-} from '../index.js';
-import type { OfferSet } from '../matching/compileOffers.js';
-import type { ResolvedOptions } from '../model/options.js';
+} from '../../index.js';
+import type { OfferSet } from '../../matching/compileOffers.js';
+import type { ResolvedOptions } from '../../model/options.js';
 import type { Part } from './blocks.js';
 
 /** What a partition starts from: plain data, copied to a worker thread. */

@@ -1,26 +1,26 @@
-import { compileOffers, type OfferSet } from '../matching/compileOffers.js';
-import type { Purchase } from '../matching/history.js';
-import { formatDay } from '../model/day.js';
-import type { CustomerErrorCode, ItemError, TransactionErrorCode } from '../model/errors.js';
-import { assertKnownKeys } from '../model/knownKeys.js';
+import { compileOffers, type OfferSet } from '../../matching/compileOffers.js';
+import type { Purchase } from '../../matching/history.js';
+import { formatDay } from '../../model/day.js';
+import type { CustomerErrorCode, ItemError, TransactionErrorCode } from '../../model/errors.js';
+import { assertKnownKeys } from '../../model/knownKeys.js';
 import {
   CORE_OPTION_KEYS,
   type CoreOptions,
   type ResolvedOptions,
   resolveCoreOptions,
-} from '../model/options.js';
-import type { ParsedCustomer } from '../model/parseCustomer.js';
-import type { ParsedTransaction, ParseResult } from '../model/parseTransaction.js';
-import { TransactionIdSet } from '../model/TransactionIdSet.js';
-import { wholeNumber } from '../model/wholeNumber.js';
-import { describeValue } from '../rules/_internals/describe.js';
-import { screenCustomers } from './customers.js';
-import { type DecideState, decide, purchaseOf, screenHistory } from './decide.js';
-import type { Outcome, Payment, TransactionError } from './outcome.js';
-import { PurchaseLists } from './PurchaseLists.js';
-import { parseTransactions } from './parseTransactions.js';
-import { requireArray, requireObject } from './requireInput.js';
-import { type ReplaySummary, SummaryBuilder } from './SummaryBuilder.js';
+} from '../../model/options.js';
+import type { ParsedCustomer } from '../../model/parseCustomer.js';
+import type { ParsedTransaction, ParseResult } from '../../model/parseTransaction.js';
+import { TransactionIdSet } from '../../model/TransactionIdSet.js';
+import { wholeNumber } from '../../model/wholeNumber.js';
+import { describeValue } from '../../rules/_internals/describe.js';
+import { screenCustomers } from '../customers.js';
+import { type DecideState, decide, purchaseOf, screenHistory } from '../decide.js';
+import type { Outcome, Payment, TransactionError } from '../outcome.js';
+import { PurchaseLists } from '../PurchaseLists.js';
+import { parseTransactions } from '../parseTransactions.js';
+import { requireArray, requireObject } from '../requireInput.js';
+import { type ReplaySummary, SummaryBuilder } from '../SummaryBuilder.js';
 
 /** Options of `createReplay`: the core options plus how late a transaction may arrive. @public */
 export interface ReplaySessionOptions extends CoreOptions {

@@ -1,60 +1,41 @@
-// The partitions of `cashback replay --workers N` as the reading thread drives them: partition 0
-// in the reading thread itself, the others each in a worker thread (docs/replay.md, Workers).
-import { isMainThread, type TransferListItem, Worker, workerData } from 'node:worker_threads';
+// A partition of `cashback replay --workers N` replayed in a worker thread (docs/replay.md,
+// Workers). The thread runs a few lines that import partitionWorker.ts from where it was built
+// and call its `servePartition`: no module of the package does anything when it is imported.
+import { type TransferListItem, Worker } from 'node:worker_threads';
 import type { Part } from './blocks.js';
-import { type PartitionInit, PartitionReplay, type Screening } from './PartitionReplay.js';
-import { runReplayWorker, type WorkerReply, type WorkerRequest } from './partitionWorker.js';
-import { OutcomeList, OutcomeReader, type OutcomeSource } from './wireOutcomes.js';
+import type { DecidedPart, Partition } from './Partition.js';
+import type { PartitionInit, Screening } from './PartitionReplay.js';
+import type { WorkerReply, WorkerRequest } from './partitionWorker.js';
+import { OutcomeReader } from './wireOutcomes.js';
 
-// A worker thread runs the module that holds this code (no file of its own in the package), and
-// this flag in its data makes it serve a partition instead of doing nothing.
-const WORKER_FLAG = 'cashbackReplayWorker';
-if (!isMainThread && (workerData as Record<string, unknown> | null)?.[WORKER_FLAG] === true) {
-  runReplayWorker();
-}
-
-/** A partition's part of a block, decided: its outcomes to take in order. */
-export interface DecidedPart {
-  readonly outcomes: OutcomeSource;
-  /** Purchases the partition's session holds now. */
-  readonly purchases: number;
-}
-
-/** A partition as the reading thread drives it, in this thread or in a worker thread. */
-export interface Partition {
-  screen(block: number, part: Part): Promise<Screening>;
-  decide(block: number, duplicates: Int32Array, indices: Int32Array): Promise<DecidedPart>;
-  stop(): void;
-}
-
-/** Partition 0, replayed in the reading thread: no copy of its items or outcomes. */
-export class LocalPartition implements Partition {
-  private readonly replay: PartitionReplay;
-
-  constructor(init: PartitionInit) {
-    this.replay = new PartitionReplay(init);
-  }
-
-  async screen(block: number, part: Part): Promise<Screening> {
-    return this.replay.screen(block, part);
-  }
-
-  async decide(block: number, duplicates: Int32Array, indices: Int32Array): Promise<DecidedPart> {
-    const outcomes = new OutcomeList(this.replay.decide(block, duplicates, indices));
-    return { outcomes, purchases: this.replay.purchases() };
-  }
-
-  stop(): void {}
+/**
+ * The code a worker thread runs: it imports the module at `url` and serves a partition.
+ * @param url - where partitionWorker.ts was built
+ * @returns the code, for `new Worker(code, { eval: true })`
+ */
+function bootstrap(url: string): string {
+  return `import(${JSON.stringify(url)}).then((m) => m.servePartition());`;
 }
 
 /** A partition replayed in a worker thread, with a queue of the replies it owes. */
 export class ThreadPartition implements Partition {
-  private readonly thread: Worker;
   private readonly waiting: ((reply: WorkerReply) => void)[] = [];
   private failure: Error | undefined;
 
-  constructor(init: PartitionInit) {
-    this.thread = new Worker(new URL(import.meta.url), { workerData: { [WORKER_FLAG]: true } });
+  /**
+   * Starts a worker thread serving a partition.
+   * @param init - offers, the partition's customers and history, options
+   * @returns the partition
+   */
+  static async start(init: PartitionInit): Promise<ThreadPartition> {
+    const { partitionWorkerUrl } = await import('./partitionWorker.js');
+    return new ThreadPartition(new Worker(bootstrap(partitionWorkerUrl), { eval: true }), init);
+  }
+
+  private constructor(
+    private readonly thread: Worker,
+    init: PartitionInit,
+  ) {
     this.thread.on('message', (reply: WorkerReply) => this.waiting.shift()?.(reply));
     this.thread.on('error', (err) => {
       this.failure = err;

@@ -25,7 +25,8 @@ interface ReplayCommandOptions extends Partial<Record<ReadLimit, number>> {
   readonly timeZone: string;
   readonly format?: FileFormat;
   readonly workers: number;
-  readonly maxLatenessDays: number;
+  /** Left out: any date order, every purchase kept (what `replay()` does). */
+  readonly maxLatenessDays?: number;
 }
 
 /** Payments and cashback of one month or offer in the printed summary. */
@@ -181,7 +182,7 @@ async function replayCommand(options: ReplayCommandOptions): Promise<void> {
   };
   const fileOptions = {
     timeZone: options.timeZone,
-    maxLatenessDays: options.maxLatenessDays,
+    maxLatenessDays: options.maxLatenessDays ?? Number.POSITIVE_INFINITY,
     ...(options.format === undefined ? {} : { format: options.format }),
     ...(options.strict === true ? { strict: true } : {}),
     onMalformed: reportMalformed,
@@ -241,7 +242,7 @@ export function addReplayCommand(program: Command): void {
     .requiredOption('--offers <file>', 'offers (JSON array)')
     .requiredOption('--customers <file>', 'customers')
     .option('--history <file>', 'history transactions, applied after the customers')
-    .requiredOption('--transactions <file>', 'transactions to decide, in date order (streamed)')
+    .requiredOption('--transactions <file>', 'transactions to decide, in any order (streamed)')
     .option('--out <file>', 'payments, CSV or NDJSON by extension (.gz compresses)')
     .option('--errors <file>', 'errors, one per transaction that earns nothing, CSV or NDJSON')
     .option('--json', 'print the summary as JSON')
@@ -268,10 +269,8 @@ export function addReplayCommand(program: Command): void {
     .addOption(
       new Option(
         '--max-lateness-days <days>',
-        'how many days a transaction may be out of date order',
-      )
-        .argParser(wholeOption('--max-lateness-days', 0))
-        .default(31),
+        'how many days a transaction may be out of date order, keeping only the purchases that can still count (default: any order, every purchase kept)',
+      ).argParser(wholeOption('--max-lateness-days', 0)),
     );
   addReadLimitOptions(command).action(async (raw: ReplayCommandOptions) => {
     // replayFiles starts the readers itself: the limits reach them through the scope.

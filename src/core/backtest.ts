@@ -11,7 +11,8 @@ import {
 import { type BacktestCharts, backtestCharts } from './backtestCharts.js';
 import { screenCustomers } from './customers.js';
 import type { Outcome } from './outcome.js';
-import { createReplay, type ReplaySessionOptions } from './replay.js';
+import type { ReplaySessionOptions } from './replay/options.js';
+import { openReplay } from './replay/ReplayCore.js';
 import type { ReplaySummary } from './SummaryBuilder.js';
 
 /** What a backtest replays: two offer sets over one data set. @public */
@@ -200,8 +201,8 @@ export async function backtest(
   const scale = resolved.scale;
   const shared = { customers: data.customers, history: data.history ?? [] };
   const sessions = [
-    createReplay({ ...shared, offers: data.baseline }, options),
-    createReplay({ ...shared, offers: data.candidate }, options),
+    openReplay({ ...shared, offers: data.baseline }, options),
+    openReplay({ ...shared, offers: data.candidate }, options),
   ] as const;
   const customers = new Map(screenCustomers(data.customers).accepted.map((c) => [c.customerId, c]));
   // Customers with a stored transaction: history first, then every transaction decided.

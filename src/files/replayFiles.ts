@@ -3,7 +3,7 @@ import {
   type ReplayStreamOptions,
   replayChunks,
   replayStream,
-} from '../core/replayStream.js';
+} from '../core/replay/replayStream.js';
 import { assertKnownKeys } from '../model/knownKeys.js';
 import { CORE_OPTION_KEYS } from '../model/options.js';
 import {

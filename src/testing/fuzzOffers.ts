@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { explain } from '../core/explain.js';
 import type { Outcome } from '../core/outcome.js';
-import { createReplay, replay } from '../core/replay.js';
+import { createReplay } from '../core/replay/createReplay.js';
+import { replay } from '../core/replay/replay.js';
 import { compileOffers } from '../matching/compileOffers.js';
 import { assertKnownKeys } from '../model/knownKeys.js';
 import { CORE_OPTION_KEYS, type CoreOptions } from '../model/options.js';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { replay } from '../../src/core/replay.js';
+import { replay } from '../../src/core/replay/replay.js';
 
 // The bundled sample data set (docs/examples/), replayed with fixed expectations. CI runs this
 // file again under TZ=Pacific/Kiritimati and TZ=America/Los_Angeles: the engine's zone is an

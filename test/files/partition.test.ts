@@ -5,8 +5,13 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LineRouter, partitionOf, partitionOfId } from '../../src/files/partition.js';
-import { duplicateOutcome, encodeOutcomes, OutcomeReader } from '../../src/files/wireOutcomes.js';
+import { duplicateOutcome } from '../../src/core/replay/duplicateOutcome.js';
+import {
+  LineRouter,
+  partitionOf,
+  partitionOfId,
+} from '../../src/files/parallel/routeByCustomer.js';
+import { encodeOutcomes, OutcomeReader } from '../../src/files/parallel/wireOutcomes.js';
 import { createReplay, type Outcome } from '../../src/index.js';
 import { ExactMoney } from '../../src/model/money.js';
 import { sampleData } from './generated.js';

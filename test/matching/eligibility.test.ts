@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { explain } from '../../src/core/explain.js';
-import { replay } from '../../src/core/replay.js';
+import { replay } from '../../src/core/replay/replay.js';
 import { customer, history, offer, tx } from '../fixtures.js';
 
 type Options = Parameters<typeof replay>[1];

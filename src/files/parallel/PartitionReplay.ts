@@ -1,20 +1,17 @@
 // The replay of one partition of `cashback replay --workers N`: the transactions of its own
-// customers, screened then decided block by block. Partition 0 runs in the reading thread, the
-// others in worker threads (src/files/replayWorker.ts); how the reading thread drives them, and
-// why the output is one replay's: src/files/workers.ts and docs/replay.md (Workers).
-
+// customers, classified then decided block by block by its replay session, which owns the
+// rules; the reading thread's ledger decides duplicates and date order over every partition in
+// between (docs/replay.md, Workers). Partition 0 runs in the reading thread, the others in
+// worker threads (partitionWorker.ts).
+import type { Outcome } from '../../core/outcome.js';
+import { openReplay, type ReplayCore } from '../../core/replay/ReplayCore.js';
+import type { ChunkFacts } from '../../core/replay/screening.js';
+import type { ResolvedOptions } from '../../model/options.js';
 import {
-  compileOffers,
-  createReplay,
-  type Outcome,
   type ParsedTransaction,
   type ParseResult,
   parseTransaction,
-  type ReplaySession,
-  screenCustomers,
-} from '../index.js';
-import type { OfferSet } from '../matching/compileOffers.js';
-import type { ResolvedOptions } from '../model/options.js';
+} from '../../model/parseTransaction.js';
 import type { Part } from './blocks.js';
 
 /** What a partition starts from: plain data, copied to a worker thread. */
@@ -29,37 +26,30 @@ export interface PartitionInit {
   };
 }
 
-/** What screening found of each item of a partition's part of a block. */
-export const ITEM = {
+/** What a line of a part is, before its item is screened. */
+export const LINE = {
   /** A line of white space only: not a transaction. */
   blank: 0,
   /** A line that is not JSON: reported and skipped. */
   malformed: 1,
-  /** Invalid: it has no transaction id to store. */
-  invalid: 2,
-  /** Valid, of a customer not registered: never stored, but may be a duplicate. */
-  unknownCustomer: 3,
-  /** Valid, of a known customer: stored unless a duplicate. */
-  known: 4,
-  /** As `known`, at a merchant whose offers read history: its day counts for date order. */
-  knownAtHistoryMerchant: 5,
+  /** A transaction, valid or not. */
+  item: 2,
 } as const;
 
 /** What screening a part found. */
 export interface Screening {
-  /** Per item, a value of `ITEM`. */
-  readonly status: Uint8Array;
-  /** The transaction id of each valid item. */
-  readonly ids: string[];
-  /** The day of each item `knownAtHistoryMerchant`. */
-  readonly days: Int32Array;
-  /** Why, for each malformed item. */
+  /** Per line (or record) of the part, a value of `LINE`. */
+  readonly lines: Uint8Array;
+  /** The part's items, as the partition's session classifies them. */
+  readonly facts: ChunkFacts;
+  /** Why, for each malformed line. */
   readonly reasons: string[];
 }
 
 /** A screened part, kept until its decision. */
 interface Pending {
-  readonly status: Uint8Array;
+  readonly lines: Uint8Array;
+  /** Per line, its parse result (none for a blank or malformed line). */
   readonly parsed: ParseResult<ParsedTransaction>[];
   /** The value of each invalid item, parsed again once its stream index is known. */
   readonly invalid: Map<number, unknown>;
@@ -88,99 +78,82 @@ function itemsOf(part: Part): { items: readonly unknown[]; texts: boolean } {
 
 /** One partition's replay session and the parts screened but not yet decided. */
 export class PartitionReplay {
-  private readonly offers: OfferSet;
-  private readonly session: ReplaySession;
-  private readonly known: Set<string>;
+  private readonly session: ReplayCore;
   private readonly timeZone: string;
   private readonly pending = new Map<number, Pending>();
 
   /** @param init - offers, this partition's customers and history, options */
   constructor(init: PartitionInit) {
     const { maxLatenessDays, timeZone, scale, rounding, currency } = init.options;
-    this.offers = compileOffers(init.offers);
-    this.session = createReplay(
-      { offers: this.offers, customers: init.customers, history: init.history },
+    this.session = openReplay(
+      { offers: init.offers, customers: init.customers, history: init.history },
       { timeZone, scale, rounding, currency, maxLatenessDays },
     );
-    this.known = new Set(screenCustomers(init.customers).accepted.map((c) => c.customerId));
     this.timeZone = timeZone;
   }
 
   /**
-   * Parses and screens a part of a block: what the reading thread needs to mark duplicates and
-   * check date order across partitions.
+   * Parses a part of a block, and classifies its items by the session's customers and offers:
+   * what the reading thread's ledger needs to mark duplicates and check date order across
+   * partitions.
    * @param block - the block's number
    * @param part - this partition's items of it
-   * @returns what each item is
+   * @returns what each line and item is
    */
   screen(block: number, part: Part): Screening {
     const { items, texts } = itemsOf(part);
-    const status = new Uint8Array(items.length);
+    const lines = new Uint8Array(items.length);
     const parsed = new Array<ParseResult<ParsedTransaction>>(items.length);
+    const chunk: ParseResult<ParsedTransaction>[] = [];
     const invalid = new Map<number, unknown>();
-    const ids: string[] = [];
-    const days: number[] = [];
     const reasons: string[] = [];
     for (let i = 0; i < items.length; i++) {
       let value = items[i];
       if (texts) {
         const line = value as string;
-        if (line.trim() === '') {
-          status[i] = ITEM.blank;
-          continue;
-        }
+        if (line.trim() === '') continue; // LINE.blank
         try {
           value = JSON.parse(line);
         } catch (err) {
-          status[i] = ITEM.malformed;
+          lines[i] = LINE.malformed;
           reasons.push(`not valid JSON: ${(err as Error).message}`);
           continue;
         }
       }
+      lines[i] = LINE.item;
       const p = parseTransaction(value, 0, this.timeZone);
       parsed[i] = p;
-      if (!p.ok) {
-        status[i] = ITEM.invalid;
-        invalid.set(i, value);
-        continue;
-      }
-      const tx = p.value;
-      ids.push(tx.transactionId);
-      if (!this.known.has(tx.customerId)) status[i] = ITEM.unknownCustomer;
-      else if (!this.offers.historyKeys.has(tx.merchantKey)) status[i] = ITEM.known;
-      else {
-        status[i] = ITEM.knownAtHistoryMerchant;
-        days.push(tx.when.day);
-      }
+      chunk.push(p);
+      if (!p.ok) invalid.set(i, value);
     }
-    this.pending.set(block, { status, parsed, invalid });
-    return { status, ids, days: Int32Array.from(days), reasons };
+    this.pending.set(block, { lines, parsed, invalid });
+    return { lines, facts: this.session.classify(chunk), reasons };
   }
 
   /**
-   * Decides a screened part, leaving out the duplicates the reading thread found.
+   * Decides a screened part, leaving out the duplicates the reading thread's ledger found.
    * @param block - the block's number (screened before, blocks in order)
    * @param duplicates - positions in the part of the duplicates, ascending
    * @param indices - the stream index of each invalid item, for its `#<index>` key
-   * @returns the outcomes of the items neither skipped nor duplicates, in order
+   * @returns the outcomes of the items that are not duplicates, in order
    */
   decide(block: number, duplicates: Int32Array, indices: Int32Array): readonly Outcome[] {
     const screened = this.pending.get(block);
     if (screened === undefined) throw new Error(`block ${block} was not screened`);
     this.pending.delete(block);
-    const { status, parsed, invalid } = screened;
+    const { lines, parsed, invalid } = screened;
     const fresh: ParseResult<ParsedTransaction>[] = [];
     let duplicate = 0;
     let index = 0;
-    for (let i = 0; i < status.length; i++) {
-      const s = status[i] as number;
-      if (s === ITEM.blank || s === ITEM.malformed) continue;
+    for (let i = 0; i < lines.length; i++) {
+      if (lines[i] !== LINE.item) continue;
+      const p = parsed[i] as ParseResult<ParsedTransaction>;
       if (duplicates[duplicate] === i) duplicate++;
-      else if (s === ITEM.invalid) {
+      else if (!p.ok) {
         fresh.push(parseTransaction(invalid.get(i), indices[index++] as number, this.timeZone));
-      } else fresh.push(parsed[i] as ParseResult<ParsedTransaction>);
+      } else fresh.push(p);
     }
-    return this.session.pushParsed(fresh);
+    return this.session.decideScreened(fresh);
   }
 
   /** Purchases the partition's session holds now. */

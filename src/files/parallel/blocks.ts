@@ -2,11 +2,11 @@
 // partition of its customer. NDJSON stays bytes in the reading thread: lines are found, routed and
 // copied into one buffer per partition, which moves to a worker thread without a copy and is
 // decoded and parsed there (docs/replay.md, Workers).
-import { byteStream } from './byteStream.js';
-import { type ReadLimits, resolveReadLimits } from './limits.js';
-import { LineCarry, lineTooLong } from './lineCarry.js';
-import { LineRouter, partitionOf } from './partition.js';
-import { FileReadError, type FileRecord, type MalformedRecord } from './records.js';
+import { byteStream } from '../byteStream.js';
+import { type ReadLimits, resolveReadLimits } from '../limits.js';
+import { LineCarry, lineTooLong } from '../lineCarry.js';
+import { FileReadError, type FileRecord, type MalformedRecord } from '../records.js';
+import { LineRouter, partitionOf } from './routeByCustomer.js';
 
 /** One partition's items of a block: NDJSON lines as UTF-8, each ending in `\n`, or records. */
 export type Part = { readonly text: Uint8Array } | { readonly records: unknown[] };

@@ -1,9 +1,16 @@
 // A worker thread of `cashback replay --workers N`: serves one partition's replay over messages.
-// How the reading thread drives it: src/files/workers.ts and docs/replay.md (Workers).
+// How the reading thread drives it: replayInWorkers.ts and docs/replay.md (Workers).
 import { parentPort } from 'node:worker_threads';
 import type { Part } from './blocks.js';
-import { type PartitionInit, PartitionReplay, type Screening } from './partitionReplay.js';
+import { type PartitionInit, PartitionReplay, type Screening } from './PartitionReplay.js';
 import { encodeOutcomes, type WireOutcomes } from './wireOutcomes.js';
+
+/**
+ * Where this module is, once built: a worker thread imports it from there and calls
+ * `servePartition` (see `ThreadPartition`). The reading thread imports it when it starts its
+ * first worker, so that a bundle puts it, and what it needs, in a module of its own.
+ */
+export const partitionWorkerUrl: string = import.meta.url;
 
 /**
  * Messages to a worker: its partition first (as a message, not as worker data, which would stay
@@ -34,9 +41,9 @@ export type WorkerReply =
   | { readonly type: 'failed'; readonly name: string; readonly message: string };
 
 /** Serves the replay of one partition in this worker thread until it is terminated. */
-export function runReplayWorker(): void {
+export function servePartition(): void {
   const port = parentPort;
-  if (port === null) throw new Error('runReplayWorker runs in a worker thread');
+  if (port === null) throw new Error('servePartition runs in a worker thread');
   let partition: PartitionReplay | undefined;
   port.on('message', (request: WorkerRequest) => {
     try {

@@ -2,13 +2,9 @@
 // thread: columns of numbers and one list of strings, no object per outcome (copying objects
 // between threads costs more than making them again), and the cashback's exact value as the
 // integer units it is computed in, so the reading thread does no decimal arithmetic.
-import type { Outcome } from '../core/outcome.js';
-import {
-  duplicateTransaction,
-  type ItemError,
-  type TransactionErrorCode,
-} from '../model/errors.js';
-import { ExactMoney } from '../model/money.js';
+import type { Outcome } from '../../core/outcome.js';
+import type { ItemError, TransactionErrorCode } from '../../model/errors.js';
+import { ExactMoney } from '../../model/money.js';
 
 const CODES: readonly TransactionErrorCode[] = [
   'invalid_transaction',
@@ -68,18 +64,6 @@ export function encodeOutcomes(outcomes: readonly Outcome[]): WireOutcomes {
     texts.push(o.error.message);
   });
   return { codes, offers, units, values, texts, decimals };
-}
-
-/**
- * The outcome of a transaction found to be a duplicate by the reading thread.
- * @param id - its transaction id
- * @returns the `duplicate_transaction` error
- */
-export function duplicateOutcome(id: string): Outcome {
-  return {
-    ok: false,
-    error: { key: id, code: 'duplicate_transaction', message: duplicateTransaction(id) },
-  };
 }
 
 /** Outcomes of a partition's part of a block, taken one by one, in order. */

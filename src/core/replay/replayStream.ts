@@ -1,15 +1,13 @@
-import { assertKnownKeys } from '../model/knownKeys.js';
-import { CORE_OPTION_KEYS } from '../model/options.js';
-import { wholeNumber } from '../model/wholeNumber.js';
-import type { Outcome, Payment, TransactionError } from './outcome.js';
-import {
-  createReplay,
-  type ReplayData,
-  type ReplayResult,
-  type ReplayRetained,
-  type ReplaySessionOptions,
-} from './replay.js';
-import type { ReplaySummary } from './SummaryBuilder.js';
+import { assertKnownKeys } from '../../model/knownKeys.js';
+import { CORE_OPTION_KEYS } from '../../model/options.js';
+import { wholeNumber } from '../../model/wholeNumber.js';
+import type { Outcome, Payment, TransactionError } from '../outcome.js';
+import type { ReplaySummary } from '../SummaryBuilder.js';
+import { createReplay } from './createReplay.js';
+import type { ReplaySessionOptions } from './options.js';
+import type { ReplayData } from './ReplayData.js';
+import type { ReplayResult } from './ReplayResult.js';
+import type { ReplayRetained } from './ReplaySession.js';
 
 /** Options of `replayStream`: the session options plus the chunk size. @public */
 export interface ReplayStreamOptions extends ReplaySessionOptions {

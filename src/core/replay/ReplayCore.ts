@@ -1,0 +1,151 @@
+// The replay session: the one owner of what a replay decides beyond one batch (stored ids,
+// duplicates across chunks, registered customers, date order, the purchases kept). `replay`,
+// `createReplay`, `replayStream`, `backtest` and `cashback replay --workers N` all run on it.
+import { compileOffers } from '../../matching/compileOffers.js';
+import { assertKnownKeys } from '../../model/knownKeys.js';
+import { type ResolvedOptions, resolveCoreOptions } from '../../model/options.js';
+import type { ParsedTransaction, ParseResult } from '../../model/parseTransaction.js';
+import { type DecideState, decide } from '../decide.js';
+import type { Outcome } from '../outcome.js';
+import { parseTransactions } from '../parseTransactions.js';
+import { SummaryBuilder } from '../SummaryBuilder.js';
+import { classify } from './classify.js';
+import { duplicateOutcome } from './duplicateOutcome.js';
+import {
+  DEFAULT_LATENESS_DAYS,
+  latenessDays,
+  type ReplaySessionOptions,
+  SESSION_OPTION_KEYS,
+} from './options.js';
+import { PurchaseHistory } from './PurchaseHistory.js';
+import { checkData, isOfferSet, type ReplayData } from './ReplayData.js';
+import type { ReplaySession } from './ReplaySession.js';
+import type { ChunkFacts } from './screening.js';
+import { MARK } from './screening.js';
+import { type ReplayStart, startReplay } from './startReplay.js';
+
+/** A replay session with the steps its drivers call, beyond the public `push`. */
+export interface ReplayCore extends ReplaySession {
+  /**
+   * Screens then decides a chunk already parsed (with `parseTransaction`), counting its outcomes
+   * in the summary; throws as `push` does.
+   */
+  pushParsed(items: readonly ParseResult<ParsedTransaction>[]): readonly Outcome[];
+  /** The first half of screening a chunk, by this session's customers and offers. */
+  classify(items: readonly ParseResult<ParsedTransaction>[]): ChunkFacts;
+  /**
+   * Decides items that screening left (no duplicate among them), keeps their purchases and
+   * returns their outcomes; the summary does not count them.
+   */
+  decideScreened(items: readonly ParseResult<ParsedTransaction>[]): readonly Outcome[];
+}
+
+/**
+ * Opens a session as `createReplay` does, with the steps its drivers call.
+ * @param data - offers, customers and optional history
+ * @param options - the session's options
+ * @returns the session
+ * @throws as `createReplay`
+ */
+export function openReplay(data: ReplayData, options: ReplaySessionOptions = {}): ReplayCore {
+  checkData(data, false);
+  assertKnownKeys(options, SESSION_OPTION_KEYS, 'createReplay options');
+  return replayCore(data, options, DEFAULT_LATENESS_DAYS);
+}
+
+/**
+ * A session once its input and options are checked.
+ * @param data - offers, customers and optional history
+ * @param options - the session's options
+ * @param defaultLateness - `maxLatenessDays` when the options leave it out
+ * @returns the session
+ */
+export function replayCore(
+  data: ReplayData,
+  options: ReplaySessionOptions,
+  defaultLateness: number,
+): ReplayCore {
+  const resolved: ResolvedOptions = resolveCoreOptions(options);
+  const lateness = latenessDays(options.maxLatenessDays, defaultLateness);
+  const offers = isOfferSet(data.offers)
+    ? data.offers
+    : compileOffers(data.offers, { operators: resolved.operators });
+  const start: ReplayStart = startReplay(
+    offers,
+    data.customers,
+    data.history ?? [],
+    resolved,
+    lateness,
+  );
+  const { customers, ledger, rejected } = start;
+  const purchases = new PurchaseHistory(offers, lateness);
+  purchases.store(start.stored);
+  // What `decide` reads for items that screening left: none of them is a duplicate, and the
+  // ledger already holds their ids.
+  const state: DecideState = {
+    offers,
+    options: resolved,
+    customer: (id) => customers.get(id),
+    hasTransaction: () => false,
+    purchases: (customerId, key) => purchases.get(customerId, key),
+  };
+  const totals = new SummaryBuilder(resolved.scale, resolved.currency);
+  let offset = 0;
+
+  const decideScreened = (items: readonly ParseResult<ParsedTransaction>[]): readonly Outcome[] => {
+    const d = decide(items, state);
+    purchases.store(d.accepted);
+    return d.outcomes;
+  };
+  const pushParsed = (items: readonly ParseResult<ParsedTransaction>[]): readonly Outcome[] => {
+    // The ledger throws for a late item before anything of the chunk is decided or recorded: a
+    // chunk that throws leaves the session as it was.
+    const marks = ledger.screen(classify(items, customers, offers.historyKeys));
+    const outcomes = withDuplicates(items, marks, decideScreened);
+    for (const o of outcomes) totals.add(o);
+    return outcomes;
+  };
+  return {
+    rejected,
+    pushParsed,
+    classify: (items) => classify(items, customers, offers.historyKeys),
+    decideScreened,
+    push(transactions) {
+      const items = parseTransactions(transactions, resolved.timeZone, false, offset);
+      const outcomes = pushParsed(items);
+      // Only once the chunk is decided: a chunk that threw leaves the keys where they were.
+      offset += transactions.length;
+      return outcomes;
+    },
+    summary: () =>
+      totals.build({ customers: rejected.customers.length, history: rejected.history.length }),
+    retained: () => ({
+      customers: customers.size,
+      transactionIds: ledger.size,
+      purchases: purchases.size,
+    }),
+  };
+}
+
+/**
+ * The outcomes of a screened chunk in order: the duplicates' made here, the others' by `decide`.
+ * @param items - the chunk
+ * @param marks - what screening said of each item
+ * @param decideScreened - decides the items that are not duplicates
+ * @returns one outcome per item
+ */
+function withDuplicates(
+  items: readonly ParseResult<ParsedTransaction>[],
+  marks: Uint8Array,
+  decideScreened: (items: readonly ParseResult<ParsedTransaction>[]) => readonly Outcome[],
+): readonly Outcome[] {
+  if (!marks.includes(MARK.duplicate)) return decideScreened(items);
+  const fresh = items.filter((_, i) => marks[i] !== MARK.duplicate);
+  const decided = decideScreened(fresh);
+  let next = 0;
+  return items.map((item, i) =>
+    marks[i] === MARK.duplicate
+      ? duplicateOutcome((item as { value: ParsedTransaction }).value.transactionId)
+      : (decided[next++] as Outcome),
+  );
+}

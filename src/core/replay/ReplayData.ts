@@ -1,0 +1,63 @@
+import type { OfferSet } from '../../matching/compileOffers.js';
+import { assertKnownKeys } from '../../model/knownKeys.js';
+import { describeValue } from '../../rules/_internals/describe.js';
+import { requireArray, requireObject } from '../requireInput.js';
+
+/** What a replay starts from. @public */
+export interface ReplayData {
+  /** Offers in their JSON shape (docs/concepts.md, Offers), or a set from `compileOffers`. */
+  readonly offers: readonly unknown[] | OfferSet;
+  /** Customers (docs/concepts.md, Input rules), applied first as one request. */
+  readonly customers: readonly unknown[];
+  /** History transactions (docs/concepts.md, Input rules), applied after the customers. */
+  readonly history?: readonly unknown[];
+  /**
+   * The transactions to decide: required by `replay`; a session from `createReplay` does not read
+   * them (push them), so that one data set can feed both.
+   */
+  readonly transactions?: readonly unknown[];
+}
+
+// One data set feeds `replay` and `createReplay` alike; a session leaves `transactions` to `push`.
+const DATA_KEYS: readonly string[] = ['offers', 'customers', 'history', 'transactions'];
+
+/**
+ * Whether `offers` is what `compileOffers` returns (an array is not: it is offers to compile).
+ * @param offers - `data.offers`
+ * @returns whether it is an `OfferSet`
+ */
+export function isOfferSet(offers: unknown): offers is OfferSet {
+  const set = offers as Partial<OfferSet> | null;
+  return (
+    typeof set === 'object' &&
+    set !== null &&
+    Array.isArray(set.offers) &&
+    typeof set.byMerchant?.get === 'function' &&
+    typeof set.historyKeys?.has === 'function' &&
+    typeof set.maxLookbackDays === 'number'
+  );
+}
+
+/**
+ * Checks the input object of `createReplay` and `replay`: an object with no key but `offers`,
+ * `customers`, `history` and `transactions`, `offers` an array or an `OfferSet`, the other lists
+ * arrays (`history` may be left out, and `transactions` too unless `withTransactions`).
+ * @param data - the input as given
+ * @param withTransactions - whether `transactions` is required
+ * @throws TypeError naming what is wrong
+ */
+export function checkData(data: unknown, withTransactions: boolean): asserts data is ReplayData {
+  requireObject(data, 'data');
+  assertKnownKeys(data, DATA_KEYS, 'data', 'field');
+  const d = data as Record<string, unknown>;
+  if (!Array.isArray(d.offers) && !isOfferSet(d.offers)) {
+    throw new TypeError(
+      `data.offers must be an array of offers or an OfferSet from compileOffers, got ${describeValue(d.offers)}`,
+    );
+  }
+  requireArray(d.customers, 'data.customers');
+  if (d.history !== undefined) requireArray(d.history, 'data.history');
+  if (withTransactions || d.transactions !== undefined) {
+    requireArray(d.transactions, 'data.transactions');
+  }
+}

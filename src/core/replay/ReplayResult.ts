@@ -1,0 +1,22 @@
+import type { CustomerErrorCode, ItemError, TransactionErrorCode } from '../../model/errors.js';
+import type { Payment, TransactionError } from '../outcome.js';
+import type { ReplaySummary } from '../SummaryBuilder.js';
+
+/** What the whole replay of a data set returns. @public */
+export interface ReplayResult {
+  /** Id of the replay as one processing event. */
+  readonly event_id: string;
+  /** When the replay ran, from `clock`; absent without a clock. */
+  readonly generated_at?: string;
+  /** Payments, in transaction order. */
+  readonly payments: readonly Payment[];
+  /** One error per transaction that earns nothing, in transaction order. */
+  readonly errors: readonly TransactionError[];
+  /** Customers and history transactions that were not applied. */
+  readonly rejected: {
+    readonly customers: readonly ItemError<CustomerErrorCode>[];
+    readonly history: readonly ItemError<TransactionErrorCode>[];
+  };
+  /** Counts by outcome and by offer. */
+  readonly summary: ReplaySummary;
+}

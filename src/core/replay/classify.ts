@@ -1,0 +1,34 @@
+import type { ParsedCustomer } from '../../model/parseCustomer.js';
+import type { ParsedTransaction, ParseResult } from '../../model/parseTransaction.js';
+import { type ChunkFacts, ITEM } from './screening.js';
+
+/**
+ * What each item of a chunk is, as a session's registered customers and its offers say: the first
+ * half of screening, before the ledger looks at ids and dates (see `Ledger.screen`).
+ * @param items - the chunk, parsed
+ * @param customers - the registered customers by id
+ * @param historyKeys - merchant keys whose offers read history
+ * @returns the chunk's facts
+ */
+export function classify(
+  items: readonly ParseResult<ParsedTransaction>[],
+  customers: ReadonlyMap<string, ParsedCustomer>,
+  historyKeys: ReadonlySet<string>,
+): ChunkFacts {
+  const kinds = new Uint8Array(items.length);
+  const ids: string[] = [];
+  const days: number[] = [];
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i] as ParseResult<ParsedTransaction>;
+    if (!item.ok) continue;
+    const tx = item.value;
+    ids.push(tx.transactionId);
+    if (!customers.has(tx.customerId)) kinds[i] = ITEM.unknownCustomer;
+    else if (!historyKeys.has(tx.merchantKey)) kinds[i] = ITEM.known;
+    else {
+      kinds[i] = ITEM.knownAtHistoryMerchant;
+      days.push(tx.when.day);
+    }
+  }
+  return { kinds, ids, days };
+}

@@ -1,0 +1,172 @@
+import { availableParallelism } from 'node:os';
+import type { Outcome } from '../../core/outcome.js';
+import { DEFAULT_LATENESS_DAYS, latenessDays } from '../../core/replay/options.js';
+import { outcomeReaders } from '../../core/replay/replayStream.js';
+import { SummaryBuilder } from '../../core/SummaryBuilder.js';
+import { compileOffers } from '../../matching/compileOffers.js';
+import { type ResolvedOptions, resolveOptions } from '../../model/options.js';
+import { formatOf, readRecordBatches } from '../readRecords.js';
+import type { FileReplay, ReplayFilePaths, ReplayFilesOptions } from '../replayFiles.js';
+import { readSmallInputs } from '../replayFiles.js';
+import { type Block, lineBlocks, recordBlocks } from './blocks.js';
+import { decideBlocks } from './decideBlocks.js';
+import { LocalPartition } from './LocalPartition.js';
+import { blockOutcomes } from './markBlock.js';
+import type { Partition } from './Partition.js';
+import type { PartitionInit } from './PartitionReplay.js';
+import { type SharedInputs, shareInputs } from './shareInputs.js';
+import { ThreadPartition } from './ThreadPartition.js';
+
+/** Transactions a block. */
+const BLOCK = 1000;
+
+/**
+ * `replayFiles` over partitions by customer decided in parallel, with one replay's output: the
+ * same outcomes in the same order (docs/replay.md, Workers). This thread starts the replay as one
+ * replay does (customers, then history), keeps only the rejections and the ledger of stored ids,
+ * and gives each partition its own customers and their stored history: partition 0 is replayed in
+ * this thread, which also reads the file, each other one in a worker thread. The transactions
+ * file is cut into blocks routed by customer (NDJSON as bytes, parsed by the partition). Each
+ * block is decided in two steps: every partition parses its items and its session classifies
+ * them (valid? known customer? at a merchant whose offers read history?); this thread's ledger,
+ * walking the block in file order, marks duplicates and checks date order over all of them; each
+ * partition's session then decides its items with those marks, and this thread puts the outcomes
+ * back in file order.
+ * @param paths - the files
+ * @param options - as for `replayFiles` (custom `operators` cannot cross to a worker)
+ * @param workers - how many partitions, so threads (this one and `workers - 1` worker threads)
+ * @returns the replay
+ * @throws as `replayFiles`
+ */
+export async function replayInWorkers(
+  paths: ReplayFilePaths,
+  options: ReplayFilesOptions,
+  workers: number,
+): Promise<FileReplay> {
+  if (options.operators !== undefined) {
+    throw new TypeError('custom operators cannot be used with workers: they do not cross threads');
+  }
+  const resolved = resolveOptions({
+    ...(options.timeZone === undefined ? {} : { timeZone: options.timeZone }),
+    ...(options.scale === undefined ? {} : { scale: options.scale }),
+    ...(options.rounding === undefined ? {} : { rounding: options.rounding }),
+    ...(options.currency === undefined ? {} : { currency: options.currency }),
+  });
+  const lateness = latenessDays(options.maxLatenessDays, DEFAULT_LATENESS_DAYS);
+  const small = await readSmallInputs(paths, options);
+  // Offers are checked here, so that an invalid one is reported once, before any thread starts.
+  const offerSet = compileOffers(small.offers);
+  const count = Math.max(1, Math.min(workers, availableParallelism() * 4));
+  const shared = shareInputs(offerSet, small.customers, small.history, resolved, lateness, count);
+  const inits = shared.parts.map(
+    (share): PartitionInit => ({
+      offers: small.offers,
+      ...share,
+      options: { ...partitionOptions(resolved), maxLatenessDays: lateness },
+    }),
+  );
+  const blocks = (): AsyncGenerator<Block> => transactionBlocks(paths, options, count, small);
+  return fileReplay(shared, inits, blocks, small.malformed, (line, reason) =>
+    small.skip({ ok: false, file: paths.transactions, line, reason }),
+  );
+}
+
+/** The options a partition's session needs, as plain data. */
+function partitionOptions(
+  resolved: ResolvedOptions,
+): Pick<ResolvedOptions, 'timeZone' | 'scale' | 'rounding' | 'currency'> {
+  const { timeZone, scale, rounding, currency } = resolved;
+  return { timeZone, scale, rounding, currency };
+}
+
+/** The transactions file in blocks routed by customer: NDJSON as bytes, other formats as records. */
+function transactionBlocks(
+  paths: ReplayFilePaths,
+  options: ReplayFilesOptions,
+  partitions: number,
+  small: Awaited<ReturnType<typeof readSmallInputs>>,
+): AsyncGenerator<Block> {
+  const { format, onProgress } = options;
+  const onBytes =
+    onProgress === undefined ? undefined : (bytes: number) => onProgress(bytes, small.total);
+  const kind = formatOf(paths.transactions, format);
+  if (kind.format === 'ndjson') {
+    return lineBlocks(paths.transactions, kind.gzip, partitions, BLOCK, onBytes);
+  }
+  const batches = readRecordBatches(paths.transactions, {
+    ...(format === undefined ? {} : { format }),
+    ...(onBytes === undefined ? {} : { onBytes }),
+  });
+  return recordBlocks(batches, partitions, BLOCK, small.skip);
+}
+
+/**
+ * The replay over started partitions: outcomes block by block, in file order, and the totals.
+ * @param shared - the rejections, the ledger and the counts of the start
+ * @param inits - what each partition starts from (dropped once they have started)
+ * @param blocks - the transactions file in blocks
+ * @param malformed - how many malformed records were skipped so far
+ * @param skip - reports a malformed line of the transactions file
+ * @returns the replay
+ */
+function fileReplay(
+  shared: SharedInputs,
+  inits: readonly PartitionInit[],
+  blocks: () => AsyncGenerator<Block>,
+  malformed: () => number,
+  skip: (line: number, reason: string) => void,
+): FileReplay {
+  const { rejected, ledger } = shared;
+  const first = inits[0] as PartitionInit;
+  const totals = new SummaryBuilder(first.options.scale, first.options.currency);
+  const purchases = new Array<number>(inits.length).fill(0);
+  // Dropped once the partitions have started: this thread keeps no customer record.
+  let pending: readonly PartitionInit[] | undefined = inits;
+
+  async function* outcomeChunks(): AsyncGenerator<readonly Outcome[]> {
+    if (pending === undefined) throw new Error('a replay can be iterated only once');
+    const starting = pending;
+    pending = undefined;
+    const pool = await startPartitions(starting);
+    try {
+      for await (const decided of decideBlocks(pool, blocks(), ledger, skip)) {
+        const outcomes = blockOutcomes(decided.block, decided.marks, decided.decided);
+        for (const o of outcomes) totals.add(o);
+        decided.decided.forEach((d, p) => {
+          purchases[p] = d.purchases;
+        });
+        yield outcomes;
+      }
+    } finally {
+      for (const partition of pool) partition.stop();
+    }
+  }
+
+  const replay: FileReplay = {
+    rejected,
+    summary: () =>
+      totals.build({ customers: rejected.customers.length, history: rejected.history.length }),
+    retained: () => ({
+      customers: shared.customers,
+      transactionIds: ledger.size,
+      purchases: purchases.reduce((a, b) => a + b, 0),
+    }),
+    malformed,
+    ...outcomeReaders(outcomeChunks, () => replay.summary()),
+  };
+  return replay;
+}
+
+/** Partition 0 in this thread, each other one in a worker thread of its own. */
+async function startPartitions(inits: readonly PartitionInit[]): Promise<Partition[]> {
+  const pool: Partition[] = [];
+  try {
+    for (const [p, init] of inits.entries()) {
+      pool.push(p === 0 ? new LocalPartition(init) : await ThreadPartition.start(init));
+    }
+  } catch (error) {
+    for (const partition of pool) partition.stop();
+    throw error;
+  }
+  return pool;
+}

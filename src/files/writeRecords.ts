@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { createGzip } from 'node:zlib';
-import { stringify } from 'csv-stringify';
+import Papa from 'papaparse';
 import { FileReadError, formatOf } from './readRecords.js';
 
 /** Writes flat records to a CSV or NDJSON file (by its name, gzip when it ends in `.gz`). */
@@ -39,24 +39,29 @@ export function createRecordWriter(file: string, columns: readonly string[]): Re
     z.pipe(out);
     sink = z;
   }
-  let head: Writable = sink;
-  if (format === 'csv') {
-    const csv = stringify({ header: true, columns: [...columns] });
-    csv.pipe(sink);
-    head = csv;
-  }
+  // CSV rows wait for the end of a chunk (drained) and are quoted by one Papa Parse call.
+  const rows: object[] = [];
+  const flush = (): void => {
+    if (rows.length === 0) return;
+    sink.write(`${Papa.unparse(rows, { columns: [...columns], header: false, newline: '\n' })}\n`);
+    rows.length = 0;
+  };
+  if (format === 'csv') sink.write(`${Papa.unparse([columns], { newline: '\n' })}\n`);
   const finished = once(out, 'close');
   return {
     write(record) {
       if (failure !== undefined) throw failure;
-      head.write(format === 'csv' ? record : `${JSON.stringify(record)}\n`);
+      if (format === 'csv') rows.push(record);
+      else sink.write(`${JSON.stringify(record)}\n`);
     },
     async drained() {
       if (failure !== undefined) throw failure;
-      if (head.writableNeedDrain) await once(head, 'drain');
+      flush();
+      if (sink.writableNeedDrain) await once(sink, 'drain');
     },
     async close() {
-      head.end();
+      flush();
+      sink.end();
       await finished;
       if (failure !== undefined) throw failure;
     },

@@ -33,7 +33,7 @@ let work: string;
 let project: string;
 let npmOutput: { stdout: string; stderr: string };
 
-/** This environment without npm's `npm_*` variables, which a parent `npm test` sets for its own project. */
+/** The environment less the `npm_*` variables a parent `npm test` sets for this repository. */
 function cleanEnv(): NodeJS.ProcessEnv {
   return Object.fromEntries(
     Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith('npm_')),

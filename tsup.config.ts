@@ -1,4 +1,7 @@
-import { defineConfig } from 'tsup';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { defineConfig, type Options } from 'tsup';
+import { vegaBrowserBuilds } from './src/files/vegaBuilds.js';
 
 /** The `exports` subpaths of package.json: `.` → index, `./testing`, `./http`, `./postgres`,
  * `./files`, `./webhooks`. */
@@ -9,6 +12,37 @@ const library = {
   postgres: 'src/store/postgres/index.ts',
   files: 'src/files/index.ts',
   webhooks: 'src/webhooks/index.ts',
+};
+
+type Plugin = NonNullable<Options['esbuildPlugins']>[number];
+
+/** The file of dist/ that holds the backtest report's browser code. */
+const VEGA_BUILDS = 'vega-builds.cjs';
+
+/**
+ * Builds the backtest report's browser code into dist/: src/files/vegaBuilds.ts becomes
+ * dist/vega-builds.cjs, the text of the Vega builds it reads, so the installed package needs no
+ * vega package (docs/backtest.md). One CommonJS file that the ESM and CommonJS builds both load,
+ * so the text is in the package once.
+ */
+const vegaBuilds: Plugin = {
+  name: 'vega-builds',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/vegaBuilds\.js$/ }, (args) =>
+      /[\\/]src[\\/]files$/.test(args.resolveDir)
+        ? { path: `./${VEGA_BUILDS}`, external: true }
+        : undefined,
+    );
+    build.onEnd((result) => {
+      const outdir = build.initialOptions.outdir;
+      if (result.errors.length > 0 || outdir === undefined) return;
+      mkdirSync(outdir, { recursive: true });
+      writeFileSync(
+        join(outdir, VEGA_BUILDS),
+        `'use strict';\nconst builds = ${JSON.stringify(vegaBrowserBuilds())};\nexports.vegaBrowserBuilds = () => builds;\n`,
+      );
+    });
+  },
 };
 
 // One entry per `exports` subpath in package.json, plus one per `bin` command (`cli`, the
@@ -25,7 +59,9 @@ export default defineConfig({
       options.entryPoints = cjsEntries;
     }
   },
-  sourcemap: true,
+  esbuildPlugins: [vegaBuilds],
+  // No source maps: they would double the installed size (README, "Install").
+  sourcemap: false,
   clean: true,
   target: 'node20',
   splitting: true,

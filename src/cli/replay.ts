@@ -7,8 +7,8 @@ import {
 } from '../files/index.js';
 import { withReadLimits } from '../files/limits.js';
 import { replayInWorkers } from '../files/workers.js';
-import { createRecordWriter, type RecordWriter } from '../files/writeRecords.js';
-import { Money, type Outcome, type ReplaySummary } from '../index.js';
+import { createRecordWriter, type RecordColumn, type RecordWriter } from '../files/writeRecords.js';
+import { Money, type Outcome, type ReplaySummary, resolveOptions } from '../index.js';
 import { asUsageError } from './fileErrors.js';
 import { addReadLimitOptions, parseTimeZone, readLimitsOf, UsageError } from './inputs.js';
 
@@ -43,8 +43,32 @@ interface ReplayCommandSummary extends ReplaySummary {
   readonly malformed: number;
 }
 
-const PAYMENT_COLUMNS = ['transaction_id', 'customer_id', 'offer_id', 'cashback', 'payment_date'];
-const ERROR_COLUMNS = ['key', 'code', 'message'];
+/** The columns of `--out`, typed for Parquet (docs/replay.md, "Parquet output"). */
+const PAYMENT_COLUMNS: readonly RecordColumn[] = [
+  { name: 'transaction_id', type: 'text' },
+  { name: 'customer_id', type: 'text' },
+  { name: 'offer_id', type: 'integer' },
+  // The replay rounds cashback to the default scale: the command has no option for another.
+  { name: 'cashback', type: 'decimal', scale: resolveOptions().scale },
+  { name: 'payment_date', type: 'date' },
+];
+const ERROR_COLUMNS: readonly RecordColumn[] = [
+  { name: 'key', type: 'text' },
+  { name: 'code', type: 'text' },
+  { name: 'message', type: 'text' },
+];
+
+/**
+ * Opens `--out` or `--errors` by its name.
+ * @throws UsageError for a name that is no output format
+ */
+function outputFile(file: string, columns: readonly RecordColumn[]): RecordWriter {
+  try {
+    return createRecordWriter(file, columns);
+  } catch (err) {
+    throw err instanceof TypeError ? new UsageError(err.message) : err;
+  }
+}
 
 /** Parses a whole-number option of at least `min`. */
 function wholeOption(name: string, min: number): (value: string) => number {
@@ -195,10 +219,8 @@ async function replayCommand(options: ReplayCommandOptions): Promise<void> {
       options.workers > 1
         ? await replayInWorkers(paths, fileOptions, options.workers)
         : await replayFiles(paths, fileOptions);
-    payments =
-      options.out === undefined ? undefined : createRecordWriter(options.out, PAYMENT_COLUMNS);
-    errors =
-      options.errors === undefined ? undefined : createRecordWriter(options.errors, ERROR_COLUMNS);
+    payments = options.out === undefined ? undefined : outputFile(options.out, PAYMENT_COLUMNS);
+    errors = options.errors === undefined ? undefined : outputFile(options.errors, ERROR_COLUMNS);
     const months = monthTotals();
     for await (const chunk of replay.chunks()) {
       for (const o of chunk) {
@@ -243,8 +265,11 @@ export function addReplayCommand(program: Command): void {
     .requiredOption('--customers <file>', 'customers')
     .option('--history <file>', 'history transactions, applied after the customers')
     .requiredOption('--transactions <file>', 'transactions to decide, in any order (streamed)')
-    .option('--out <file>', 'payments, CSV or NDJSON by extension (.gz compresses)')
-    .option('--errors <file>', 'errors, one per transaction that earns nothing, CSV or NDJSON')
+    .option('--out <file>', 'payments, CSV, NDJSON (.gz compresses) or Parquet by extension')
+    .option(
+      '--errors <file>',
+      'errors, one per transaction that earns nothing, CSV, NDJSON or Parquet',
+    )
     .option('--json', 'print the summary as JSON')
     .option('--strict', 'a malformed line or row ends the run (exit code 2)')
     .addOption(

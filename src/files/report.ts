@@ -1,20 +1,11 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import type { BacktestResult, BacktestRow } from '../core/backtest.js';
+import { vegaBrowserBuilds } from './vegaBuilds.js';
 
 /** Escapes text for HTML. */
 const html = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** Script text safe inside a `<script>` element. */
 const script = (code: string): string => code.replace(/<\/(script)/gi, '<\\/$1');
-
-/** The minified browser build of a Vega package, from its installed copy. */
-function browserBuild(pkg: string, file: string): string {
-  // import.meta.url in the ESM build; the CommonJS build has __filename instead.
-  const require = createRequire(import.meta.url ?? __filename);
-  return readFileSync(join(dirname(require.resolve(pkg)), file), 'utf8');
-}
 
 function table(title: string, rows: readonly BacktestRow[], keyName: string): string {
   const head = ['paid', 'cashback', 'customers'];
@@ -63,9 +54,9 @@ tbody th { text-align: left; }
 tr.changed { background: #fff4d6; }
 .chart { width: 100%; margin: 1em 0 2em; }
 </style>
-<script>${script(browserBuild('vega', 'vega.min.js'))}</script>
-<script>${script(browserBuild('vega-lite', 'vega-lite.min.js'))}</script>
-<script>${script(browserBuild('vega-embed', 'vega-embed.min.js'))}</script>
+${vegaBrowserBuilds()
+  .map((code) => `<script>${script(code)}</script>`)
+  .join('\n')}
 </head>
 <body>
 <h1>${html(title)}</h1>

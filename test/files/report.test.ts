@@ -2,8 +2,10 @@
  * The backtest report as a browser opens it: headless Chromium (Debian's `chromium`, driven by
  * playwright-core) loads the file with every network request refused, and every chart renders
  * with no console error. With CASHBACK_SCREENSHOT=<path> it also saves a screenshot there (the
- * README's is docs/images/backtest-report.png).
+ * README's is docs/images/backtest-report.png). Its bytes for a fixed input are those of the report
+ * from before its browser code was built into dist/ (test/files/_reportBytes.ts).
  */
+import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,13 +14,27 @@ import { chromium } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { backtestReport } from '../../src/files/index.js';
 import { backtest } from '../../src/index.js';
-import { generatedData, nested } from './generated.js';
+import { doubledOffers, REPORT_SHA256 } from './_reportBytes.js';
+import { generatedData, nested, sampleData } from './generated.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const dir = mkdtempSync(join(tmpdir(), 'cashback-report-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('the backtest HTML report', () => {
+  it('has the bytes of the report from before for the sample data', async () => {
+    const { offers, customers, history, transactions } = sampleData();
+    const result = await backtest({
+      baseline: offers,
+      candidate: doubledOffers(),
+      customers,
+      history,
+      transactions,
+    });
+    const page = backtestReport(result);
+    expect(createHash('sha256').update(page).digest('hex')).toBe(REPORT_SHA256);
+  });
+
   it('renders every chart in headless Chromium with no network and no console error', async () => {
     expect(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install -y chromium`).toBe(true);
     const data = generatedData(99, 200, 6000);

@@ -20,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireCurrentDist } from './_distCurrent.js';
+import { packInto } from './_pack.js';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -134,14 +135,7 @@ beforeAll(() => {
   requireCurrentDist('These tests install the built package.');
 
   work = mkdtempSync(join(tmpdir(), 'cashback-consumers-'));
-  const packed = JSON.parse(
-    execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], {
-      cwd: root,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-    }),
-  ) as { filename: string }[];
-  const tarball = join(work, packed[0]?.filename ?? '');
+  const tarball = packInto(work);
 
   const modules = join(work, 'node_modules');
   const installed = join(modules, 'cashback-engine');

@@ -3,9 +3,8 @@
  * customers, history and transactions, hostile strings and amounts included (U+0000, lone high
  * and low surrogates, valid surrogate pairs, amounts of thousands of digits), given to an engine
  * on the memory store and to one on PGlite, get the same outcomes, the same stored payments and
- * the same answers when sent again.
+ * the same answers when sent again. Offers, stored as JSON, keep any string on both.
  */
-import type { PGlite } from '@electric-sql/pglite';
 import fc from 'fast-check';
 import { afterAll, describe, expect, test } from 'vitest';
 import { type CashbackEngine, createEngine, createMemoryStore } from '../../src/index.js';
@@ -85,12 +84,10 @@ async function outcomes(engine: CashbackEngine, input: Inputs) {
 describe('the memory store and PGlite accept exactly the same items', () => {
   const shared = sharedPglite();
   afterAll(() => shared.close());
-  let db: PGlite | undefined;
 
   test('same outcomes, payments and listing for hostile strings and amounts', async () => {
-    db = await shared.db();
-    await migrate({ db });
-    const pglite = db;
+    const pglite = await shared.db();
+    await migrate({ db: pglite });
     let paidRuns = 0;
     await fc.assert(
       fc.asyncProperty(inputs, async (input) => {
@@ -115,4 +112,33 @@ describe('the memory store and PGlite accept exactly the same items', () => {
     // The inputs reach the payments too, not only the validation.
     expect(paidRuns).toBeGreaterThan(0);
   }, 240_000);
+
+  test('offers keep any string, U+0000 and lone surrogates included, on both stores', async () => {
+    const pglite = await shared.db();
+    await migrate({ db: pglite });
+    await pglite.exec(EMPTY);
+    const odd = offer({
+      name: 'a\u0000\ud800b',
+      category_name: '\udc00',
+      conditions: {
+        fact: 'transaction',
+        path: '$.description',
+        operator: 'equal',
+        value: '\ud801',
+      },
+    });
+    const answers = [];
+    for (const store of [createMemoryStore(), await createPgliteStore({ db: pglite })]) {
+      const engine = createEngine({ store, clock: () => new Date('2025-06-01T00:00:00Z') });
+      answers.push([
+        await engine.upsertOffers([odd]),
+        await engine.upsertOffers([odd]),
+        await engine.activeOffers(),
+      ]);
+    }
+    expect(answers[1]).toEqual(answers[0]);
+    expect(answers[0]?.[1]).toEqual({ created: [], updated: [], unchanged: [1] });
+    const listed = answers[1]?.[2] as readonly { name: string }[] | undefined;
+    expect(listed?.[0]?.name).toBe('a\u0000\ud800b');
+  });
 });

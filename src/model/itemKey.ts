@@ -1,16 +1,20 @@
+import { textIssue } from './storableText.js';
+
 /** Longest identifier (`customer_id`, `transaction_id`), in characters once trimmed. */
 export const MAX_ID_LENGTH = 128;
 
 /**
  * The id an item is keyed by: `raw` trimmed, when it is a string of 1 to {@link MAX_ID_LENGTH}
- * characters once trimmed (docs/concepts.md, Input rules).
+ * characters once trimmed that every store can keep (docs/concepts.md, Input rules).
  * @param raw - the id as sent
  * @returns the trimmed id, or `undefined` when it is not a usable one
  */
 function usableId(raw: unknown): string | undefined {
   if (typeof raw !== 'string') return undefined;
   const id = raw.trim();
-  return id.length > 0 && id.length <= MAX_ID_LENGTH ? id : undefined;
+  return id.length > 0 && id.length <= MAX_ID_LENGTH && textIssue(id) === undefined
+    ? id
+    : undefined;
 }
 
 /**

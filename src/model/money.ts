@@ -100,9 +100,27 @@ class LazyExact implements ExactAmount {
 }
 
 /**
+ * Most digits of an amount before its decimal point, leading zeros aside. No real amount comes
+ * near it, every double's shortest form keeps within it (at most 309), and PostgreSQL's `numeric`
+ * keeps 131,072.
+ */
+const MAX_INTEGER_DIGITS = 1000;
+
+/**
+ * Most digits of an amount after its decimal point, trailing zeros aside. No real amount comes
+ * near it, every double's shortest form keeps within it (at most 324), and PostgreSQL's `numeric`
+ * keeps 16,383.
+ */
+const MAX_DECIMALS = 1000;
+
+/** Why an amount has more digits than {@link MAX_INTEGER_DIGITS} or {@link MAX_DECIMALS}. */
+export const TOO_MANY_DIGITS = `must have at most ${MAX_INTEGER_DIGITS} digits before the decimal point and ${MAX_DECIMALS} after it`;
+
+/**
  * Reads a positive decimal amount from a JSON number or a plain decimal string
  * (`^[0-9]+(\.[0-9]+)?$`). A number is read through its shortest decimal form (`String(n)`), so
- * `12.34` is exactly 12.34.
+ * `12.34` is exactly 12.34. Its value may have at most {@link MAX_INTEGER_DIGITS} digits before
+ * the point and {@link MAX_DECIMALS} after it (docs/concepts.md, Input rules).
  * @param value - the JSON value
  * @returns the exact amount, or a reason why it is not one
  * @public
@@ -129,15 +147,28 @@ export function parseAmount(value: unknown): ExactAmount | string {
       const dot = text.indexOf('.');
       const digits = dot < 0 ? text : text.slice(0, dot) + text.slice(dot + 1);
       const units = digits.length <= 15 ? Number(digits) : Number.NaN;
-      return new LazyExact(text, units, dot < 0 ? 0 : text.length - dot - 1);
+      return withinDigits(new LazyExact(text, units, dot < 0 ? 0 : text.length - dot - 1));
     }
-    return exactAmount(text) ?? 'must be greater than 0';
+    return withinDigits(exactAmount(text) ?? 'must be greater than 0');
   }
   if (typeof value === 'string') {
     if (!PLAIN_DECIMAL.test(value)) return 'must be a number or a plain decimal string';
-    return exactAmount(value) ?? 'must be greater than 0';
+    return withinDigits(exactAmount(value) ?? 'must be greater than 0');
   }
   return 'must be a number or a plain decimal string';
+}
+
+/**
+ * The amount, or {@link TOO_MANY_DIGITS} when its canonical text has more digits than the limits:
+ * PostgreSQL's `numeric` refuses more than 16,383 decimals, and the cost of exact arithmetic grows
+ * with the digits.
+ */
+function withinDigits(a: ExactAmount | string): ExactAmount | string {
+  if (typeof a === 'string') return a;
+  const text = a.text;
+  const dot = text.indexOf('.');
+  const integerDigits = dot < 0 ? text.length : dot;
+  return a.scale > MAX_DECIMALS || integerDigits > MAX_INTEGER_DIGITS ? TOO_MANY_DIGITS : a;
 }
 
 /** Largest transaction amount: one trillion (10^12). */

@@ -5,6 +5,7 @@ import { itemKey, MAX_ID_LENGTH } from './itemKey.js';
 import { normaliseGender } from './normalise.js';
 import type { ParseResult } from './parseTransaction.js';
 import { CustomerSchema, type Location } from './schemas.js';
+import { textIssue } from './storableText.js';
 
 /**
  * A customer after parsing: id trimmed, gender normalised, birthday as parts for age checks.
@@ -105,6 +106,8 @@ function plainCustomer(input: unknown): ParsedCustomer | undefined {
   const day = parseDay(birthday);
   if (id.length === 0 || id.length > MAX_ID_LENGTH || trimmedGender.length === 0) return undefined;
   if (day === undefined) return undefined;
+  const issue = textIssue(id) ?? textIssue(trimmedGender) ?? textIssue(country) ?? textIssue(city);
+  if (issue !== undefined) return undefined;
   return customerOf(id, birthday, day, trimmedGender, { country, city });
 }
 

@@ -7,6 +7,7 @@ import type { ExactAmount } from './money.js';
 import { AMOUNT_TOO_LARGE, overMaxAmount, parseAmount } from './money.js';
 import { merchantKey } from './normalise.js';
 import type { Location } from './schemas.js';
+import { textIssue } from './storableText.js';
 
 /**
  * A transaction after parsing: ids trimmed, date as wall-clock time in the engine's zone, amount
@@ -46,12 +47,19 @@ function readId(v: unknown, path: string, issues: FieldIssue[]): string {
   if (id.length === 0) issues.push({ path, message: 'must not be empty' });
   else if (id.length > MAX_ID_LENGTH) {
     issues.push({ path, message: `must be at most ${MAX_ID_LENGTH} characters` });
+  } else {
+    const issue = textIssue(id);
+    if (issue !== undefined) issues.push({ path, message: issue });
   }
   return id;
 }
 
 function readString(v: unknown, path: string, issues: FieldIssue[], optional: boolean): string {
-  if (typeof v === 'string') return v;
+  if (typeof v === 'string') {
+    const issue = textIssue(v);
+    if (issue !== undefined) issues.push({ path, message: issue });
+    return v;
+  }
   if (v === undefined && optional) return '';
   issues.push({ path, message: v === undefined ? 'is required' : 'must be a string' });
   return '';

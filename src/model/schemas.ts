@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { parseDay } from './day.js';
 import { MAX_ID_LENGTH } from './itemKey.js';
-import { AMOUNT_TOO_LARGE, overMaxAmount, PLAIN_DECIMAL, parseAmount } from './money.js';
+import {
+  AMOUNT_TOO_LARGE,
+  overMaxAmount,
+  PLAIN_DECIMAL,
+  parseAmount,
+  TOO_MANY_DIGITS,
+} from './money.js';
+import { textIssue } from './storableText.js';
 
 /**
  * zod schemas of the JSON shapes of the partner API (docs/concepts.md, Input rules and Offers). They are the schema of record: types are inferred from
@@ -13,26 +20,48 @@ import { AMOUNT_TOO_LARGE, overMaxAmount, PLAIN_DECIMAL, parseAmount } from './m
  * (see `parseCustomer.ts`).
  */
 
-/** An identifier: a string, trimmed, 1–128 characters. @public */
+/** Refuses a string that not every store can keep as sent (`textIssue`). */
+const storable = z.superRefine<string>((value, ctx) => {
+  const message = textIssue(value);
+  if (message !== undefined) ctx.addIssue({ code: 'custom', message });
+});
+
+/** A string of an item that a store keeps: any text but U+0000 and unpaired surrogates. */
+function text() {
+  return z.string().check(storable);
+}
+
+/** A string that must not be blank, kept trimmed as sent otherwise. */
+function nonBlankText() {
+  return z.string().trim().min(1, 'must not be empty').check(storable);
+}
+
+/** An identifier: a string, trimmed, 1–128 characters, storable. @public */
 export const IdSchema = z
   .string()
   .trim()
   .min(1, 'must not be empty')
-  .max(MAX_ID_LENGTH, `must be at most ${MAX_ID_LENGTH} characters`);
+  .max(MAX_ID_LENGTH, `must be at most ${MAX_ID_LENGTH} characters`)
+  .check(storable);
 
 /** A real calendar day `YYYY-MM-DD`. @public */
 export const DaySchema = z
   .string()
   .refine((s) => parseDay(s) !== undefined, 'must be a real date YYYY-MM-DD');
 
-/** A positive decimal: a finite JSON number greater than 0, or a plain decimal string. @public */
-export const AmountSchema = z.union([
-  z.number().finite('must be a finite number').positive('must be greater than 0'),
-  z
-    .string()
-    .regex(PLAIN_DECIMAL, 'must be a plain decimal string')
-    .refine((s) => /[1-9]/.test(s), 'must be greater than 0'),
-]);
+/**
+ * A positive decimal: a finite JSON number greater than 0, or a plain decimal string; with at
+ * most as many digits as `parseAmount` reads. @public
+ */
+export const AmountSchema = z
+  .union([
+    z.number().finite('must be a finite number').positive('must be greater than 0'),
+    z
+      .string()
+      .regex(PLAIN_DECIMAL, 'must be a plain decimal string')
+      .refine((s) => /[1-9]/.test(s), 'must be greater than 0'),
+  ])
+  .refine((v) => parseAmount(v) !== TOO_MANY_DIGITS, TOO_MANY_DIGITS);
 
 /** Whether a valid amount is above 100 (a discount is a percentage). */
 function overHundred(v: string | number): boolean {
@@ -66,27 +95,27 @@ export const DateTimeSchema = z
   .refine(isDateTime, 'must be a real date-time YYYY-MM-DDTHH:mm:ss[.fff]');
 
 /** Location of a customer or a transaction. @public */
-export const LocationSchema = z.object({ country: z.string(), city: z.string() });
+export const LocationSchema = z.object({ country: text(), city: text() });
 
 /** Merchant of a submitted transaction. @public */
 export const MerchantSchema = z.object({
-  id: z.string(),
-  name: z.string().trim().min(1, 'must not be empty'),
-  category_code: z.string(),
+  id: text(),
+  name: nonBlankText(),
+  category_code: text(),
 });
 
 /** Customer: all four fields required. @public */
 export const CustomerSchema = z.object({
   customer_id: IdSchema,
   birthday: DaySchema,
-  gender: z.string().trim().min(1, 'must not be empty'),
+  gender: nonBlankText(),
   location: LocationSchema,
 });
 
 /** Transaction submitted for cashback: all seven fields required. @public */
 export const TransactionSchema = z.object({
   transaction_id: IdSchema,
-  description: z.string(),
+  description: text(),
   customer_id: IdSchema,
   date: DateTimeSchema,
   amount: TransactionAmountSchema,
@@ -97,14 +126,14 @@ export const TransactionSchema = z.object({
 /** History transaction: `description`, `merchant.id`, `merchant.category_code`, `location` optional. @public */
 export const HistoryTransactionSchema = z.object({
   transaction_id: IdSchema,
-  description: z.string().optional(),
+  description: text().optional(),
   customer_id: IdSchema,
   date: DateTimeSchema,
   amount: TransactionAmountSchema,
   merchant: z.object({
-    id: z.string().optional(),
-    name: z.string().trim().min(1, 'must not be empty'),
-    category_code: z.string().optional(),
+    id: text().optional(),
+    name: nonBlankText(),
+    category_code: text().optional(),
   }),
   location: LocationSchema.optional(),
 });

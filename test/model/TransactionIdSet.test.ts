@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { hashId, TransactionIdSet } from '../../src/model/TransactionIdSet.js';
+import { hashId, MAX_PROBES, TransactionIdSet } from '../../src/model/TransactionIdSet.js';
+import { collidingIds } from './_fnvCollisions.js';
 
 /** Operations on a set, replayed on `TransactionIdSet` and on a builtin `Set` as the model. */
 type Op =
@@ -8,10 +9,18 @@ type Op =
   | { readonly kind: 'has'; readonly id: string }
   | { readonly kind: 'truncate'; readonly back: number };
 
+/** Slots read by the set's lookups so far (its internal counter). */
+function probes(set: TransactionIdSet): number {
+  return (set as unknown as { probes: number }).probes;
+}
+
 // Few distinct ids, so that adds repeat; some share a hash bucket by construction (short ids
-// over two letters collide often in a 16-slot table).
+// over two letters collide often in a 16-slot table), and 64 share one hash, more than a
+// window holds.
+const sharedHash = collidingIds(6, 7);
 const idArb = fc.oneof(
   fc.stringMatching(/^[ab]{0,6}$/),
+  fc.constantFrom(...sharedHash),
   fc.string({ maxLength: 12 }),
   fc.integer({ min: 0, max: 3000 }).map((n) => `t${n}`),
 );
@@ -74,6 +83,37 @@ describe('TransactionIdSet', () => {
     set.truncate(0);
     expect(set.size).toBe(0);
     expect(set.has('a')).toBe(false);
+  });
+
+  test('ids built to share one hash cost a bounded number of probes, as random ids do', () => {
+    const n = 2 ** 14;
+    const crafted = collidingIds(14);
+    expect(new Set(crafted).size).toBe(n);
+    expect(new Set(crafted.map(hashId)).size).toBe(1);
+    const random = fc.sample(fc.string({ minLength: 8, maxLength: 42 }), {
+      numRuns: 4 * n,
+      seed: 3,
+    });
+    const distinct = [...new Set(random)].slice(0, n);
+    expect(distinct).toHaveLength(n);
+    const perLookup = (ids: readonly string[]): number => {
+      const set = new TransactionIdSet();
+      for (const id of ids) expect(set.add(id)).toBe(true);
+      for (const id of ids) expect(set.has(id)).toBe(true);
+      expect(set.add(ids[0] as string)).toBe(false);
+      expect(set.has(`${ids[0]}x`)).toBe(false);
+      expect([...set]).toEqual(ids);
+      set.truncate(n / 2);
+      expect(set.has(ids[n / 2] as string)).toBe(false);
+      expect(set.has(ids[n / 2 - 1] as string)).toBe(true);
+      return probes(set) / (2 * n + 4);
+    };
+    const craftedCost = perLookup(crafted);
+    const randomCost = perLookup(distinct);
+    // Before the window, the k-th of these ids read k slots: 4,096 per lookup on average.
+    expect(craftedCost).toBeLessThanOrEqual(MAX_PROBES);
+    expect(randomCost).toBeLessThan(3);
+    expect(craftedCost).toBeLessThan(10 * randomCost);
   });
 
   test('hashes are FNV-1a over UTF-16 code units', () => {

@@ -26,6 +26,7 @@ function viaSchema(input: unknown) {
 const text = fc.oneof(
   fc.string({ maxLength: 6 }),
   fc.constantFrom('', ' ', '\t\n', ' c1 ', 'F', ' female ', '\u00a0x\u3000', 'x'.repeat(128)),
+  fc.constantFrom('a\u0000', ' y-\ud800 ', '\udc00', 'x\ud83d\ude00'),
   fc.constant('y'.repeat(129)),
   fc.constant(` ${'z'.repeat(128)} `),
 );

@@ -3,7 +3,7 @@ import { Hono } from 'hono';
 import { SignJWT } from 'jose';
 import type { AppEnv } from '../env.js';
 import { errorResponse } from '../errors.js';
-import { KeyChecks } from '../keyChecks.js';
+import type { KeyChecks } from '../keyChecks.js';
 import type { ResolvedOptions } from '../options.js';
 
 const BAD_CREDENTIALS = 'Unknown application id or wrong application key';
@@ -13,14 +13,15 @@ const BAD_CREDENTIALS = 'Unknown application id or wrong application key';
  * by {@link KeyChecks}.
  * @param options - the app's options
  * @param key - the HMAC key tokens are signed with
+ * @param checks - the app's key checks
  * @returns the route group
  */
 export function tokenRoutes(
   options: ResolvedOptions,
   key: Promise<webcrypto.CryptoKey>,
+  checks: KeyChecks,
 ): Hono<AppEnv> {
   const { clock, clientAddress, tokenTtl } = options;
-  const checks = new KeyChecks(options.partners, options.limits);
   return new Hono<AppEnv>().get('/get-token', async (c) => {
     const applicationId = c.req.header('applicationId');
     const outcome = await checks.check(

@@ -1,7 +1,7 @@
 /**
- * What `/get-token` keeps and shares (docs/http.md, "Security"): concurrent requests with the
- * right key all get a token, their checks shared; the state kept for refused requests stays
- * bounded whatever the application ids sent.
+ * What `/get-token` keeps and shares (docs/http.md, "Security"): a changed key revokes the tokens
+ * of the old one; concurrent requests with the right key all get a token, their checks shared;
+ * the state kept for refused requests stays bounded whatever the application ids sent.
  */
 import { afterEach, describe, expect, test } from 'vitest';
 import { keyChecksOf } from '../../src/http/app.js';
@@ -29,6 +29,32 @@ afterEach(async () => {
 /** The status of `GET /active-offers` with a token. */
 const offersStatus = async (s: Harness, token: string) =>
   (await s.call('GET', '/active-offers', { headers: { Token: token } })).status;
+
+describe('a changed application key', () => {
+  test("revokes every token of the old key at once; the new key's tokens and other partners' work", async () => {
+    const s = await startHarness();
+    h = s;
+    const [oldToken, otherToken] = [await s.token(A), await s.token('bank-b')];
+    expect(await offersStatus(s, oldToken)).toBe(200);
+    const before = s.partners.byId.get(A);
+    if (before === undefined) throw new Error('bank-a is registered');
+    s.partners.byId.set(A, {
+      ...before,
+      application_key_hash: await hashApplicationKey('bank-a-rotated-key-0123456789'),
+    });
+    expect(await offersStatus(s, oldToken)).toBe(401);
+    const renewed = await s.call('GET', '/get-token', {
+      headers: { applicationId: A, applicationKey: 'bank-a-rotated-key-0123456789' },
+    });
+    expect(renewed.status).toBe(200);
+    expect(await offersStatus(s, renewed.body.Token)).toBe(200);
+    expect(await offersStatus(s, otherToken)).toBe(200);
+    // Back to the old hash: the old token is of that key again.
+    s.partners.byId.set(A, before);
+    expect(await offersStatus(s, oldToken)).toBe(200);
+    expect(await offersStatus(s, renewed.body.Token)).toBe(401);
+  });
+});
 
 describe('concurrent token requests with the right key', () => {
   test.each([8, 80])(

@@ -89,10 +89,13 @@ function asUsageError(
   err: unknown,
   options: Pick<ServeCommandOptions, 'offers' | 'partners' | 'allowLocalWebhooks'>,
 ): UsageError | undefined {
+  if (err instanceof UsageError) return err;
   if (err instanceof OfferValidationError) {
     return new UsageError(`offers file ${options.offers}: ${err.message}`);
   }
-  if (!(err instanceof Error) || (err as NodeJS.ErrnoException).code !== undefined) {
+  // The partners' refusals: a bad partner or webhook setting (TypeError), or a webhook host that
+  // resolves to a private address or not at all (an Error naming the partner).
+  if (!(err instanceof TypeError || (err instanceof Error && err.message.startsWith('partner ')))) {
     return undefined;
   }
   const message = err.message
@@ -147,12 +150,13 @@ async function start(
   } catch (err) {
     await opened.store.close?.();
     const usage = asUsageError(err, options);
-    if (usage !== undefined || err instanceof UsageError) throw usage ?? err;
-    const code = (err as NodeJS.ErrnoException).code;
+    if (usage !== undefined) throw usage;
+    const { code, syscall, message } = err as NodeJS.ErrnoException;
+    if (syscall !== 'listen') throw new StartError(`cannot start: ${message}`);
     const why =
       code === 'EADDRINUSE'
         ? `the port is in use; choose another --port (0 picks a free one), or see what holds it with: ss -ltnp 'sport = :${options.port}'`
-        : (err as Error).message;
+        : message;
     throw new StartError(`cannot listen on ${options.host}:${options.port}: ${why}`);
   }
 }

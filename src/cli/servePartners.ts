@@ -1,7 +1,8 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { hashApplicationKeyWithSalt } from '../http/credentials.js';
 import type { ServicePartner } from '../http/index.js';
-import { parsePartnersFile, readJsonFile } from './inputs.js';
+import { checkPartners } from '../service/partners.js';
+import { parsePartnersFile, readJsonFile, UsageError } from './inputs.js';
 
 /** Application id of the partner made when no partners file is given. */
 export const DEMO_PARTNER = 'demo-bank';
@@ -60,6 +61,17 @@ export async function loadPartners(
       }),
     ),
   );
+  try {
+    // The service's own check (an application id of at most 128 characters), before the store
+    // is opened.
+    checkPartners(partners, 'partners');
+  } catch (err) {
+    const message = (err as Error).message.replace(
+      /^partners\[(\d+)\]\.?/,
+      (_m, n: string) => `partner #${Number(n) + 1}: `,
+    );
+    throw new UsageError(`partners file ${path}: ${message}`);
+  }
   return {
     partners,
     ids: entries.map((e) => e.application_id),

@@ -2,7 +2,7 @@ import { type CashbackEngine, createEngine, type EngineOptions } from '../engine
 import type { UpsertOffersResult } from '../engine/results.js';
 import { createHttpApp } from '../http/app.js';
 import type { HttpAppOptions } from '../http/options.js';
-import { type ServeOptions, serveHttp } from '../http/serve.js';
+import { resolveServeOptions, type ServeOptions, serveHttp } from '../http/serve.js';
 import { compileOffers } from '../matching/compileOffers.js';
 import { assertKnownKeys } from '../model/knownKeys.js';
 import type { Store } from '../store/index.js';
@@ -150,6 +150,8 @@ function checkOptions(options: ServiceOptions): CheckedPartners {
   if (options.offers !== undefined && !Array.isArray(options.offers)) {
     throw new TypeError('startService options: offers must be an array');
   }
+  // Before any offer is stored: past this, listening fails only for the address itself.
+  resolveServeOptions(options.server ?? {});
   return checkPartners(options.partners, 'startService options: partners');
 }
 
@@ -265,8 +267,9 @@ function checkChanges(
   }
   assertKnownKeys(changes, ['partners', 'offers'], 'reload changes');
   if (changes.offers !== undefined) {
-    if (!Array.isArray(changes.offers))
+    if (!Array.isArray(changes.offers)) {
       throw new TypeError('reload changes: offers must be an array');
+    }
     compileOffers(changes.offers, { operators: engine.options.operators });
   }
   return changes.partners === undefined

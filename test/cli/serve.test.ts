@@ -494,6 +494,10 @@ describe('cashback serve', () => {
       ],
       [[{ application_id: 'bank-a', application_key: '' }], /needs an application_key/],
       [[{ application_key: 'key-one-0123456789' }], /partner #1 needs an application_id/],
+      [
+        [{ application_id: 'b'.repeat(129), application_key: 'key-one-0123456789' }],
+        /partner #1: application_id must be a string of 1 to 128 characters/,
+      ],
     ];
     for (const [i, [content, message]] of cases.entries()) {
       const file = join(dir, `partners-${i}.json`);

@@ -185,6 +185,20 @@ describe('startService options', () => {
       /closeStore/,
     );
   });
+
+  test('a port in use is the listen error; the store is left open', async () => {
+    const s = await start();
+    const events: string[] = [];
+    const taken = startService({
+      store: recordedStore(events),
+      partners: [await partner('bank-a')],
+      tokenSecret: TOKEN_SECRET,
+      server: { port: s.port, host: '127.0.0.1' },
+    });
+    await expect(taken).rejects.toMatchObject({ code: 'EADDRINUSE' });
+    expect(events).toEqual([]);
+    expect(s.stop()).toBe(s.stop());
+  });
 });
 
 /** Waits until `test()` holds, checking every 20 ms, for at most 20 s. */

@@ -16,7 +16,11 @@ const LAYERS = {
   http: ['engine', 'store', 'core', 'matching', 'model', 'rules'],
   webhooks: ['engine', 'store', 'core', 'matching', 'model', 'rules'],
   files: ['engine', 'store', 'core', 'matching', 'model', 'rules'],
+  // The service's lifecycle: the app, the server and the webhook dispatcher started and stopped
+  // together. Published by the `cashback-engine/http` entry (ENTRY_EXPORTS below).
+  service: ['http', 'webhooks', 'engine', 'store', 'core', 'matching', 'model', 'rules'],
   cli: [
+    'service',
     'http',
     'webhooks',
     'files',
@@ -31,6 +35,10 @@ const LAYERS = {
   testing: ['engine', 'store', 'core', 'matching', 'model', 'rules'],
 };
 const ALL = Object.keys(LAYERS);
+
+// A layer's entry file (`src/<layer>/index.ts`, a package entry point) that also publishes a
+// layer above it: only the entry may import it, and nothing else of that layer does.
+const ENTRY_EXPORTS = { http: ['service'] };
 
 // Packages only an adapter or the testing entry may load: importing `cashback-engine` alone must
 // never load them (docs/architecture.md, "Entry points").
@@ -62,13 +70,26 @@ const layerRules = Object.entries(LAYERS).map(([layer, allowed]) => {
     comment: `${layer} may import only ${allowed.length === 0 ? 'itself' : allowed.join(', ')}`,
     severity: 'error',
     from: { path: `^src/${layer}/` },
-    to: { path: `^src/(${forbidden.join('|')})/` },
+    to: {
+      path: `^src/(${forbidden.join('|')})/`,
+      ...(ENTRY_EXPORTS[layer] === undefined
+        ? {}
+        : { pathNot: `^src/(${ENTRY_EXPORTS[layer].join('|')})/` }),
+    },
   };
 });
+const entryRules = Object.entries(ENTRY_EXPORTS).map(([layer, above]) => ({
+  name: `entry-${layer}`,
+  comment: `only the entry of ${layer} (src/${layer}/index.ts) may import ${above.join(', ')}`,
+  severity: 'error',
+  from: { path: `^src/${layer}/`, pathNot: `^src/${layer}/index\\.ts$` },
+  to: { path: `^src/(${above.join('|')})/` },
+}));
 
 module.exports = {
   forbidden: [
     ...layerRules,
+    ...entryRules,
     {
       name: 'postgres-is-an-adapter',
       comment: 'the memory store and the store contract never import the PostgreSQL store',

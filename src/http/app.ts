@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { requestId } from 'hono/request-id';
 import type { AppEnv, HttpApp } from './env.js';
+import { KeyChecks } from './keyChecks.js';
 import { authenticate } from './middleware/auth.js';
 import { handleErrors, methodNotAllowed, notFound } from './middleware/errors.js';
 import { requestLog } from './middleware/logging.js';
@@ -11,6 +12,9 @@ import { offerRoutes } from './routes/offers.js';
 import { paymentRoutes } from './routes/payments.js';
 import { tokenRoutes } from './routes/tokens.js';
 import { TokenVerifier } from './tokenVerifier.js';
+
+/** The key checks of each app made here, for the tests of what token requests keep in memory. */
+export const keyChecksOf = new WeakMap<HttpApp, KeyChecks>();
 
 /**
  * The partner HTTP API (docs/http.md) as a Hono app: `GET /get-token`,
@@ -64,7 +68,9 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   app.use(methodNotAllowed(app));
   app.onError(handleErrors(logger));
   app.notFound(notFound);
-  app.route('/', tokenRoutes(resolved, key));
+  const checks = new KeyChecks(partners, limits);
+  keyChecksOf.set(app, checks);
+  app.route('/', tokenRoutes(resolved, key, checks));
   app.route('/', batchRoutes(engine, limits, auth));
   app.route('/', paymentRoutes(engine, auth));
   app.route('/', offerRoutes(engine, auth));

@@ -34,10 +34,23 @@ function derive(key: string, salt: Buffer, n: number, r: number, p: number): Pro
  * @public
  */
 export async function hashApplicationKey(key: string): Promise<string> {
+  return hashApplicationKeyWithSalt(key, randomBytes(16));
+}
+
+/**
+ * {@link hashApplicationKey} with a given salt: `cashback serve` derives the salt from its token
+ * secret and the application id, so that a partners file read again, or at the next start, gives
+ * an unchanged key the same hash, and the tokens issued under it stay valid (docs/http.md,
+ * "Security").
+ * @param key - the application key, a non-empty string
+ * @param salt - at least 8 bytes
+ * @returns the hash
+ * @throws TypeError when the key is not a non-empty string
+ */
+export async function hashApplicationKeyWithSalt(key: string, salt: Buffer): Promise<string> {
   if (typeof key !== 'string' || key.length === 0) {
     throw new TypeError('An application key must be a non-empty string');
   }
-  const salt = randomBytes(16);
   const hash = await derive(key, salt, N, R, P);
   return [PREFIX, N, R, P, salt.toString('base64url'), hash.toString('base64url')].join('$');
 }

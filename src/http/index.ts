@@ -1,4 +1,15 @@
 // cashback-engine/http: the partner HTTP API as a Hono app (docs/http.md).
+
+// The service's lifecycle (start, reload, graceful stop) lives in its own layer, above the app
+// and the webhook dispatcher it starts (docs/http.md, "The service's lifecycle").
+export type { ServicePartner } from '../service/partners.js';
+export {
+  type Service,
+  type ServiceChanges,
+  type ServiceOptions,
+  type ServiceReloaded,
+  startService,
+} from '../service/startService.js';
 export { createHttpApp } from './app.js';
 export { hashApplicationKey } from './credentials.js';
 export type { HttpApp, HttpAppVariables } from './env.js';

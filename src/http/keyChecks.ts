@@ -1,6 +1,7 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { PartnerRegistry } from '../engine/partners.js';
+import { MAX_ID_LENGTH } from '../model/itemKey.js';
 import { verifyApplicationKey } from './credentials.js';
 import type { ResolvedLimits } from './options.js';
 
@@ -10,9 +11,12 @@ const REMEMBER_MS = 10 * 60 * 1000;
 /** How many keys checked right are remembered at most; the oldest is forgotten past it. */
 const REMEMBERED = 1000;
 
+/** Longest client address used as a limiter key as it is; a longer one is keyed by its digest. */
+const MAX_ADDRESS_KEY = 64;
+
 /** The outcome of a token request's credentials. */
 export type KeyCheck =
-  | { readonly kind: 'ok' }
+  | { readonly kind: 'ok'; readonly hash: string }
   | { readonly kind: 'invalid' }
   | { readonly kind: 'rate_limited'; readonly seconds: number }
   | { readonly kind: 'busy'; readonly seconds: number };
@@ -24,16 +28,42 @@ interface Remembered {
 }
 
 /**
+ * One key derivation in progress, shared by every request with the same id, key and stored
+ * hash: `verified` is its answer, or undefined when the request that started it was refused by a
+ * limit before the key was checked.
+ */
+interface Flight {
+  readonly owner: KeyCheck;
+  readonly verified: boolean | undefined;
+}
+
+/** The limiter keys of one request: its address's, and its (application id, address) pair's. */
+interface Keys {
+  readonly address: string;
+  readonly pair: string;
+}
+
+/** A short digest: limiter entries never hold what a client sent at full length. */
+const digest = (text: string): string =>
+  createHash('sha256').update(text).digest('base64url').slice(0, 22);
+
+/**
  * Checks application keys at `/get-token` the way rate-limiter-flexible's guide protects login
- * endpoints: every request counts toward its address's request limit; wrong keys count in a row
- * per (application id, client address), reset by the right key, and in total per address over a
- * longer window. Failures from one address never refuse the right key from another.
+ * endpoints: every request counts toward its address's request limit; wrong keys count in total
+ * per address over a longer window, and in a row per (application id, client address), reset by
+ * the right key. Failures from one address never refuse the right key from another.
+ *
+ * The state stays bounded (docs/http.md, "Security"): an application id longer than any valid
+ * one is refused before anything is kept; limiter entries are keyed by the address (or its
+ * digest) and a 22-character digest of the pair; the address's own failure limit is taken before
+ * a pair entry is made, so one address holds at most `tokenFailuresPerAddress` pair entries.
  *
  * Keys checked right are remembered for ten minutes (at most 1,000 of them) under an HMAC with a
  * key drawn at random for this process, never the key itself, together with the stored hash they
- * matched: the right key then needs no scrypt run, so it never waits behind wrong ones, and a
- * changed hash is checked again. At most `keyChecksInFlight` scrypt runs are in progress; past
- * that a request is refused `busy` at once instead of queuing.
+ * matched: the right key then needs no scrypt run, and a changed hash is checked again. Checks of
+ * the same id, key and hash in progress at once run scrypt once and share its answer. At most
+ * `keyChecksInFlight` distinct scrypt runs are in progress; past that a request is refused `busy`
+ * at once instead of queuing.
  */
 export class KeyChecks {
   readonly #partners: PartnerRegistry;
@@ -43,7 +73,7 @@ export class KeyChecks {
   readonly #addressFailures: RateLimiterMemory;
   readonly #secret = randomBytes(32);
   readonly #remembered = new Map<string, Remembered>();
-  #inFlight = 0;
+  readonly #flights = new Map<string, Promise<Flight>>();
 
   /**
    * @param partners - the registry with each partner's `application_key_hash`
@@ -71,45 +101,104 @@ export class KeyChecks {
    * @param id - the `applicationId` header, if any
    * @param key - the `applicationKey` header, if any
    * @param address - the client address
-   * @returns ok, invalid, or refused (rate-limited or busy) with the seconds to wait
+   * @returns ok with the hash the key matched, invalid, or refused (rate-limited or busy) with
+   *   the seconds to wait
    */
   async check(id: string | undefined, key: string | undefined, address: string): Promise<KeyCheck> {
-    const request = await consume(this.#requests, `address:${address}`);
+    if (!id || !key || id.length > MAX_ID_LENGTH) return { kind: 'invalid' };
+    const keys: Keys = {
+      address: address.length > MAX_ADDRESS_KEY ? digest(address) : address,
+      pair: digest(`${id}\n${address}`),
+    };
+    const request = await consume(this.#requests, keys.address);
     if (request !== undefined) return request;
-    if (!id || !key) return { kind: 'invalid' };
-    const partner = await this.#partners.get(id);
-    const stored = partner?.application_key_hash;
-    const digest = createHmac('sha256', this.#secret).update(`${id}\n${key}`).digest('base64url');
-    const known = this.#remembered.get(digest);
+    const stored = (await this.#partners.get(id))?.application_key_hash;
+    const remembered = createHmac('sha256', this.#secret)
+      .update(`${id}\n${key}`)
+      .digest('base64url');
+    const known = this.#remembered.get(remembered);
     if (known !== undefined && stored === known.hash && known.until > performance.now()) {
-      return { kind: 'ok' };
+      return { kind: 'ok', hash: known.hash };
     }
-    if (this.#inFlight >= this.#maxInFlight) return { kind: 'busy', seconds: 1 };
-    this.#inFlight++;
+    const name = `${remembered}\n${stored ?? ''}`;
+    const running = this.#flights.get(name);
+    if (running !== undefined) return this.#join(await running, keys, stored);
+    if (this.#flights.size >= this.#maxInFlight) return { kind: 'busy', seconds: 1 };
+    // Registered before the first await of #derive: an identical request that comes next joins.
+    const flight = this.#derive(key, stored, keys, remembered);
+    this.#flights.set(name, flight);
     try {
-      // A point of both failure counts is taken before the key is checked, so concurrent guesses
-      // cannot all slip past them, and given back when the key is right.
-      const pair = `pair:${id}\n${address}`;
-      const refused =
-        (await consume(this.#pairFailures, pair)) ??
-        (await consume(this.#addressFailures, `address:${address}`, pair, this.#pairFailures));
-      if (refused !== undefined) return refused;
-      if (!(await verifyApplicationKey(key, stored))) return { kind: 'invalid' };
-      await this.#pairFailures.delete(pair);
-      await this.#addressFailures.reward(`address:${address}`, 1);
-      this.#remember(digest, stored as string);
-      return { kind: 'ok' };
+      return (await flight).owner;
     } finally {
-      this.#inFlight--;
+      this.#flights.delete(name);
     }
   }
 
-  #remember(digest: string, hash: string): void {
-    this.#remembered.delete(digest);
+  /**
+   * How many entries the limits and caches hold now (every limiter key, remembered key and check
+   * in progress): what token requests cost in memory, for the tests.
+   * @returns the number of entries
+   */
+  heldEntries(): number {
+    const size = (limiter: RateLimiterMemory) =>
+      (limiter as unknown as { _memoryStorage: { _storage: Map<string, unknown> } })._memoryStorage
+        ._storage.size;
+    return (
+      size(this.#requests) +
+      size(this.#pairFailures) +
+      size(this.#addressFailures) +
+      this.#remembered.size +
+      this.#flights.size
+    );
+  }
+
+  /**
+   * The scrypt run of a check, after a point of both failure counts is taken (the address's
+   * first), so that concurrent guesses cannot all slip past them; the points are given back when
+   * the key is right.
+   */
+  async #derive(
+    key: string,
+    stored: string | undefined,
+    keys: Keys,
+    remembered: string,
+  ): Promise<Flight> {
+    const refused = await this.#takeFailurePoints(keys);
+    if (refused !== undefined) return { owner: refused, verified: undefined };
+    if (!(await verifyApplicationKey(key, stored))) {
+      return { owner: { kind: 'invalid' }, verified: false };
+    }
+    await this.#pairFailures.delete(keys.pair);
+    await this.#addressFailures.reward(keys.address, 1);
+    this.#remember(remembered, stored as string);
+    return { owner: { kind: 'ok', hash: stored as string }, verified: true };
+  }
+
+  /** The answer of a request that joined another's check: its own failure counted if wrong. */
+  async #join(flight: Flight, keys: Keys, stored: string | undefined): Promise<KeyCheck> {
+    if (flight.verified === true) {
+      await this.#pairFailures.delete(keys.pair);
+      return { kind: 'ok', hash: stored as string };
+    }
+    // The check it joined was refused before the key was checked: nothing is known of the key.
+    if (flight.verified === undefined) return { kind: 'busy', seconds: 1 };
+    return (await this.#takeFailurePoints(keys)) ?? { kind: 'invalid' };
+  }
+
+  /** A point of the address's failure count, then of the pair's; the refusal when none is left. */
+  async #takeFailurePoints(keys: Keys): Promise<KeyCheck | undefined> {
+    return (
+      (await consume(this.#addressFailures, keys.address)) ??
+      (await consume(this.#pairFailures, keys.pair, keys.address, this.#addressFailures))
+    );
+  }
+
+  #remember(digestOfKey: string, hash: string): void {
+    this.#remembered.delete(digestOfKey);
     if (this.#remembered.size >= REMEMBERED) {
       this.#remembered.delete(this.#remembered.keys().next().value as string);
     }
-    this.#remembered.set(digest, { hash, until: performance.now() + REMEMBER_MS });
+    this.#remembered.set(digestOfKey, { hash, until: performance.now() + REMEMBER_MS });
   }
 }
 

@@ -87,9 +87,10 @@ export interface HttpAppOptions {
   /** The engine every route calls. */
   readonly engine: CashbackEngine;
   /**
-   * Who may obtain tokens: a partner needs `application_key_hash` (see `hashApplicationKey`).
-   * It is asked on every request, so a partner removed from it loses access at once, tokens
-   * already issued included.
+   * Who may obtain tokens: a partner needs `application_key_hash` (see `hashApplicationKey`)
+   * and an application id of at most 128 characters. It is asked on every request, so a partner
+   * removed from it loses access at once, tokens already issued included, and a partner whose
+   * `application_key_hash` changed has the tokens of its old key refused.
    */
   readonly partners: PartnerRegistry;
   /** Secret that signs tokens (HS256), at least 32 bytes; a string counts its UTF-8 bytes. */

@@ -494,6 +494,10 @@ describe('cashback serve', () => {
       ],
       [[{ application_id: 'bank-a', application_key: '' }], /needs an application_key/],
       [[{ application_key: 'key-one-0123456789' }], /partner #1 needs an application_id/],
+      [
+        [{ application_id: 'b'.repeat(129), application_key: 'key-one-0123456789' }],
+        /partner #1: application_id must be a string of 1 to 128 characters/,
+      ],
     ];
     for (const [i, [content, message]] of cases.entries()) {
       const file = join(dir, `partners-${i}.json`);
@@ -640,24 +644,31 @@ describe('cashback serve', () => {
     expect(await one.served.exited).toEqual({ code: 0, signal: null });
   });
 
-  it('makes the token secret once, mode 0600, and a token of one run works on the next', async () => {
+  it("makes the token secret once, mode 0600, and a partner's token of one run works on the next", async () => {
     const dataDir = join(tempDir('data'), 'nested');
-    const args = ['dist/cli.js', 'serve', '--port', '0', '--memory', '--data-dir', dataDir];
+    const partners = join(tempDir('partners'), 'partners.json');
+    const key = 'bank-a-key-7f3c9e1d2b4a6f80';
+    writeFileSync(partners, JSON.stringify([{ application_id: 'bank-a', application_key: key }]));
+    const args = ['dist/cli.js', 'serve', '--port', '0', '--memory', '--partners', partners];
     const offersWith = (url: string, token: string) =>
       fetch(`${url}/active-offers`, { headers: { Token: token } }).then((r) => r.status);
 
-    const first = await startServing(args);
+    const first = await startServing([...args, '--data-dir', dataDir]);
     const secretFile = join(dataDir, 'token-secret');
     expect(first.served.stdout()).toContain(`${secretFile} (made now)`);
     expect(statSync(secretFile).mode & 0o777).toBe(0o600);
     const secret = readFileSync(secretFile, 'utf8');
     expect(secret).toMatch(/^[0-9a-f]{64}\n$/);
-    const token = await demoToken(first.url, first.served.stdout());
+    const got = await fetch(`${first.url}/get-token`, {
+      headers: { applicationId: 'bank-a', applicationKey: key },
+    });
+    const token = ((await got.json()) as Json).Token as string;
     expect(await offersWith(first.url, token)).toBe(200);
     first.served.child.kill('SIGTERM');
     expect((await first.served.exited).code).toBe(0);
 
-    const second = await startServing(args);
+    // The same secret and the same key: the token is still valid.
+    const second = await startServing([...args, '--data-dir', dataDir]);
     expect(second.served.stdout()).toContain(`${secretFile} (kept from an earlier start)`);
     expect(readFileSync(secretFile, 'utf8')).toBe(secret);
     expect(await offersWith(second.url, token)).toBe(200);
@@ -665,15 +676,7 @@ describe('cashback serve', () => {
     expect((await second.served.exited).code).toBe(0);
 
     // Another data directory, another secret: the token is refused there.
-    const other = await startServing([
-      'dist/cli.js',
-      'serve',
-      '--port',
-      '0',
-      '--memory',
-      '--data-dir',
-      tempDir('data'),
-    ]);
+    const other = await startServing([...args, '--data-dir', tempDir('data')]);
     expect(await offersWith(other.url, token)).toBe(401);
     other.served.child.kill('SIGTERM');
     expect((await other.served.exited).code).toBe(0);
@@ -781,6 +784,78 @@ describe('cashback serve', () => {
     const printed = served.stdout() + served.stderr();
     for (const key of Object.values(keys)) expect(printed).not.toContain(key);
     expect(printed).not.toContain(webhookSecret);
+  });
+
+  it("on SIGHUP refuses a removed partner's key and tokens at once, serves a new partner, keeps a kept partner's tokens, and revokes the tokens of a changed key", async () => {
+    const file = join(tempDir('partners'), 'partners.json');
+    const keys: Record<string, string> = {
+      'bank-a': 'bank-a-key-7f3c9e1d2b4a6f80',
+      'bank-b': 'bank-b-key-0a9b8c7d6e5f4321',
+      'bank-c': 'bank-c-key-1b2c3d4e5f607182',
+    };
+    const write = (ids: readonly string[], over: Record<string, string> = {}) =>
+      writeFileSync(
+        file,
+        JSON.stringify(
+          ids.map((id) => ({ application_id: id, application_key: over[id] ?? keys[id] })),
+        ),
+      );
+    write(['bank-a', 'bank-b']);
+    const { served, url } = await startServing([
+      'dist/cli.js',
+      'serve',
+      '--port',
+      '0',
+      '--memory',
+      '--data-dir',
+      tempDir('data'),
+      '--partners',
+      file,
+    ]);
+    const tokenFor = async (id: string, key = keys[id] as string) => {
+      const r = await fetch(`${url}/get-token`, {
+        headers: { applicationId: id, applicationKey: key },
+      });
+      return { status: r.status, token: ((await r.json()) as Json).Token as string };
+    };
+    const payments = async (token: string) => {
+      const q = 'date_from=2025-01-01&date_to=2025-12-31';
+      const r = await fetch(`${url}/cashback-payments?${q}`, { headers: { Token: token } });
+      await r.arrayBuffer();
+      return r.status;
+    };
+    const reloads = () => served.logs().filter((l) => l.msg === 'partners loaded again').length;
+    const a = await tokenFor('bank-a');
+    const b = await tokenFor('bank-b');
+    expect([a.status, b.status, (await tokenFor('bank-c')).status]).toEqual([200, 200, 401]);
+
+    write(['bank-b', 'bank-c']);
+    served.child.kill('SIGHUP');
+    await served.until(() => reloads() === 1, 'the reload of the partners');
+    expect((await tokenFor('bank-a')).status).toBe(401);
+    expect(await payments(a.token)).toBe(401);
+    expect(await payments(b.token)).toBe(200);
+    const c = await tokenFor('bank-c');
+    expect(c.status).toBe(200);
+    expect(await payments(c.token)).toBe(200);
+
+    // A leaked key rotated: one SIGHUP revokes every token of the old key.
+    const rotated = 'bank-b-new-key-99aa88bb77cc66dd';
+    write(['bank-b', 'bank-c'], { 'bank-b': rotated });
+    served.child.kill('SIGHUP');
+    await served.until(() => reloads() === 2, 'the second reload of the partners');
+    expect(await payments(b.token)).toBe(401);
+    expect((await tokenFor('bank-b')).status).toBe(401);
+    const renewed = await tokenFor('bank-b', rotated);
+    expect(renewed.status).toBe(200);
+    expect(await payments(renewed.token)).toBe(200);
+    expect(await payments(c.token)).toBe(200);
+
+    served.child.kill('SIGTERM');
+    expect(await served.exited).toEqual({ code: 0, signal: null });
+    expect(STOPPED.exec(served.stdout())?.[1]).toBe('bank-b=0, bank-c=0');
+    const printed = served.stdout() + served.stderr();
+    for (const key of [...Object.values(keys), rotated]) expect(printed).not.toContain(key);
   });
 
   it('serves another address while one address holds 6,000 connections, with 4,096 file descriptors', async () => {

@@ -590,14 +590,16 @@ function signed(header: string, payload: string, alg: 'sha256' | 'sha384' | 'sha
 /**
  * Tokens: the real one, none, garbage, the real one edited, and tokens forged with the right or a
  * wrong key, other algorithms, odd claims and `__proto__` claims. Valid only when HS256 with the
- * server's key, `sub` a registered partner as an own claim, `exp` in the future, no `nbf` ahead.
+ * server's key, `sub` a registered partner as an own claim with the fingerprint of its key as
+ * `kfp`, `exp` in the future, no `nbf` ahead.
  */
 export function tokenCase(
   real: string,
   secret: string,
-  partners: readonly string[],
+  fingerprints: Readonly<Record<string, string>>,
   nowSeconds: number,
 ): fc.Arbitrary<TokenCase> {
+  const partners = Object.keys(fingerprints);
   const invalid = (header: string | undefined): TokenCase => ({ header, valid: false });
   const edited = fc
     .tuple(fc.constantFrom(0, 1, 2), fc.nat(), fc.constantFrom('A', 'z', '0', '-', '_'))
@@ -626,10 +628,13 @@ export function tokenCase(
       ),
       exp: fc.constantFrom(nowSeconds + 3600, nowSeconds - 3600, '9999999999', undefined),
       nbf: fc.constantFrom(undefined, undefined, nowSeconds - 60, nowSeconds + 3600),
+      kfp: fc.constantFrom('right', 'right', 'other', 'none'),
       proto: fc.boolean(),
     })
-    .map(({ alg, key, sub, exp, nbf, proto }) => {
-      const claims: Record<string, unknown> = { sub, exp, nbf, iat: nowSeconds };
+    .map(({ alg, key, sub, exp, nbf, kfp, proto }) => {
+      const own = typeof sub === 'string' ? fingerprints[sub] : undefined;
+      const fingerprint = kfp === 'none' ? undefined : kfp === 'right' ? own : 'A'.repeat(22);
+      const claims: Record<string, unknown> = { sub, exp, nbf, iat: nowSeconds, kfp: fingerprint };
       let payload = JSON.stringify(claims);
       // A sub only under __proto__: an own-property reader sees none.
       if (proto)
@@ -644,6 +649,7 @@ export function tokenCase(
         key === 'right' &&
         typeof sub === 'string' &&
         partners.includes(sub) &&
+        kfp === 'right' &&
         typeof exp === 'number' &&
         exp > nowSeconds &&
         (nbf === undefined || nbf < nowSeconds);

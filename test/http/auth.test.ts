@@ -10,6 +10,7 @@ import { base64url, SignJWT, UnsecuredJWT } from 'jose';
 import pino from 'pino';
 import { afterEach, describe, expect, test } from 'vitest';
 import { hashApplicationKey } from '../../src/http/index.js';
+import { keyFingerprint } from '../../src/http/keyFingerprint.js';
 import { customer, tx } from '../fixtures.js';
 import {
   type Harness,
@@ -49,9 +50,16 @@ const BAD_CREDENTIALS = {
   },
 };
 
-/** A token signed with the server's secret, claims and header as given. */
+/** The `kfp` claim of the tokens of a partner of the running harness: its key's fingerprint. */
+const kfpOf = (id: string) => keyFingerprint(h?.partners.byId.get(id)?.application_key_hash ?? '');
+
+/**
+ * A token signed with the server's secret, claims and header as given; the `kfp` claim of its
+ * subject is added unless the claims name one (or `kfp: undefined` leaves it out).
+ */
 function signed(claims: Record<string, unknown>, alg = 'HS256', key: Uint8Array = secret) {
-  return new SignJWT(claims).setProtectedHeader({ alg, typ: 'JWT' }).sign(key);
+  const withKey = 'kfp' in claims ? claims : { kfp: kfpOf(String(claims.sub)), ...claims };
+  return new SignJWT(withKey).setProtectedHeader({ alg, typ: 'JWT' }).sign(key);
 }
 
 describe('tokens on the data routes', () => {
@@ -77,6 +85,12 @@ describe('tokens on the data routes', () => {
       'no exp': await signed({ sub: A }),
       'no sub': await signed({ exp: now() + 600 }),
       'unknown partner': await signed({ sub: 'bank-z', exp: now() + 600 }),
+      'no key fingerprint': await signed({ sub: A, exp: now() + 600, kfp: undefined }),
+      "another partner's key fingerprint": await signed({
+        sub: A,
+        exp: now() + 600,
+        kfp: kfpOf('bank-b'),
+      }),
       'over 4 KiB': `${good}${'A'.repeat(5000)}`,
     };
     const routes: [string, string][] = [
@@ -116,7 +130,7 @@ describe('tokens on the data routes', () => {
     const claims = JSON.parse(
       new TextDecoder().decode(base64url.decode(token.split('.')[1] as string)),
     );
-    expect(claims).toEqual({ sub: A, iat: 1767225600, exp: 1767225660 });
+    expect(claims).toEqual({ sub: A, iat: 1767225600, exp: 1767225660, kfp: kfpOf(A) });
     expect((await s.call('GET', '/active-offers', { headers: { Token: token } })).status).toBe(200);
     t = new Date('2026-01-01T00:01:10Z');
     expect((await s.call('GET', '/active-offers', { headers: { Token: token } })).status).toBe(401);

@@ -3,24 +3,27 @@ import { Hono } from 'hono';
 import { SignJWT } from 'jose';
 import type { AppEnv } from '../env.js';
 import { errorResponse } from '../errors.js';
-import { KeyChecks } from '../keyChecks.js';
+import type { KeyChecks } from '../keyChecks.js';
+import { KEY_CLAIM, keyFingerprint } from '../keyFingerprint.js';
 import type { ResolvedOptions } from '../options.js';
 
 const BAD_CREDENTIALS = 'Unknown application id or wrong application key';
 
 /**
  * `GET /get-token`: a token for an application id and its key (docs/http.md), its key checked
- * by {@link KeyChecks}.
+ * by {@link KeyChecks}. The token names the key it was issued under (`kfp`, see
+ * `keyFingerprint`), so that a changed key revokes it.
  * @param options - the app's options
  * @param key - the HMAC key tokens are signed with
+ * @param checks - the app's key checks
  * @returns the route group
  */
 export function tokenRoutes(
   options: ResolvedOptions,
   key: Promise<webcrypto.CryptoKey>,
+  checks: KeyChecks,
 ): Hono<AppEnv> {
   const { clock, clientAddress, tokenTtl } = options;
-  const checks = new KeyChecks(options.partners, options.limits);
   return new Hono<AppEnv>().get('/get-token', async (c) => {
     const applicationId = c.req.header('applicationId');
     const outcome = await checks.check(
@@ -53,7 +56,7 @@ export function tokenRoutes(
       }
     }
     const now = Math.floor(clock().getTime() / 1000);
-    const token = await new SignJWT({})
+    const token = await new SignJWT({ [KEY_CLAIM]: keyFingerprint(outcome.hash) })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(applicationId as string)
       .setIssuedAt(now)

@@ -1,10 +1,10 @@
 /**
- * The gate `cashback serve` puts in front of its engine: shutdown closes the store only once the
+ * The gate a service (`startService`, `cashback serve`) puts in front of its engine: shutdown closes the store only once the
  * engine calls in flight have ended, and refuses the calls that come after.
  */
 import { describe, expect, it } from 'vitest';
-import { gateEngine } from '../../src/cli/storeGate.js';
 import { createEngine, StoreUnavailableError } from '../../src/index.js';
+import { gateEngine } from '../../src/service/engineGate.js';
 
 const customer = (id: string) => ({
   customer_id: id,

@@ -16,15 +16,8 @@ import {
   TRANSACTION_COLUMNS,
   transactionRecord,
 } from './records.js';
+import { requirePartner } from '../requirePartner.js';
 import type { SqlClient } from './sql.js';
-
-/** The partner, checked: a non-empty string (the memory store's rule). */
-function requirePartner(partner: unknown): string {
-  if (typeof partner !== 'string' || partner.length === 0) {
-    throw new TypeError(`partner must be a non-empty string, got ${JSON.stringify(partner)}`);
-  }
-  return partner;
-}
 
 /** Offers: one statement per call; `upsert` moves the revision row in the same statement. */
 function offers(db: SqlClient): OfferRepository {

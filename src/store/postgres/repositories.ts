@@ -1,3 +1,4 @@
+import { requirePartner } from '../requirePartner.js';
 import type {
   CustomerRepository,
   OfferRepository,
@@ -16,7 +17,6 @@ import {
   TRANSACTION_COLUMNS,
   transactionRecord,
 } from './records.js';
-import { requirePartner } from '../requirePartner.js';
 import type { SqlClient } from './sql.js';
 
 /** Offers: one statement per call; `upsert` moves the revision row in the same statement. */

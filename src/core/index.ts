@@ -29,4 +29,17 @@ export {
   type ReplayStreamOptions,
   replayStream,
 } from './replayStream.js';
+export {
+  type AcceptedReturn,
+  type Adjustment,
+  decideReturns,
+  type PaymentChange,
+  parseReturns,
+  type ReturnableTransaction,
+  type ReturnDecision,
+  type ReturnError,
+  type ReturnOutcome,
+  type ReturnPaymentState,
+  type ReturnState,
+} from './returns/index.js';
 export type { OfferTotals, ReplaySummary } from './SummaryBuilder.js';

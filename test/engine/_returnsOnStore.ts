@@ -37,6 +37,14 @@ async function listed(engine: CashbackEngine, partner = A): Promise<Record<strin
   return Object.fromEntries(page.transactions.map((p) => [p.transaction_id, p.cashback_amount]));
 }
 
+/** What the groups of tests share: engines over fresh stores, closed after each test. */
+interface Kit {
+  /** An engine with offers 1 (5 %, warranty 14, cap 4.9) and 2, customer c1, t1 (100.00) paid 4.90. */
+  paid(options?: EngineOptions): Promise<CashbackEngine>;
+  /** Closes every store taken so far. */
+  closeAll(): Promise<void>;
+}
+
 /**
  * The tests, on engines over stores from `createStore`: each call gives a new, empty store,
  * closed after the test.
@@ -48,19 +56,17 @@ export function describeReturnsOnStore(
   propertyRuns: number,
 ): void {
   const opened: Store[] = [];
-  afterEach(async () => {
+  async function closeAll(): Promise<void> {
     for (const store of opened.splice(0)) await store.close?.();
-  });
-
-  async function fresh(): Promise<Store> {
-    const store = await createStore();
-    opened.push(store);
-    return store;
   }
+  afterEach(closeAll);
 
-  /** An engine with offer 1 (5 %, warranty 14), customer c1, and t1 (100.00) paid 5.00. */
   async function paid(options: EngineOptions = {}): Promise<CashbackEngine> {
-    const store = options.store ?? (await fresh());
+    let store = options.store;
+    if (store === undefined) {
+      store = await createStore();
+      opened.push(store);
+    }
     const engine = createEngine({ clock: () => new Date(NOON), ids: counter(), ...options, store });
     await engine.upsertOffers([
       offer({ max_cashback: 4.9 }),
@@ -73,7 +79,16 @@ export function describeReturnsOnStore(
     ]);
     return engine;
   }
+  const kit: Kit = { paid, closeAll };
+  exampleTests(kit);
+  batchTests(kit);
+  raceTests(kit);
+  invariantTests(kit, propertyRuns);
+}
 
+/** A return, its codes and tenancy. */
+function exampleTests(kit: Kit): void {
+  const { paid } = kit;
   describe('addReturns', () => {
     test('a return before the payment day lowers the payment; the listing and the event show it', async () => {
       const engine = await paid();
@@ -188,7 +203,13 @@ export function describeReturnsOnStore(
       ]);
       expect(again.adjustments.map((a) => [a.return_id, a.cashback])).toEqual([['lost', 4.45]]);
     });
+  });
+}
 
+/** Returns of one transaction in one call, the offer's terms, calls without adjustments. */
+function batchTests(kit: Kit): void {
+  const { paid } = kit;
+  describe('addReturns, more', () => {
     test('returns are per partner: one partner cannot return, or collide with, another’s', async () => {
       const engine = await paid();
       await engine.upsertCustomers(B, [customer()]);
@@ -253,7 +274,11 @@ export function describeReturnsOnStore(
       await expect(engine.addReturns('', [])).rejects.toThrow(TypeError);
     });
   });
+}
 
+/** Calls that race on a return id or a transaction: decided again. */
+function raceTests(kit: Kit): void {
+  const { paid } = kit;
   describe('addReturns racing', () => {
     /** A store whose first `payments.get` lets `racing` run to its end before it answers. */
     function interposing(inner: Store, racing: () => Promise<unknown>) {
@@ -335,7 +360,11 @@ export function describeReturnsOnStore(
       ).toHaveLength(1);
     });
   });
+}
 
+/** The invariants of returns, as a property. */
+function invariantTests(kit: Kit, propertyRuns: number): void {
+  const { paid, closeAll } = kit;
   describe('addReturns invariants', () => {
     const returnArb = fc.record({
       id: fc.integer({ min: 0, max: 12 }),
@@ -395,7 +424,7 @@ export function describeReturnsOnStore(
                 .reduce((s, x) => s.plus(x.amount), new Money(0));
               expect(returned.lte(amount)).toBe(true);
             }
-            for (const s of opened.splice(0)) await s.close?.();
+            await closeAll();
           },
         ),
         { numRuns: propertyRuns },

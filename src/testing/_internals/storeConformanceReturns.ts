@@ -115,7 +115,15 @@ export function returnTests(suite: Suite): void {
         assert.deepStrictEqual(await store.transactions.existing(A, ['same']), ['same']);
       },
     );
+  });
 
+  paymentTests(suite);
+  raceTests(suite);
+}
+
+/** Payments adjusted by returns: `get`, `adjust`, the listing, and a unit with all of it. */
+function paymentTests(suite: Suite): void {
+  suite.describe('payments adjusted by returns', () => {
     suite.test(
       'payments.adjust changes the payments that still have the previous cashback, compared as numbers',
       async (store) => {
@@ -211,10 +219,7 @@ export function returnTests(suite: Suite): void {
       },
     );
   });
-
-  raceTests(suite);
 }
-
 /** Units that race on one return id, and on returns of one transaction. */
 function raceTests(suite: Suite): void {
   suite.describe('returns racing', () => {

@@ -2,7 +2,8 @@
  * `engine.addReturns` through its store: adjustments, the listing and the `cashback.adjusted`
  * event, every error code, tenancy, two returns of one transaction in one call and across calls,
  * racing calls decided again, and a property test of the invariants of returns. Shared by every
- * store: memory, PGlite and a PostgreSQL server (test/engine/returns.test.ts).
+ * store: the memory store (test/engine/returns.test.ts), PGlite and a PostgreSQL server
+ * (test/postgres/returns.test.ts).
  */
 import fc from 'fast-check';
 import { afterEach, describe, expect, test } from 'vitest';

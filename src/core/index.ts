@@ -25,4 +25,17 @@ export {
   type ReplayStreamOptions,
   replayStream,
 } from './replay/replayStream.js';
+export {
+  type AcceptedReturn,
+  type Adjustment,
+  decideReturns,
+  type PaymentChange,
+  parseReturns,
+  type ReturnableTransaction,
+  type ReturnDecision,
+  type ReturnError,
+  type ReturnOutcome,
+  type ReturnPaymentState,
+  type ReturnState,
+} from './returns/index.js';
 export type { OfferTotals, ReplaySummary } from './SummaryBuilder.js';

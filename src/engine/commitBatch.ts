@@ -7,26 +7,34 @@ import { transactionRecord } from './transactionRecords.js';
 
 /**
  * Thrown inside a unit of work when a racing call got in first: it stored one of the batch's ids
- * (`ids`), or a purchase the batch's lookback would now read (`lookback`). The unit keeps nothing.
+ * (`ids`), a purchase the batch's lookback would now read (`lookback`), or a return of a
+ * transaction the batch returns (`returns`). The unit keeps nothing.
  */
 export class Conflict extends Error {
-  constructor(readonly kind: 'ids' | 'lookback') {
+  constructor(readonly kind: 'ids' | 'lookback' | 'returns') {
     super(`conflict: ${kind}`);
   }
 }
 
 /**
  * How many times in one call a batch is decided again because racing calls kept storing purchases
- * its lookback reads, before the call gives up.
+ * its lookback reads (or returns of its transactions), before the call gives up.
  */
 const LOOKBACK_RETRIES = 32;
+
+/** What racing calls kept storing, by the kind of conflict that retries without a bound. */
+const RACED: Readonly<Record<'lookback' | 'returns', string>> = {
+  lookback: "purchases of this batch's customers",
+  returns: "returns of this batch's transactions",
+};
 
 /**
  * Runs `attempt` (read, decide, commit) until it commits; when a racing call got in between, the
  * batch is read and decided again. Each id retry follows a commit that stored one more of the
  * batch's ids, so a store that keeps the insert-if-absent contract needs at most as many as items;
- * past that the store is broken and the call throws. Lookback retries have no such bound: after
- * `LOOKBACK_RETRIES` in one call it throws, and nothing of it is stored (docs/engine.md).
+ * past that the store is broken and the call throws. Lookback and return retries have no such
+ * bound: after `LOOKBACK_RETRIES` of them in one call it throws, and nothing of it is stored
+ * (docs/engine.md).
  * @param items - how many items the batch has
  * @param attempt - one read, decide and commit; a `Conflict` when the commit was abandoned
  * @returns what the attempt that committed returned
@@ -36,19 +44,19 @@ export async function untilCommitted<R>(
   attempt: () => Promise<R | Conflict>,
 ): Promise<R> {
   let idRetries = 0;
-  let lookbackRetries = 0;
+  let raceRetries = 0;
   for (;;) {
     const r = await attempt();
     if (!(r instanceof Conflict)) return r;
     if (r.kind === 'ids' && ++idRetries > items + 1) {
       throw new Error(
-        'The store keeps reporting transaction ids as stored that it did not list as existing; ' +
-          'it breaks the insert-if-absent contract of TransactionRepository',
+        'The store keeps reporting ids as stored that it did not list as existing; it breaks ' +
+          'the insert-if-absent contract of its repositories (docs/stores.md)',
       );
     }
-    if (r.kind === 'lookback' && ++lookbackRetries > LOOKBACK_RETRIES) {
+    if (r.kind !== 'ids' && ++raceRetries > LOOKBACK_RETRIES) {
       throw new Error(
-        `Racing calls stored purchases of this batch's customers ${LOOKBACK_RETRIES} times ` +
+        `Racing calls stored ${RACED[r.kind]} ${LOOKBACK_RETRIES} times ` +
           'between reading and storing it; nothing was stored, send it again',
       );
     }

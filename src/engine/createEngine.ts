@@ -13,6 +13,7 @@ import type { ParsedTransaction, ParseResult } from '../model/parseTransaction.j
 import { createMemoryStore } from '../store/memory/createMemoryStore.js';
 import { requirePartner } from '../store/requirePartner.js';
 import type { Store } from '../store/Store.js';
+import { addReturns } from './addReturns.js';
 import { addHistory, addTransactions } from './addTransactions.js';
 import { CustomerCache, customerRecord } from './customerRecords.js';
 import { createOfferCache, type EngineContext } from './EngineContext.js';
@@ -22,6 +23,7 @@ import { createMemoryPartners, type PartnerRegistry } from './partners.js';
 import { parsePaymentsQuery } from './paymentsQuery.js';
 import type {
   AddHistoryResult,
+  AddReturnsResult,
   AddTransactionsResult,
   PaymentsPage,
   PaymentsQuery,
@@ -88,8 +90,18 @@ export interface CashbackEngine {
     transactions: readonly unknown[],
   ): Promise<AddTransactionsResult>;
   /**
-   * A page of the partner's payments whose payment day lies in the range
-   * (`GET /cashback-payments`).
+   * Reports returns of stored transactions (docs/concepts.md, Returns): one outcome per item, an
+   * adjustment or an error. The stored returns, the payments' new cashback and one
+   * `cashback.adjusted` event (when anything is adjusted) are stored in one unit of work.
+   * @param partner - the partner's application id
+   * @param returns - the returns: `{ return_id, transaction_id, date, amount? }` each
+   * @returns the event id, the adjustments in input order and the errors
+   * @throws TypeError when `returns` is not an array
+   */
+  addReturns(partner: string, returns: readonly unknown[]): Promise<AddReturnsResult>;
+  /**
+   * A page of the partner's payments whose payment day lies in the range, each with its current
+   * cashback; payments that returns brought to 0 are left out (`GET /cashback-payments`).
    * @throws InvalidRequestError for a bad query
    */
   listPayments(partner: string, query: PaymentsQuery): Promise<PaymentsPage>;
@@ -169,6 +181,10 @@ export function createEngine(options: EngineOptions = {}): CashbackEngine {
 
     async addTransactions(partner, transactions) {
       return addTransactions(ctx, requirePartner(partner), transactions);
+    },
+
+    async addReturns(partner, returns) {
+      return addReturns(ctx, requirePartner(partner), returns);
     },
 
     async listPayments(partner, query) {

@@ -1,6 +1,7 @@
 import type { OfferRecord, OutboxEvent, PaymentRecord } from '../store/records.js';
 import type { StoreSession } from '../store/Store.js';
 import type { EngineContext } from './EngineContext.js';
+import type { AdjustedPaymentRecord } from './results.js';
 import { cashbackPaymentRecord, seedOffer } from './seedShapes.js';
 
 /**
@@ -25,6 +26,38 @@ export function cashbackCreated(
       timestamp,
       data: { records: payments.map(cashbackPaymentRecord) },
     },
+    created_at: timestamp,
+  };
+}
+
+/**
+ * The `cashback.adjusted` event of a call whose returns adjusted payments: its id is the call's
+ * `event_id`, its records one per adjustment in input order, each the payment with the cashback
+ * after that return and the cashback before it (docs/concepts.md, Returns).
+ * @param eventId - the call's event id
+ * @param timestamp - the clock's time, ISO 8601
+ * @param adjusted - per adjustment, the payment as stored before the call and the two cashbacks
+ * @returns the event
+ */
+export function cashbackAdjusted(
+  eventId: string,
+  timestamp: string,
+  adjusted: readonly {
+    readonly payment: PaymentRecord;
+    readonly previous: string;
+    readonly cashback: string;
+  }[],
+): OutboxEvent {
+  const records = adjusted.map(
+    (a): AdjustedPaymentRecord => ({
+      ...cashbackPaymentRecord({ ...a.payment, cashback_amount: a.cashback }),
+      previous_cashback_amount: Number(a.previous),
+    }),
+  );
+  return {
+    id: eventId,
+    type: 'cashback.adjusted',
+    payload: { type: 'cashback.adjusted', event_id: eventId, timestamp, data: { records } },
     created_at: timestamp,
   };
 }

@@ -3,7 +3,9 @@ export { createMemoryPartners, type PartnerRegistry, type PartnerSettings } from
 export { MAX_PAGE_SIZE, PaymentsQuerySchema } from './paymentsQuery.js';
 export {
   type AddHistoryResult,
+  type AddReturnsResult,
   type AddTransactionsResult,
+  type AdjustedPaymentRecord,
   type CashbackPaymentRecord,
   type ErrorMap,
   InvalidRequestError,

@@ -1,4 +1,5 @@
 import type { Payment, TransactionError } from '../core/outcome.js';
+import type { Adjustment, ReturnError } from '../core/returns/ReturnOutcome.js';
 import type { Offer } from '../matching/offer.js';
 import type { CustomerErrorCode, FieldIssue, ItemError } from '../model/errors.js';
 
@@ -38,6 +39,18 @@ export interface AddTransactionsResult {
     readonly payments: readonly Payment[];
     readonly errors: readonly TransactionError[];
   };
+}
+
+/** What `addReturns` returns, plus `details` (docs/engine.md, addReturns). @public */
+export interface AddReturnsResult {
+  /** Id of this processing event; the `event_id` of its `cashback.adjusted` webhook. */
+  readonly event_id: string;
+  /** Payments adjusted, one per return that adjusted one, in input order. */
+  readonly adjustments: readonly Adjustment[];
+  /** One entry per return that adjusted nothing (stored or not: see the code). */
+  readonly errors: ErrorMap;
+  /** The same errors with their code (`{ key, code, message }`), in input order. */
+  readonly details: { readonly errors: readonly ReturnError[] };
 }
 
 /** What `addHistory` returns (`POST /transactions-history`), plus `details`. @public */
@@ -88,6 +101,16 @@ export interface CashbackPaymentRecord {
   readonly offer_id: number;
   /** The customer. */
   readonly customer_id: string;
+}
+
+/**
+ * A payment record of a `cashback.adjusted` event: the payment with its new cashback, and the
+ * cashback before the return.
+ * @public
+ */
+export interface AdjustedPaymentRecord extends CashbackPaymentRecord {
+  /** Cashback before the return. */
+  readonly previous_cashback_amount: number;
 }
 
 /**

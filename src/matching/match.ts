@@ -1,5 +1,4 @@
 import { ageOn, formatDay } from '../model/day.js';
-import { compareExact } from '../model/money.js';
 import type { ResolvedOptions } from '../model/options.js';
 import type { ParsedCustomer } from '../model/parseCustomer.js';
 import type { ParsedTransaction } from '../model/parseTransaction.js';
@@ -8,6 +7,7 @@ import { inAnyBand } from './ageBands.js';
 import { type Cashback, compareCashback, computeCashback, isZeroCashback } from './cashback.js';
 import { customerFactsOf, factContext, transactionFactsOf } from './facts.js';
 import { hasEarlierPurchase, type Purchase } from './history.js';
+import { belowMinAmount } from './netCashback.js';
 import type { CompiledOffer } from './offer.js';
 
 /**
@@ -66,8 +66,7 @@ export function firstFailedCheck(
   // (docs/decisions.md, Outcomes).
   if (m.age < 0 || (offer.ageBands.length > 0 && !inAnyBand(offer.ageBands, m.age))) return 'age';
   if (offer.genders.length > 0 && !offer.genders.includes(m.customer.genderKey)) return 'gender';
-  if (offer.minAmount !== undefined && compareExact(tx.amount, offer.minAmount) < 0)
-    return 'min_amount';
+  if (belowMinAmount(tx.amount, offer)) return 'min_amount';
   if (offer.audience !== 'all') {
     const returning = hasEarlierPurchase(m.purchases, tx.when, offer.lookbackDays);
     if (returning !== (offer.audience === 'returning')) return 'audience';

@@ -106,6 +106,16 @@ export class TransactionIdSet implements Iterable<string> {
   }
 
   /**
+   * Where `id` is in insertion order.
+   * @param id - the id
+   * @returns its 0-based position among the ids added, or -1 when it is not in the set
+   */
+  indexOf(id: string): number {
+    const slot = this.find(id, hashId(id));
+    return slot < 0 ? -1 : (this.slots[(slot << 1) + 1] as number) - 1;
+  }
+
+  /**
    * Adds `id`.
    * @returns true when it was not in the set before
    */

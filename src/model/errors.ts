@@ -11,6 +11,14 @@ export const ERROR_CODES = {
   zero_cashback: 'An offer matched but its cashback rounds to 0.',
   invalid_customer: 'A field of the customer is missing or malformed.',
   duplicate_customer: 'Several customers with the same id were provided in one request.',
+  invalid_return:
+    'A field of the return is missing or malformed, or its date is before the transaction.',
+  duplicate_return: 'The return id is already stored, or was stored earlier in the same batch.',
+  transaction_not_found: 'The return names a transaction the partner has not stored.',
+  return_exceeds_amount:
+    'The return is for more than what is left of the transaction once its returns are taken off.',
+  not_paid: 'The transaction has no payment, or its payment is already 0: nothing to adjust.',
+  after_warranty: 'The return came on or after the payment day: the cashback stands.',
 } as const;
 
 /** A code for a transaction that earns nothing. @public */
@@ -23,6 +31,19 @@ export type TransactionErrorCode =
 
 /** A code for a rejected customer. @public */
 export type CustomerErrorCode = 'invalid_customer' | 'duplicate_customer';
+
+/**
+ * A code for a return that adjusts no payment (docs/concepts.md, Returns). `not_paid` and
+ * `after_warranty` name returns that were stored all the same.
+ * @public
+ */
+export type ReturnErrorCode =
+  | 'invalid_return'
+  | 'duplicate_return'
+  | 'transaction_not_found'
+  | 'return_exceeds_amount'
+  | 'not_paid'
+  | 'after_warranty';
 
 /** Every outcome code. @public */
 export type ErrorCode = keyof typeof ERROR_CODES;

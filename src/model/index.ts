@@ -6,6 +6,7 @@ export {
   type ErrorCode,
   type FieldIssue,
   type ItemError,
+  type ReturnErrorCode,
   type TransactionErrorCode,
 } from './errors.js';
 export {
@@ -18,6 +19,7 @@ export {
 export { merchantKey, normaliseGender } from './normalise.js';
 export { type CoreOptions, type ResolvedOptions, resolveOptions } from './options.js';
 export { type ParsedCustomer, parseCustomer } from './parseCustomer.js';
+export { type ParsedReturn, parseReturn } from './parseReturn.js';
 export { type ParsedTransaction, type ParseResult, parseTransaction } from './parseTransaction.js';
 export {
   AmountSchema,

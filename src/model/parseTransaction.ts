@@ -38,7 +38,15 @@ export type ParseResult<T> =
   | { readonly ok: true; readonly value: T }
   | { readonly ok: false; readonly key: string; readonly issues: readonly FieldIssue[] };
 
-function readId(v: unknown, path: string, issues: FieldIssue[]): string {
+/**
+ * Reads an identifier field: a string, trimmed, 1 to {@link MAX_ID_LENGTH} characters
+ * (docs/concepts.md, Input rules). A problem is pushed to `issues`.
+ * @param v - the value as sent
+ * @param path - the field's path, for the issue
+ * @param issues - where a problem goes
+ * @returns the trimmed id (empty or too long when an issue was pushed)
+ */
+export function readId(v: unknown, path: string, issues: FieldIssue[]): string {
   if (typeof v !== 'string') {
     issues.push({ path, message: v === undefined ? 'is required' : 'must be a string' });
     return '';
@@ -79,6 +87,45 @@ function readLocation(v: unknown, issues: FieldIssue[], optional: boolean): Loca
   return { country, city };
 }
 
+/**
+ * Reads a transaction's `date`: a date-time text, taken as wall-clock time in `timeZone`
+ * (docs/concepts.md, Time zones). A problem is pushed to `issues` under the path `date`.
+ * @param v - the value as sent
+ * @param timeZone - the engine's IANA time zone
+ * @param issues - where a problem goes
+ * @returns the date-time, or `undefined` when an issue was pushed
+ */
+export function readDateTime(
+  v: unknown,
+  timeZone: string,
+  issues: FieldIssue[],
+): WallClock | undefined {
+  if (typeof v !== 'string') {
+    issues.push({ path: 'date', message: v === undefined ? 'is required' : 'must be a string' });
+    return undefined;
+  }
+  const w = parseDateTime(v, timeZone);
+  if (typeof w !== 'string') return w;
+  issues.push({ path: 'date', message: w });
+  return undefined;
+}
+
+/**
+ * Reads a transaction's `amount` (present): a number or plain decimal string above 0 and at most
+ * one trillion (docs/concepts.md, Input rules). A problem is pushed to `issues` under the path
+ * `amount`.
+ * @param v - the value as sent (not `undefined`)
+ * @param issues - where a problem goes
+ * @returns the exact amount, or `undefined` when an issue was pushed
+ */
+export function readAmount(v: unknown, issues: FieldIssue[]): ExactAmount | undefined {
+  const a = parseAmount(v);
+  if (typeof a === 'string') issues.push({ path: 'amount', message: a });
+  else if (overMaxAmount(a)) issues.push({ path: 'amount', message: AMOUNT_TOO_LARGE });
+  else return a;
+  return undefined;
+}
+
 const SCRATCH: FieldIssue[] = [];
 
 /**
@@ -116,25 +163,10 @@ export function parseTransaction(
   const keyOk = issues.length === 0;
   const customerId = readId(input.customer_id, 'customer_id', issues);
   const description = readString(input.description, 'description', issues, history);
-  let when: WallClock | undefined;
-  if (typeof input.date !== 'string') {
-    issues.push({
-      path: 'date',
-      message: input.date === undefined ? 'is required' : 'must be a string',
-    });
-  } else {
-    const w = parseDateTime(input.date, timeZone);
-    if (typeof w === 'string') issues.push({ path: 'date', message: w });
-    else when = w;
-  }
+  const when = readDateTime(input.date, timeZone, issues);
   let amount: ExactAmount | undefined;
   if (input.amount === undefined) issues.push({ path: 'amount', message: 'is required' });
-  else {
-    const a = parseAmount(input.amount);
-    if (typeof a === 'string') issues.push({ path: 'amount', message: a });
-    else if (overMaxAmount(a)) issues.push({ path: 'amount', message: AMOUNT_TOO_LARGE });
-    else amount = a;
-  }
+  else amount = readAmount(input.amount, issues);
   let merchant: ParsedTransaction['merchant'] | undefined;
   let key = '';
   const m = input.merchant;

@@ -2,7 +2,9 @@ import type {
   CustomerRecord,
   OfferRecord,
   OutboxEvent,
+  PaymentAdjustment,
   PaymentRecord,
+  ReturnRecord,
   TransactionRecord,
 } from './records.js';
 
@@ -55,6 +57,8 @@ export interface PurchaseQuery {
 export interface TransactionRepository {
   /** Which of these ids the partner has stored, in any order. */
   existing(partner: string, ids: readonly string[]): Promise<readonly string[]>;
+  /** The partner's stored transactions among these ids, in any order; unknown ids are left out. */
+  get(partner: string, ids: readonly string[]): Promise<readonly TransactionRecord[]>;
   /**
    * Inserts the transactions whose id the partner has not stored yet and returns those ids, in
    * any order. Atomic per id: when two calls race on one id, exactly one of them reports it.
@@ -101,8 +105,46 @@ export interface PaymentRepository {
    * lets that error end its unit of work, so nothing of the unit is kept.
    */
   insert(partner: string, payments: readonly PaymentRecord[]): Promise<void>;
-  /** Payments whose `payment_date` lies in `[from, to]`, paged in listing order. */
+  /**
+   * Payments whose `payment_date` lies in `[from, to]` and whose cashback is not 0 (returns
+   * cancelled those), paged in listing order.
+   */
   list(partner: string, query: PaymentQuery): Promise<PaymentPage>;
+  /**
+   * The partner's payments of these transaction ids, with their current cashback (those at 0
+   * included), in any order; ids without a payment are left out.
+   */
+  get(partner: string, transactionIds: readonly string[]): Promise<readonly PaymentRecord[]>;
+  /**
+   * Sets the cashback of payments that still have `previous_cashback_amount` (compared as
+   * numbers) to `cashback_amount`; the others, and ids without a payment, are left as they are.
+   * Transaction ids are distinct within the call.
+   * @returns the transaction ids whose payment it changed, in any order
+   */
+  adjust(partner: string, adjustments: readonly PaymentAdjustment[]): Promise<readonly string[]>;
+}
+
+/**
+ * A partner's returns (docs/concepts.md, Returns): their own id space per partner.
+ * @public
+ */
+export interface ReturnRepository {
+  /** Which of these return ids the partner has stored, in any order. */
+  existing(partner: string, ids: readonly string[]): Promise<readonly string[]>;
+  /** The partner's stored returns of these transaction ids, in any order. */
+  ofTransactions(
+    partner: string,
+    transactionIds: readonly string[],
+  ): Promise<readonly ReturnRecord[]>;
+  /**
+   * Inserts the returns whose id the partner has not stored yet and returns those ids, in any
+   * order. Atomic per id: when two calls race on one id, exactly one of them reports it. Ids are
+   * distinct within the call. Inside a unit of work it holds the returns' transactions until the
+   * unit ends: another unit's insert of a return of any of them waits, so that this unit's reads
+   * after its insert see every return of them stored before (how the engine checks that nothing
+   * more is returned than bought).
+   */
+  insert(partner: string, returns: readonly ReturnRecord[]): Promise<readonly string[]>;
 }
 
 /** An outbox event and where it sits in the partner's outbox. @public */
@@ -261,6 +303,8 @@ export interface StoreSession {
   readonly payments: PaymentRepository;
   /** The event outbox. */
   readonly outbox: OutboxRepository;
+  /** Returns. */
+  readonly returns: ReturnRepository;
 }
 
 /**

@@ -10,7 +10,9 @@ export type {
   OfferRecord,
   OutboxEvent,
   OutboxEventType,
+  PaymentAdjustment,
   PaymentRecord,
+  ReturnRecord,
   TransactionRecord,
 } from './records.js';
 export type {
@@ -26,6 +28,7 @@ export type {
   PaymentQuery,
   PaymentRepository,
   PurchaseQuery,
+  ReturnRepository,
   Store,
   StoredOutboxEvent,
   StoreSession,

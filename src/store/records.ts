@@ -59,7 +59,10 @@ export interface PaymentRecord {
   readonly customer_id: string;
   /** The offer that pays. */
   readonly offer_id: number;
-  /** Cashback, an exact plain decimal text with at most `scale` decimals, such as `0.62`. */
+  /**
+   * Current cashback, an exact plain decimal text with at most `scale` decimals, such as `0.62`:
+   * as paid, then as returns lowered it (`0` when they cancelled it).
+   */
   readonly cashback_amount: string;
   /** Payment day, `YYYY-MM-DD`: what listings select and order on. */
   readonly payment_date: string;
@@ -71,8 +74,45 @@ export interface PaymentRecord {
   readonly event_id: string;
 }
 
+/**
+ * A stored return (docs/concepts.md, Returns): past the checks that refuse a return, whether or
+ * not it adjusted a payment. Returns have their own id space per partner.
+ * @public
+ */
+export interface ReturnRecord {
+  /** Return id, trimmed; unique per partner among returns. */
+  readonly return_id: string;
+  /** The returned transaction (a stored one of the partner). */
+  readonly transaction_id: string;
+  /**
+   * Wall-clock date-time in the engine's time zone, `YYYY-MM-DDTHH:mm:ss.SSSSSSSSS`, as a
+   * transaction's `date`.
+   */
+  readonly date: string;
+  /** Calendar day of `date`, `YYYY-MM-DD`. */
+  readonly day: string;
+  /** Amount returned, an exact plain decimal text (an absent amount filled in: what was left). */
+  readonly amount: string;
+  /** `event_id` of the `addReturns` call that stored it. */
+  readonly event_id: string;
+}
+
+/**
+ * A change of a payment's cashback by returns: applied only when the payment still has the
+ * cashback the change was worked out from, so that a change decided on a stale read never lands.
+ * @public
+ */
+export interface PaymentAdjustment {
+  /** The paid transaction. */
+  readonly transaction_id: string;
+  /** The cashback the payment has now, as read (compared as a number: `0.60` equals `0.6`). */
+  readonly previous_cashback_amount: string;
+  /** Its new cashback, an exact plain decimal text, not more than the previous one. */
+  readonly cashback_amount: string;
+}
+
 /** Type of an outbox event. @public */
-export type OutboxEventType = 'cashback.created' | 'offer.updated';
+export type OutboxEventType = 'cashback.created' | 'cashback.adjusted' | 'offer.updated';
 
 /**
  * An event waiting in the outbox for webhook delivery (docs/stores.md), written in the same unit of

@@ -8,6 +8,7 @@ import { largeBatchTests } from './_internals/storeConformanceLargeBatches.js';
 import { offerTests } from './_internals/storeConformanceOffers.js';
 import { outboxTests } from './_internals/storeConformanceOutbox.js';
 import { paymentTests } from './_internals/storeConformancePayments.js';
+import { returnTests } from './_internals/storeConformanceReturns.js';
 import { tenantTests } from './_internals/storeConformanceTenants.js';
 import { transactionTests } from './_internals/storeConformanceTransactions.js';
 import { unitOfWorkTests } from './_internals/storeConformanceUnitsOfWork.js';
@@ -64,6 +65,8 @@ const KEYS: readonly (keyof StoreConformanceOptions)[] = [
  * whatever it is backed by. They check the whole repository contract: units of work kept whole
  * or not at all and invisible to others until they resolve, insert-if-absent and upsert counts
  * that hold when callers race, payments unique per transaction and listed in order with paging,
+ * returns in their own id space and payments adjusted by them (also when units race on one
+ * return or one transaction),
  * partners kept apart, lookback queries, offers and their revision, the outbox and its delivery
  * state (claims with leases, outcomes, dead letters), and batches of
  * `largeBatch` items in one call. Assertions use `node:assert/strict`, so any runner that fails a
@@ -106,6 +109,7 @@ export function storeConformance(options: StoreConformanceOptions): void {
     transactionTests(suite);
     customerTests(suite);
     paymentTests(suite);
+    returnTests(suite);
     tenantTests(suite);
     offerTests(suite);
     outboxTests(suite);

@@ -364,8 +364,9 @@ export function describeEngineOnStore(createStore: () => Promise<Store>): void {
           offers: s.offers,
           customers: s.customers,
           transactions: s.transactions,
-          payments: f === 'payments.insert' ? { insert: boom, list: s.payments.list } : s.payments,
+          payments: f === 'payments.insert' ? { ...s.payments, insert: boom } : s.payments,
           outbox: f === 'outbox.add' ? { add: boom, list: s.outbox.list } : s.outbox,
+          returns: s.returns,
         };
       };
       const store: Store = {
@@ -374,6 +375,7 @@ export function describeEngineOnStore(createStore: () => Promise<Store>): void {
         transactions: real.transactions,
         payments: real.payments,
         outbox: real.outbox,
+        returns: real.returns,
         transaction: <T>(fn: (s: StoreSession) => Promise<T>) =>
           real.transaction((s) => fn(fault === undefined ? s : broken(s, fault))),
       };

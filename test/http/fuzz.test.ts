@@ -84,16 +84,24 @@ function countedSession(s: StoreSession, wrote: () => void): StoreSession {
     },
     transactions: {
       existing: (partner, ids) => s.transactions.existing(partner, ids),
+      get: (partner, ids) => s.transactions.get(partner, ids),
       insert: (partner, txs) => write(s.transactions.insert(partner, txs)),
       purchases: (partner, query) => s.transactions.purchases(partner, query),
     },
     payments: {
       insert: (partner, payments) => write(s.payments.insert(partner, payments)),
       list: (partner, query) => s.payments.list(partner, query),
+      get: (partner, ids) => s.payments.get(partner, ids),
+      adjust: (partner, adjustments) => write(s.payments.adjust(partner, adjustments)),
     },
     outbox: {
       add: (partner, events) => write(s.outbox.add(partner, events)),
       list: (partner, query) => s.outbox.list(partner, query),
+    },
+    returns: {
+      existing: (partner, ids) => s.returns.existing(partner, ids),
+      ofTransactions: (partner, ids) => s.returns.ofTransactions(partner, ids),
+      insert: (partner, returns) => write(s.returns.insert(partner, returns)),
     },
   };
 }

@@ -233,9 +233,10 @@ function brokenStore(): Store {
     transaction: fail,
     offers: { list: fail, revision: fail, upsert: fail },
     customers: { get: fail, upsert: fail },
-    transactions: { existing: fail, insert: fail, purchases: fail },
-    payments: { insert: fail, list: fail },
+    transactions: { existing: fail, get: fail, insert: fail, purchases: fail },
+    payments: { insert: fail, list: fail, get: fail, adjust: fail },
     outbox: { add: fail, list: fail },
+    returns: { existing: fail, ofTransactions: fail, insert: fail },
   };
 }
 

@@ -31,7 +31,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
 );
 
 describe('TransactionIdSet', () => {
-  test('behaves as an insertion-ordered Set under add, has and truncate', () => {
+  test('behaves as an insertion-ordered Set under add, has, indexOf and truncate', () => {
     fc.assert(
       fc.property(fc.array(opArb, { maxLength: 3000 }), (ops) => {
         const set = new TransactionIdSet();
@@ -43,6 +43,7 @@ describe('TransactionIdSet', () => {
             if (fresh) model.push(op.id);
           } else if (op.kind === 'has') {
             expect(set.has(op.id)).toBe(model.includes(op.id));
+            expect(set.indexOf(op.id)).toBe(model.indexOf(op.id));
           } else {
             const size = Math.max(0, model.length - op.back);
             set.truncate(size);

@@ -28,6 +28,7 @@ const TABLES = [
   'cashback_payments',
   'cashback_outbox_counters',
   'cashback_outbox',
+  'cashback_returns',
 ];
 
 /** Empties the store's tables (the schema stays) and resets the offers revision. */

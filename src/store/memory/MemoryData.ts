@@ -9,7 +9,7 @@ export class MemoryData {
   revision = 0;
   readonly partners = new Map<string, PartnerData>();
   readonly eventIds = new Set<string>();
-  /** Records held: offers, customers, transactions, payments and outbox events. */
+  /** Records held: offers, customers, transactions, payments, returns and outbox events. */
   records = 0;
 
   /** @param maxRecords - the bound on `records` */

@@ -1,13 +1,20 @@
-import type { CustomerRecord, PaymentRecord } from '../records.js';
+import { Money } from '../../model/money.js';
+import type { CustomerRecord, PaymentRecord, ReturnRecord, TransactionRecord } from '../records.js';
 import type {
   CustomerRepository,
   OfferRepository,
   OutboxRepository,
   PaymentRepository,
+  ReturnRepository,
   StoreSession,
   TransactionRepository,
 } from '../Store.js';
 import type { MemoryData } from './MemoryData.js';
+
+/** Whether two plain decimal texts are the same number (`0.60` and `0.6`). */
+function sameAmount(a: string, b: string): boolean {
+  return a === b || new Money(a).eq(b);
+}
 
 /**
  * The repositories seen from one unit of work of a memory store. Writes go straight into the
@@ -130,6 +137,17 @@ export class MemorySession implements StoreSession {
       const stored = data.transactionIds;
       return ids.filter((id) => stored.has(id));
     },
+    get: async (partner, ids) => {
+      this.check();
+      const data = this.db.partner(partner);
+      const out: TransactionRecord[] = [];
+      if (data === undefined) return out;
+      for (const id of ids) {
+        const t = data.transaction(id);
+        if (t !== undefined) out.push(t);
+      }
+      return out;
+    },
     insert: async (partner, transactions) => {
       this.check();
       const data = this.db.partnerForWrite(partner);
@@ -173,6 +191,64 @@ export class MemorySession implements StoreSession {
       this.check();
       const data = this.db.partner(partner);
       return data === undefined ? { total: 0, items: [] } : data.listPayments(query);
+    },
+    get: async (partner, ids) => {
+      this.check();
+      const data = this.db.partner(partner);
+      const out: PaymentRecord[] = [];
+      if (data === undefined) return out;
+      for (const id of ids) {
+        const p = data.payments.get(id);
+        if (p !== undefined) out.push(p);
+      }
+      return out;
+    },
+    adjust: async (partner, adjustments) => {
+      this.check();
+      const data = this.db.partner(partner);
+      if (data === undefined) return [];
+      const changed: [PaymentRecord, PaymentRecord][] = [];
+      for (const a of adjustments) {
+        const old = data.payments.get(a.transaction_id);
+        if (old === undefined || !sameAmount(old.cashback_amount, a.previous_cashback_amount)) {
+          continue;
+        }
+        const next = { ...old, cashback_amount: a.cashback_amount };
+        data.replacePayment(old, next);
+        changed.push([old, next]);
+      }
+      this.undo.push(() => {
+        for (let i = changed.length - 1; i >= 0; i--) {
+          const [old, next] = changed[i] as [PaymentRecord, PaymentRecord];
+          data.replacePayment(next, old);
+        }
+      });
+      return changed.map(([, next]) => next.transaction_id);
+    },
+  };
+
+  readonly returns: ReturnRepository = {
+    existing: async (partner, ids) => {
+      this.check();
+      const returns = this.db.partner(partner)?.returns;
+      return returns === undefined ? [] : ids.filter((id) => returns.has(id));
+    },
+    ofTransactions: async (partner, ids) => {
+      this.check();
+      const returns = this.db.partner(partner)?.returns;
+      const out: ReturnRecord[] = [];
+      if (returns === undefined) return out;
+      for (const id of ids) out.push(...(returns.of(id) ?? []));
+      return out;
+    },
+    insert: async (partner, records) => {
+      this.check();
+      const data = this.db.partnerForWrite(partner);
+      if (!this.db.fits(records.length)) this.db.reserve(data.returns.countNew(records));
+      const inserted = data.returns.add(records);
+      this.undo.push(() => data.returns.remove(inserted));
+      this.added(inserted.length);
+      return inserted.map((r) => r.return_id);
     },
   };
 

@@ -2,9 +2,15 @@ import { compareText } from '../../model/compareText.js';
 import { TransactionIdSet } from '../../model/TransactionIdSet.js';
 import type { CustomerRecord, PaymentRecord, TransactionRecord } from '../records.js';
 import type { PaymentPage, PaymentQuery, PurchaseQuery, StoredOutboxEvent } from '../Store.js';
+import { PartnerReturns } from './PartnerReturns.js';
 
 function byTransactionId(a: PaymentRecord, b: PaymentRecord): number {
   return compareText(a.transaction_id, b.transaction_id);
+}
+
+/** Whether a payment is listed: its cashback is not 0 (returns may have cancelled it). */
+function listed(p: PaymentRecord): boolean {
+  return !/^0*(\.0*)?$/.test(p.cashback_amount);
 }
 
 /** Where an outbox event's delivery stands. */
@@ -57,6 +63,7 @@ export class PartnerData {
    */
   private readonly byMerchant = new Map<string, Map<string, TransactionRecord[]>>();
   readonly payments = new Map<string, PaymentRecord>();
+  readonly returns = new PartnerReturns();
   /** Payments by payment day; each bucket sorted by transaction id when `unsorted` lacks it. */
   private readonly paymentDays = new Map<string, PaymentRecord[]>();
   private readonly unsorted = new Set<string>();
@@ -66,6 +73,12 @@ export class PartnerData {
   readonly deliveries = new Map<number, DeliveryState>();
   /** Index in `outbox` before which every event is delivered or dead. */
   deliveryCursor = 0;
+
+  /** The stored transaction with this id (`stored` is in the id set's insertion order). */
+  transaction(id: string): TransactionRecord | undefined {
+    const i = this.transactionIds.indexOf(id);
+    return i < 0 ? undefined : this.stored[i];
+  }
 
   /** How many of `transactions` are not stored yet (their ids are distinct). */
   countNewTransactions(transactions: readonly TransactionRecord[]): number {
@@ -139,6 +152,24 @@ export class PartnerData {
 
   addPayment(p: PaymentRecord): void {
     this.payments.set(p.transaction_id, p);
+    if (listed(p)) this.list(p);
+  }
+
+  /** Takes back an `addPayment`. */
+  removePayment(p: PaymentRecord): void {
+    this.payments.delete(p.transaction_id);
+    if (listed(p)) this.unlist(p);
+  }
+
+  /** Puts `next` in place of the stored payment `old` of the same transaction. */
+  replacePayment(old: PaymentRecord, next: PaymentRecord): void {
+    this.payments.set(next.transaction_id, next);
+    if (listed(old)) this.unlist(old);
+    if (listed(next)) this.list(next);
+  }
+
+  /** Adds a payment to its day's listing bucket. */
+  private list(p: PaymentRecord): void {
     const bucket = this.paymentDays.get(p.payment_date);
     if (bucket === undefined) {
       this.paymentDays.set(p.payment_date, [p]);
@@ -149,9 +180,8 @@ export class PartnerData {
     }
   }
 
-  /** Takes back an `addPayment` (a bucket may have been sorted since, so it is searched). */
-  removePayment(p: PaymentRecord): void {
-    this.payments.delete(p.transaction_id);
+  /** Takes a payment out of its day's bucket (which may have been sorted since: searched). */
+  private unlist(p: PaymentRecord): void {
     const bucket = this.paymentDays.get(p.payment_date) as PaymentRecord[];
     bucket.splice(bucket.lastIndexOf(p), 1);
     if (bucket.length === 0) {

@@ -8,7 +8,7 @@ import { MemorySession } from './MemorySession.js';
 
 /** How full a memory store is. @public */
 export interface MemoryStoreUsage {
-  /** Records held: offers, customers, transactions, payments and outbox events. */
+  /** Records held: offers, customers, transactions, payments, returns and outbox events. */
   readonly records: number;
   /** The bound: a write that would take `records` past it is refused. */
   readonly maxRecords: number;
@@ -17,8 +17,8 @@ export interface MemoryStoreUsage {
 /** Options of {@link createMemoryStore}. Every one is optional. @public */
 export interface MemoryStoreOptions {
   /**
-   * The most records the store holds (offers, customers, transactions, payments and outbox events
-   * together). A write that would pass it throws `StorageFullError` and stores nothing of its
+   * The most records the store holds (offers, customers, transactions, payments, returns and
+   * outbox events together). A write that would pass it throws `StorageFullError` and stores nothing of its
    * call; reads go on working.
    * @defaultValue the V8 heap limit (`v8.getHeapStatistics().heap_size_limit`) divided by 1,024
    * bytes: about four million records in a default heap of 4 GiB
@@ -168,12 +168,20 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     },
     transactions: {
       existing: one((s) => s.transactions.existing),
+      get: one((s) => s.transactions.get),
       insert: one((s) => s.transactions.insert),
       purchases: one((s) => s.transactions.purchases),
     },
     payments: {
       insert: one((s) => s.payments.insert),
       list: one((s) => s.payments.list),
+      get: one((s) => s.payments.get),
+      adjust: one((s) => s.payments.adjust),
+    },
+    returns: {
+      existing: one((s) => s.returns.existing),
+      ofTransactions: one((s) => s.returns.ofTransactions),
+      insert: one((s) => s.returns.insert),
     },
     outbox: {
       add: one((s) => s.outbox.add),

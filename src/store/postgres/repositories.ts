@@ -7,6 +7,7 @@ import type {
   StoreSession,
   TransactionRepository,
 } from '../Store.js';
+import { paymentChanges } from './paymentChanges.js';
 import {
   customerRecord,
   offerRecord,
@@ -17,6 +18,7 @@ import {
   TRANSACTION_COLUMNS,
   transactionRecord,
 } from './records.js';
+import { returns } from './returns.js';
 import type { SqlClient } from './sql.js';
 
 /** Offers: one statement per call; `upsert` moves the revision row in the same statement. */
@@ -116,6 +118,18 @@ function transactions(db: SqlClient, inUnit: boolean): TransactionRepository {
       );
       return rows.map((r) => r.transaction_id as string);
     },
+    get: async (partner, ids) => {
+      requirePartner(partner);
+      if (ids.length === 0) return [];
+      const rows = await db.query(
+        `SELECT t.* FROM unnest($2::text[]) AS u(id), LATERAL (
+           SELECT ${TRANSACTION_COLUMNS} FROM cashback_transactions t
+           WHERE t.partner = $1 AND t.transaction_id = u.id OFFSET 0
+         ) AS t`,
+        [partner, ids],
+      );
+      return rows.map(transactionRecord);
+    },
     insert: async (partner, list) => {
       requirePartner(partner);
       if (list.length === 0) return [];
@@ -179,9 +193,13 @@ function transactions(db: SqlClient, inUnit: boolean): TransactionRepository {
   };
 }
 
-/** Payments: the primary key (partner, transaction id) refuses a second payment. */
+/**
+ * Payments: the primary key (partner, transaction id) refuses a second payment. Listings leave
+ * out payments at 0 with the predicate of their partial index (`cashback_amount > 0`).
+ */
 function payments(db: SqlClient): PaymentRepository {
   return {
+    ...paymentChanges(db),
     insert: async (partner, list) => {
       requirePartner(partner);
       if (list.length === 0) return;
@@ -214,11 +232,11 @@ function payments(db: SqlClient): PaymentRepository {
       const rows = await db.query(
         `WITH matching AS (
            SELECT count(*)::float8 AS total FROM cashback_payments
-           WHERE partner = $1 AND payment_date BETWEEN $2 AND $3
+           WHERE partner = $1 AND payment_date BETWEEN $2 AND $3 AND cashback_amount > 0
          )
          SELECT matching.total, page.* FROM matching LEFT JOIN LATERAL (
            SELECT ${PAYMENT_COLUMNS} FROM cashback_payments
-           WHERE partner = $1 AND payment_date BETWEEN $2 AND $3
+           WHERE partner = $1 AND payment_date BETWEEN $2 AND $3 AND cashback_amount > 0
            ORDER BY payment_date, order_key OFFSET $4 LIMIT $5
          ) AS page ON true`,
         [partner, query.from, query.to, query.offset, query.limit],
@@ -273,9 +291,10 @@ function outbox(db: SqlClient): OutboxRepository {
 }
 
 /**
- * The five repositories over one query interface.
+ * The six repositories over one query interface.
  * @param db - a connection inside a unit of work, or the driver (one statement at a time)
- * @param inUnit - whether `db` is a unit's connection (then `transactions.insert` locks customers)
+ * @param inUnit - whether `db` is a unit's connection (then `transactions.insert` locks customers
+ *   and `returns.insert` transactions)
  * @returns the repositories
  */
 export function repositories(db: SqlClient, inUnit: boolean): StoreSession {
@@ -285,5 +304,6 @@ export function repositories(db: SqlClient, inUnit: boolean): StoreSession {
     transactions: transactions(db, inUnit),
     payments: payments(db),
     outbox: outbox(db),
+    returns: returns(db, inUnit),
   };
 }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { PaymentRecord, TransactionRecord } from '../../store/index.js';
+import type { PaymentRecord, ReturnRecord, TransactionRecord } from '../../store/index.js';
 import {
   ALL_DAYS,
   addDays,
@@ -128,7 +128,8 @@ export function largeBatchTests(suite: Suite): void {
           makePayment(`t${(i * 7919) % n}-${i}`, {
             customer: `c${i % 500}`,
             date: addDays(FIRST_DAY, (i * 31) % DAYS),
-            cashback: `${i % 50}.${String(i % 97).padStart(2, '0')}`,
+            // Never 0: listings leave out payments at 0.
+            cashback: `${i % 50}.${String((i % 97) + 1).padStart(2, '0')}`,
             offer: (i % 5) + 1,
           }),
         );
@@ -149,6 +150,60 @@ export function largeBatchTests(suite: Suite): void {
         const range = await store.payments.list(A, { from, to, offset: 3, limit: n });
         assert.strictEqual(range.total, inRange.length);
         assert.deepStrictEqual(plainCopy(range.items), inRange.slice(3));
+      },
+      LARGE_BATCH_TIMEOUT_MS,
+    );
+
+    suite.test(
+      'transactions.get, returns and payments.get and adjust handle a large batch in one call',
+      async (store) => {
+        const txs = Array.from({ length: n }, (_, i) => largeTransaction(i, 500));
+        await store.transactions.insert(A, txs);
+        const ids = txs.map((t) => t.transaction_id);
+        const got = await store.transactions.get(A, ids);
+        assert.deepStrictEqual(
+          sortedBy(got, (t) => t.transaction_id),
+          sortedBy(txs, (t) => t.transaction_id),
+        );
+        const returns: ReturnRecord[] = txs.map((t, i) => ({
+          return_id: `r${i}`,
+          transaction_id: t.transaction_id,
+          date: t.date,
+          day: t.day,
+          amount: '0.5',
+          event_id: 'event-r',
+        }));
+        assert.strictEqual((await store.returns.insert(A, returns)).length, n);
+        assert.strictEqual(
+          (
+            await store.returns.existing(
+              A,
+              returns.map((r) => r.return_id),
+            )
+          ).length,
+          n,
+        );
+        const ofThem = await store.returns.ofTransactions(A, ids);
+        assert.deepStrictEqual(
+          sortedBy(ofThem, (r) => r.return_id),
+          sortedBy(returns, (r) => r.return_id),
+        );
+        await store.payments.insert(
+          A,
+          ids.map((id) => makePayment(id, { cashback: '2' })),
+        );
+        const changed = await store.payments.adjust(
+          A,
+          ids.map((id) => ({
+            transaction_id: id,
+            previous_cashback_amount: '2',
+            cashback_amount: '1.5',
+          })),
+        );
+        assert.strictEqual(changed.length, n);
+        const paid = await store.payments.get(A, ids);
+        assert.strictEqual(paid.length, n);
+        assert.ok(paid.every((p) => Number(p.cashback_amount) === 1.5));
       },
       LARGE_BATCH_TIMEOUT_MS,
     );

@@ -1,0 +1,11 @@
+export { decideReturns } from './decideReturns.js';
+export { parseReturns } from './parseReturns.js';
+export type {
+  AcceptedReturn,
+  Adjustment,
+  PaymentChange,
+  ReturnDecision,
+  ReturnError,
+  ReturnOutcome,
+} from './ReturnOutcome.js';
+export type { ReturnableTransaction, ReturnPaymentState, ReturnState } from './ReturnState.js';

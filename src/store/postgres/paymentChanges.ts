@@ -1,0 +1,48 @@
+import type { PaymentRecord } from '../records.js';
+import { requirePartner } from '../requirePartner.js';
+import type { PaymentRepository } from '../Store.js';
+import { PAYMENT_COLUMNS, paymentRecord } from './records.js';
+import type { SqlClient } from './sql.js';
+
+/**
+ * What returns read and change of payments: `get` by transaction id, and `adjust`, one
+ * conditional `UPDATE` (under READ COMMITTED a row a racing unit changed is checked again
+ * against `previous_cashback_amount` once that unit commits).
+ * @param db - a unit's connection, or the driver
+ * @returns the two methods
+ */
+export function paymentChanges(db: SqlClient): Pick<PaymentRepository, 'get' | 'adjust'> {
+  return {
+    get: async (partner, ids) => {
+      requirePartner(partner);
+      if (ids.length === 0) return [];
+      const rows = await db.query(
+        `SELECT p.* FROM unnest($2::text[]) AS u(id), LATERAL (
+           SELECT ${PAYMENT_COLUMNS} FROM cashback_payments
+           WHERE partner = $1 AND transaction_id = u.id OFFSET 0
+         ) AS p`,
+        [partner, ids],
+      );
+      return rows.map((r): PaymentRecord => paymentRecord(r));
+    },
+    adjust: async (partner, list) => {
+      requirePartner(partner);
+      if (list.length === 0) return [];
+      const rows = await db.query(
+        `UPDATE cashback_payments AS p SET cashback_amount = u.cashback_amount
+         FROM unnest($2::text[], $3::numeric[], $4::numeric[])
+           AS u(transaction_id, previous, cashback_amount)
+         WHERE p.partner = $1 AND p.transaction_id = u.transaction_id
+           AND p.cashback_amount = u.previous
+         RETURNING p.transaction_id`,
+        [
+          partner,
+          list.map((a) => a.transaction_id),
+          list.map((a) => a.previous_cashback_amount),
+          list.map((a) => a.cashback_amount),
+        ],
+      );
+      return rows.map((r) => r.transaction_id as string);
+    },
+  };
+}

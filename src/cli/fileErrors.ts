@@ -1,5 +1,5 @@
+import { LateTransactionError } from '../core/index.js';
 import { FileReadError, MalformedRecordError } from '../files/index.js';
-import { LateTransactionError } from '../index.js';
 import { UsageError } from './inputs.js';
 
 /**

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { InvalidArgumentError } from 'commander';
-import { resolveOptions } from '../index.js';
+import { resolveOptions } from '../model/options.js';
 
 /**
  * A problem with the command line, the environment or an input file. The command prints its

@@ -1,8 +1,10 @@
 import { type Command, Option } from 'commander';
+import type { ReplaySummary } from '../core/index.js';
+import type { Outcome } from '../core/outcome.js';
 import { type FileFormat, type MalformedRecord, replayFiles } from '../files/index.js';
 import { replayInWorkers } from '../files/workers.js';
 import { createRecordWriter, type RecordWriter } from '../files/writeRecords.js';
-import { Money, type Outcome, type ReplaySummary } from '../index.js';
+import { Money } from '../model/money.js';
 import { asUsageError } from './fileErrors.js';
 import { parseTimeZone, UsageError } from './inputs.js';
 

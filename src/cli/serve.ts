@@ -1,15 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import pino, { type Logger } from 'pino';
-import { createHttpApp, hashApplicationKey, type RunningServer, serveHttp } from '../http/index.js';
+import { type CashbackEngine, createEngine } from '../engine/createEngine.js';
 import {
-  type CashbackEngine,
-  createEngine,
   createMemoryPartners,
-  OfferValidationError,
   type PartnerRegistry,
   type PartnerSettings,
-} from '../index.js';
+} from '../engine/partners.js';
+import { createHttpApp, hashApplicationKey, type RunningServer, serveHttp } from '../http/index.js';
+import { OfferValidationError } from '../matching/compileOffers.js';
 import {
   startWebhookDispatcher,
   type WebhookDispatcher,

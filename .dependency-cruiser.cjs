@@ -1,7 +1,8 @@
 /**
  * The structure of src/ that docs/architecture.md describes, checked on every `npm run lint`:
  * layers import only downward, the core entry point never reaches an adapter's or a test tool's
- * package, and nothing is imported in a cycle.
+ * package, no module imports an entry point, and nothing is imported in a cycle (type-only
+ * imports count).
  * @type {import('dependency-cruiser').IConfiguration}
  */
 
@@ -31,6 +32,10 @@ const LAYERS = {
   testing: ['engine', 'store', 'core', 'matching', 'model', 'rules'],
 };
 const ALL = Object.keys(LAYERS);
+
+// The entry points that are nothing but an entry (tsup.config.ts): `cashback-engine` and
+// `cashback-engine/store`. The other entries are also their layer's index, which other layers use.
+const ENTRY_POINTS = '^src/(index|store/entry)\\.ts$';
 
 // Packages only an adapter or the testing entry may load: importing `cashback-engine` alone must
 // never load them (docs/architecture.md, "Entry points").
@@ -87,11 +92,22 @@ module.exports = {
       },
     },
     {
+      // The entry points are for users: a module that imported one would reach every layer by a
+      // route the layer rules do not see (src/index.ts is in no layer's folder).
+      name: 'no-entry-import',
+      comment: 'src/ imports the module that owns a name, never an entry point of the package',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: ENTRY_POINTS },
+    },
+    {
+      // tsPreCompilationDeps (below) keeps type-only imports in the graph, and no `viaOnly` here
+      // leaves them out: a circle closed by `import type` is a circle (docs/architecture.md).
       name: 'no-circular',
-      comment: 'modules import each other in one direction only',
+      comment: 'modules import each other in one direction only, type-only imports included',
       severity: 'error',
       from: {},
-      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+      to: { circular: true },
     },
   ],
   options: {

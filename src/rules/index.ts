@@ -24,13 +24,7 @@ export type {
 } from './condition.js';
 export type { OperatorRegistry } from './createOperatorRegistry.js';
 export { createOperatorRegistry } from './createOperatorRegistry.js';
-export type {
-  OperandType,
-  OperandValue,
-  OperandValues,
-  OperatorDefinition,
-} from './defineOperator.js';
-export { defineOperator } from './defineOperator.js';
+export { defineOperator, type OperatorDefinition } from './defineOperator.js';
 export type {
   CustomerFacts,
   FactContext,
@@ -42,4 +36,5 @@ export type {
 } from './facts.js';
 export { FACT_SCHEMA } from './facts.js';
 export type { LeafResult } from './LeafResult.js';
+export type { OperandType, OperandValue, OperandValues } from './OperandType.js';
 export type { FactOperand, FactSideType, Operator, ValueOperand } from './Operator.js';

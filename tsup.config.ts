@@ -1,9 +1,10 @@
 import { defineConfig } from 'tsup';
 
-/** The `exports` subpaths of package.json: `.` → index, `./testing`, `./http`, `./postgres`,
- * `./files`, `./webhooks`. */
+/** The `exports` subpaths of package.json: `.` → index, `./store`, `./testing`, `./http`,
+ * `./postgres`, `./files`, `./webhooks`. */
 const library = {
   index: 'src/index.ts',
+  store: 'src/store/entry.ts',
   testing: 'src/testing/index.ts',
   http: 'src/http/index.ts',
   postgres: 'src/store/postgres/index.ts',

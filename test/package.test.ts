@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import tsupConfig from '../tsup.config';
 
@@ -144,6 +145,34 @@ describe('package.json', () => {
   });
 });
 
+/** The names the root entry promises, values and types, read from its source. */
+function rootExportNames(): string[] {
+  const file = join(root, 'src', 'index.ts');
+  const program = ts.createProgram([file], {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2022,
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+  });
+  const checker = program.getTypeChecker();
+  const source = program.getSourceFile(file);
+  const module = source === undefined ? undefined : checker.getSymbolAtLocation(source);
+  if (module === undefined) throw new Error('src/index.ts: no module symbol');
+  return checker.getExportsOfModule(module).map((symbol) => symbol.name);
+}
+
+describe('the root entry (src/index.ts)', () => {
+  it('names its exports one by one, at most 100 of them (docs/architecture.md, Entry points)', () => {
+    const text = readFileSync(join(root, 'src', 'index.ts'), 'utf8');
+    expect(text).not.toMatch(/export \*/);
+    const names = rootExportNames();
+    expect(names.length).toBeGreaterThan(0);
+    expect(names.length).toBeLessThanOrEqual(100);
+  });
+});
+
 /** Runs `node` with these arguments and returns its stdout; throws with its stderr on failure. */
 function node(args: string[]): string {
   return execFileSync(process.execPath, args, { cwd: root, encoding: 'utf8', stdio: 'pipe' });
@@ -201,6 +230,12 @@ describe.skipIf(!existsSync(dist))('built package (skipped without dist/: `npm r
     const cjs = exportNames(join(dist, `${name}.cjs`), 'cjs');
     expect(esm.length).toBeGreaterThan(0);
     expect(cjs).toEqual(esm);
+  });
+
+  it('index exports no zod schema: schemas stay inside, the input types are exported', () => {
+    const script = `const m = await import(${JSON.stringify(pathToFileURL(join(dist, 'index.js')).href)});
+      console.log(JSON.stringify(Object.keys(m).filter((k) => typeof m[k]?.safeParse === 'function')));`;
+    expect(JSON.parse(node(['--input-type', 'module', '-e', script]))).toEqual([]);
   });
 
   it('index.js and the chunks it imports do not import fast-check or adapter dependencies', () => {

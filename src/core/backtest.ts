@@ -16,7 +16,7 @@ import { createReplay, type ReplaySessionOptions } from './replay.js';
 import type { ReplaySummary } from './SummaryBuilder.js';
 
 // The rows live in their own module, shared with the charts built from them.
-export type { BacktestFigures, BacktestRow } from './BacktestRow.js';
+export type { BacktestRow } from './BacktestRow.js';
 
 /** What a backtest replays: two offer sets over one data set. @public */
 export interface BacktestData {

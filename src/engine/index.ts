@@ -1,16 +1,11 @@
 export { type CashbackEngine, createEngine, type EngineOptions } from './createEngine.js';
 export { createMemoryPartners, type PartnerRegistry, type PartnerSettings } from './partners.js';
-export { MAX_PAGE_SIZE, PaymentsQuerySchema } from './paymentsQuery.js';
 export {
   type AddHistoryResult,
   type AddTransactionsResult,
-  type CashbackPaymentRecord,
-  type ErrorMap,
   InvalidRequestError,
   type PaymentsPage,
   type PaymentsQuery,
-  type SeedOffer,
-  type SeedPayment,
   type UpsertCustomersResult,
   type UpsertOffersResult,
 } from './results.js';

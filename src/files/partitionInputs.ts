@@ -1,6 +1,6 @@
+import { screenCustomers, screenHistory, TransactionIdSet } from '../core/index.js';
 import { parseTransactions } from '../core/parseTransactions.js';
 import type { ReplayResult } from '../core/replay.js';
-import { screenCustomers, screenHistory, TransactionIdSet } from '../index.js';
 import type { OfferSet } from '../matching/compileOffers.js';
 import type { ResolvedOptions } from '../model/options.js';
 import type { ParsedCustomer } from '../model/parseCustomer.js';

@@ -3,6 +3,7 @@
 // others in worker threads (src/files/replayWorker.ts); how the reading thread drives them, and
 // why the output is one replay's: src/files/workers.ts and docs/replay.md (Workers).
 
+import { screenCustomers } from '../core/index.js';
 import {
   compileOffers,
   createReplay,
@@ -11,7 +12,6 @@ import {
   type ParseResult,
   parseTransaction,
   type ReplaySession,
-  screenCustomers,
 } from '../index.js';
 import type { OfferSet } from '../matching/compileOffers.js';
 import type { ResolvedOptions } from '../model/options.js';

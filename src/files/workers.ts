@@ -1,13 +1,8 @@
 import { availableParallelism } from 'node:os';
 import { outcomeReaders } from '../core/replayStream.js';
 import { SummaryBuilder } from '../core/SummaryBuilder.js';
-import {
-  compileOffers,
-  formatDay,
-  LateTransactionError,
-  type Outcome,
-  resolveOptions,
-} from '../index.js';
+import { compileOffers, LateTransactionError, type Outcome, resolveOptions } from '../index.js';
+import { formatDay } from '../model/day.js';
 import { wholeNumber } from '../model/wholeNumber.js';
 import { type Block, lineBlocks, type Part, recordBlocks } from './blocks.js';
 import { partitionInputs } from './partitionInputs.js';

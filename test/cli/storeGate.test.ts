@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { gateEngine } from '../../src/cli/storeGate.js';
-import { createEngine, StoreUnavailableError } from '../../src/index.js';
+import { createEngine } from '../../src/index.js';
+import { StoreUnavailableError } from '../../src/store/entry.js';
 
 const customer = (id: string) => ({
   customer_id: id,

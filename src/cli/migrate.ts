@@ -27,7 +27,7 @@ interface RawMigrateOptions {
  * @returns the versions applied now, ascending (empty when the schema was current)
  * @throws StartError when the database cannot be reached or a migration fails (exit 1)
  */
-export async function migrateCommand(choice: StoreChoice): Promise<number[]> {
+async function migrateCommand(choice: StoreChoice): Promise<number[]> {
   if (choice.kind === 'memory') throw new Error('the memory store has no schema to migrate');
   const where = describeChoice(choice);
   let applied: number[];

@@ -32,7 +32,10 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
   peerDependenciesMeta?: Record<string, unknown>;
 };
 
-/** The core entry must not load test or adapter dependencies: an engine-only user installs none. */
+/**
+ * The core entry and the store authors' entry must not load test or adapter dependencies: an
+ * engine-only user installs none.
+ */
 const CORE_FORBIDDEN = ['fast-check', 'pg', '@electric-sql/pglite', 'hono', 'jose'];
 
 /** `.` → `index`, `./testing` → `testing`; `./package.json` is not a build entry. */
@@ -238,12 +241,15 @@ describe.skipIf(!existsSync(dist))('built package (skipped without dist/: `npm r
     expect(JSON.parse(node(['--input-type', 'module', '-e', script]))).toEqual([]);
   });
 
-  it('index.js and the chunks it imports do not import fast-check or adapter dependencies', () => {
-    const offending = [...bareImportsOf(join(dist, 'index.js'))]
-      .filter(([spec]) => CORE_FORBIDDEN.includes(packageOf(spec)))
-      .map(([spec, chain]) => `${spec} via ${chain.join(' -> ')}`);
-    expect(offending).toEqual([]);
-  });
+  it.each(['index', 'store'])(
+    '%s.js and the chunks it imports do not import fast-check or adapter dependencies',
+    (name) => {
+      const offending = [...bareImportsOf(join(dist, `${name}.js`))]
+        .filter(([spec]) => CORE_FORBIDDEN.includes(packageOf(spec)))
+        .map(([spec, chain]) => `${spec} via ${chain.join(' -> ')}`);
+      expect(offending).toEqual([]);
+    },
+  );
 
   it.each(entries)(
     '%s.js and the chunks it imports do not import the CLI-only packages',

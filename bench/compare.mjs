@@ -9,7 +9,10 @@ import Decimal from 'decimal.js';
 import { Engine } from 'json-rules-engine';
 import { engine, throughput, timedAsync } from './util.mjs';
 
-const { merchantKey, parseDay } = engine;
+const { merchantKey } = engine;
+
+/** Days since 1970-01-01 of a `YYYY-MM-DD`, as the engine numbers them (`tx.when.day`). */
+const dayNumber = (text) => Date.parse(`${text}T00:00:00Z`) / 86_400_000;
 const D = Decimal.clone({ precision: 64, rounding: Decimal.ROUND_HALF_UP });
 const SCALE = 2;
 
@@ -26,8 +29,8 @@ function naiveOffers(offers) {
   return offers.map((o) => ({
     offerId: o.offer_id,
     key: merchantKey(o.merchant_name),
-    from: parseDay(o.valid_from),
-    to: parseDay(o.valid_to),
+    from: dayNumber(o.valid_from),
+    to: dayNumber(o.valid_to),
     bands: (o.age ?? []).map(readBand),
     genders: (o.gender ?? []).map((g) => g.trim().toLowerCase()),
     discount: new D(o.discount),

@@ -3,15 +3,15 @@
 import { performance } from 'node:perf_hooks';
 import { engine, throughput, timed } from './util.mjs';
 
-const {
-  cashbackDecimal,
-  decide,
-  merchantKey,
-  parseCustomer,
-  parseTransaction,
-  purchaseOf,
-  TransactionIdSet,
-} = engine;
+const { decide, merchantKey, Money, parseCustomer, parseTransaction } = engine;
+
+/** The purchase a stored transaction stands for, as `DecideState.purchases` returns them. */
+const purchaseOf = (tx) => ({
+  seconds: tx.when.seconds,
+  nanos: tx.when.nanos,
+  day: tx.when.day,
+  amount: tx.amount,
+});
 
 /** Parsed customers by id, as a replay holds them. */
 export function customerMap(customers) {
@@ -35,13 +35,12 @@ export function parseBatches(raw, batchSize, timeZone) {
 }
 
 /**
- * A DecideState backed by Maps, as `createReplay` builds one, plus `record` to record the ids a
- * batch accepted (part of deciding, as a replay does it: timed with `decide`) and `store` to keep
- * its purchases.
+ * A DecideState backed by a Set and Maps, as a caller of `decide` builds one (docs/replay.md), plus
+ * `record` to record the ids a batch accepted (part of deciding, as a replay does it: timed with
+ * `decide`) and `store` to keep its purchases.
  */
 export function mapState(offers, options, customers) {
-  // A build from before TransactionIdSet (BENCH_DIST) took a Set.
-  const ids = TransactionIdSet ? new TransactionIdSet() : new Set();
+  const ids = new Set();
   // Purchase lists by customer, then merchant key, as createReplay keeps them.
   const purchases = new Map();
   const state = {
@@ -93,7 +92,7 @@ function warmUp(batches, offers, options, customers) {
  * Not a target; it shows how much of the floor's speed the lookups alone leave.
  */
 export function lookupsPass(batches, byMerchant, customers) {
-  const ids = TransactionIdSet ? new TransactionIdSet() : new Set();
+  const ids = new Set();
   const start = performance.now();
   let offered = 0;
   for (const batch of batches) {
@@ -174,7 +173,7 @@ export function benchDecide(batches, offers, options, customers, repeats, alongs
 function decideFigures(runs, transactions, options) {
   const { paid, units } = runs[0];
   if (!Number.isSafeInteger(units)) throw new Error('bench: cashback units left the safe range');
-  const cashback = cashbackDecimal({ units, decimal: undefined }, options.scale);
+  const cashback = new Money(units).div(Money.pow(10, options.scale));
   return {
     ...throughput(
       transactions,
@@ -239,7 +238,7 @@ export function decideResults(batches, offers, options, customers) {
         o.ok
           ? {
               offerId: o.payment.offer_id,
-              cashback: cashbackDecimal(o.cashback, options.scale).toFixed(options.scale),
+              cashback: new Money(o.payment.cashback).toFixed(options.scale),
             }
           : null,
       );

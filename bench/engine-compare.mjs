@@ -64,7 +64,8 @@ const prepared = Object.fromEntries(
  * inside the timing, as `createReplay` does.
  */
 function stateOf({ b, options, customers, offers }) {
-  const ids = new b.TransactionIdSet();
+  // A Set for every build: the same structures, whatever each build keeps inside createReplay.
+  const ids = new Set();
   const purchases = new Map();
   const state = {
     offers,
@@ -78,7 +79,7 @@ function stateOf({ b, options, customers, offers }) {
   const before = ids.size;
   b.decide([probe], state);
   const decideRecords = ids.size !== before;
-  ids.truncate(before);
+  if (ids.size !== before) ids.clear();
   const record = decideRecords
     ? () => {}
     : (accepted) => {
@@ -93,7 +94,12 @@ function stateOf({ b, options, customers, offers }) {
         purchases.set(tx.customerId, byMerchant);
       }
       const list = byMerchant.get(tx.merchantKey) ?? [];
-      list.push(b.purchaseOf(tx));
+      list.push({
+        seconds: tx.when.seconds,
+        nanos: tx.when.nanos,
+        day: tx.when.day,
+        amount: tx.amount,
+      });
       byMerchant.set(tx.merchantKey, list);
     }
   };

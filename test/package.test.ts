@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import tsupConfig from '../tsup.config';
 
@@ -31,7 +32,10 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
   peerDependenciesMeta?: Record<string, unknown>;
 };
 
-/** The core entry must not load test or adapter dependencies: an engine-only user installs none. */
+/**
+ * The core entry and the store authors' entry must not load test or adapter dependencies: an
+ * engine-only user installs none.
+ */
 const CORE_FORBIDDEN = ['fast-check', 'pg', '@electric-sql/pglite', 'hono', 'jose'];
 
 /** `.` → `index`, `./testing` → `testing`; `./package.json` is not a build entry. */
@@ -144,6 +148,34 @@ describe('package.json', () => {
   });
 });
 
+/** The names the root entry promises, values and types, read from its source. */
+function rootExportNames(): string[] {
+  const file = join(root, 'src', 'index.ts');
+  const program = ts.createProgram([file], {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2022,
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+  });
+  const checker = program.getTypeChecker();
+  const source = program.getSourceFile(file);
+  const module = source === undefined ? undefined : checker.getSymbolAtLocation(source);
+  if (module === undefined) throw new Error('src/index.ts: no module symbol');
+  return checker.getExportsOfModule(module).map((symbol) => symbol.name);
+}
+
+describe('the root entry (src/index.ts)', () => {
+  it('names its exports one by one, at most 100 of them (docs/architecture.md, Entry points)', () => {
+    const text = readFileSync(join(root, 'src', 'index.ts'), 'utf8');
+    expect(text).not.toMatch(/export \*/);
+    const names = rootExportNames();
+    expect(names.length).toBeGreaterThan(0);
+    expect(names.length).toBeLessThanOrEqual(100);
+  });
+});
+
 /** Runs `node` with these arguments and returns its stdout; throws with its stderr on failure. */
 function node(args: string[]): string {
   return execFileSync(process.execPath, args, { cwd: root, encoding: 'utf8', stdio: 'pipe' });
@@ -203,12 +235,21 @@ describe.skipIf(!existsSync(dist))('built package (skipped without dist/: `npm r
     expect(cjs).toEqual(esm);
   });
 
-  it('index.js and the chunks it imports do not import fast-check or adapter dependencies', () => {
-    const offending = [...bareImportsOf(join(dist, 'index.js'))]
-      .filter(([spec]) => CORE_FORBIDDEN.includes(packageOf(spec)))
-      .map(([spec, chain]) => `${spec} via ${chain.join(' -> ')}`);
-    expect(offending).toEqual([]);
+  it('index exports no zod schema: schemas stay inside, the input types are exported', () => {
+    const script = `const m = await import(${JSON.stringify(pathToFileURL(join(dist, 'index.js')).href)});
+      console.log(JSON.stringify(Object.keys(m).filter((k) => typeof m[k]?.safeParse === 'function')));`;
+    expect(JSON.parse(node(['--input-type', 'module', '-e', script]))).toEqual([]);
   });
+
+  it.each(['index', 'store'])(
+    '%s.js and the chunks it imports do not import fast-check or adapter dependencies',
+    (name) => {
+      const offending = [...bareImportsOf(join(dist, `${name}.js`))]
+        .filter(([spec]) => CORE_FORBIDDEN.includes(packageOf(spec)))
+        .map(([spec, chain]) => `${spec} via ${chain.join(' -> ')}`);
+      expect(offending).toEqual([]);
+    },
+  );
 
   it.each(entries)(
     '%s.js and the chunks it imports do not import the CLI-only packages',

@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { type Command, Option } from 'commander';
+import { type BacktestResult, type BacktestRow, backtest } from '../core/backtest.js';
 import {
   FileReadError,
   type MalformedRecord,
@@ -9,7 +10,6 @@ import {
   readRecords,
 } from '../files/index.js';
 import { backtestReport } from '../files/report.js';
-import { type BacktestResult, type BacktestRow, backtest } from '../index.js';
 import { asUsageError } from './fileErrors.js';
 import { addReadLimitOptions, parseTimeZone, readLimitsOf } from './inputs.js';
 

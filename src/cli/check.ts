@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { checkOffers, type OfferFinding, parseDay } from '../index.js';
+import { checkOffers } from '../matching/check/checkOffers.js';
+import type { OfferFinding } from '../matching/check/OfferFinding.js';
+import { parseDay } from '../model/day.js';
 import { readJsonFile, UsageError } from './inputs.js';
 import { offerLines } from './offerLines.js';
 

@@ -1,6 +1,6 @@
 import { type Command, Option } from 'commander';
+import { type Explanation, explain } from '../core/explain.js';
 import { type ReadLimit, readAllRecords } from '../files/index.js';
-import { type Explanation, explain } from '../index.js';
 import { asUsageError } from './fileErrors.js';
 import { addReadLimitOptions, parseTimeZone, readJsonFile, readLimitsOf } from './inputs.js';
 

@@ -1,5 +1,5 @@
+import { LateTransactionError } from '../core/index.js';
 import { FileReadError, MalformedRecordError, ReadLimitError } from '../files/index.js';
-import { LateTransactionError } from '../index.js';
 import { READ_LIMIT_FLAGS, UsageError } from './inputs.js';
 
 /**

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { ReadLimit, ReadLimits } from '../files/index.js';
 import { DEFAULT_READ_LIMITS, resolveReadLimits } from '../files/limits.js';
-import { resolveOptions } from '../index.js';
+import { resolveOptions } from '../model/options.js';
 
 /**
  * A problem with the command line, the environment or an input file. The command prints its

@@ -1,4 +1,6 @@
 import { type Command, Option } from 'commander';
+import type { ReplaySummary } from '../core/index.js';
+import type { Outcome } from '../core/outcome.js';
 import {
   type FileFormat,
   type MalformedRecord,
@@ -8,7 +10,8 @@ import {
 import { withReadLimits } from '../files/limits.js';
 import { replayInWorkers } from '../files/workers.js';
 import { createRecordWriter, type RecordColumn, type RecordWriter } from '../files/writeRecords.js';
-import { Money, type Outcome, type ReplaySummary, resolveOptions } from '../index.js';
+import { Money } from '../model/money.js';
+import { resolveOptions } from '../model/options.js';
 import { asUsageError } from './fileErrors.js';
 import { addReadLimitOptions, parseTimeZone, readLimitsOf, UsageError } from './inputs.js';
 

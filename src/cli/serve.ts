@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
 import pino, { type Logger } from 'pino';
+import { type CashbackEngine, createEngine } from '../engine/createEngine.js';
 import { type Service, startService } from '../http/index.js';
-import { type CashbackEngine, createEngine, OfferValidationError } from '../index.js';
+import { OfferValidationError } from '../matching/compileOffers.js';
 import { readJsonFile, UsageError } from './inputs.js';
 import { clientAddressBehind, type ServeLimits, type TrustedProxies } from './serveLimits.js';
 import { DEMO_PARTNER, loadPartners, type ServedPartners } from './servePartners.js';

@@ -2,8 +2,9 @@ import { createHash, randomUUID } from 'node:crypto';
 import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { InvalidArgumentError } from 'commander';
-import { createMemoryStore, type Store } from '../index.js';
+import { createMemoryStore } from '../store/memory/createMemoryStore.js';
 import { createPgliteStore, createPostgresStore } from '../store/postgres/index.js';
+import type { Store } from '../store/Store.js';
 import { UsageError } from './inputs.js';
 
 /** Name of the folder of the data directory that holds the PGlite database. */

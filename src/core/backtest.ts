@@ -8,12 +8,16 @@ import {
   type ParseResult,
   parseTransaction,
 } from '../model/parseTransaction.js';
+import type { BacktestFigures, BacktestRow } from './BacktestRow.js';
 import { type BacktestCharts, backtestCharts } from './backtestCharts.js';
 import { screenCustomers } from './customers.js';
 import type { Outcome } from './outcome.js';
 import type { ReplaySessionOptions } from './replay/options.js';
 import { openReplay } from './replay/ReplayCore.js';
 import type { ReplaySummary } from './SummaryBuilder.js';
+
+// The rows live in their own module, shared with the charts built from them.
+export type { BacktestRow } from './BacktestRow.js';
 
 /** What a backtest replays: two offer sets over one data set. @public */
 export interface BacktestData {
@@ -27,28 +31,6 @@ export interface BacktestData {
   readonly history?: readonly unknown[];
   /** The transactions, in date order (an array, an iterable or an async iterable). */
   readonly transactions: AsyncIterable<unknown> | Iterable<unknown>;
-}
-
-/** Paid transactions, cashback and customers reached of one offer set in one row. @public */
-export interface BacktestFigures {
-  /** Transactions paid. */
-  readonly paid: number;
-  /** Cashback paid, an exact decimal string with `scale` places. */
-  readonly cashback: string;
-  /** Distinct customers paid at least once. */
-  readonly customers: number;
-}
-
-/** One row of a difference table: the key, both sets' figures and candidate minus baseline. @public */
-export interface BacktestRow {
-  /** The offer id, month (`YYYY-MM`), day or segment value the row is about. */
-  readonly key: string;
-  /** Figures of the baseline. */
-  readonly baseline: BacktestFigures;
-  /** Figures of the candidate. */
-  readonly candidate: BacktestFigures;
-  /** Candidate minus baseline. */
-  readonly difference: BacktestFigures;
 }
 
 /** What `backtest` returns: the difference tables and the chart specifications. @public */

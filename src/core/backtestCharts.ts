@@ -1,4 +1,4 @@
-import type { BacktestRow } from './backtest.js';
+import type { BacktestRow } from './BacktestRow.js';
 import type { ReplaySummary } from './SummaryBuilder.js';
 
 /**

@@ -1,15 +1,13 @@
 export { TransactionIdSet } from '../model/TransactionIdSet.js';
 export {
   type BacktestData,
-  type BacktestFigures,
   type BacktestOptions,
   type BacktestResult,
   type BacktestRow,
   backtest,
 } from './backtest.js';
-export type { BacktestCharts, VegaLiteSpec } from './backtestCharts.js';
-export { type CustomerBatch, screenCustomers } from './customers.js';
-export { type DecideState, type Decision, decide, purchaseOf, screenHistory } from './decide.js';
+export { screenCustomers } from './customers.js';
+export { type DecideState, type Decision, decide, screenHistory } from './decide.js';
 export { type ExplainContext, type Explanation, explain } from './explain.js';
 export type { Outcome, Payment, TransactionError } from './outcome.js';
 export { createReplay } from './replay/createReplay.js';

@@ -107,7 +107,7 @@ export interface CashbackEngine {
   listPayments(partner: string, query: PaymentsQuery): Promise<PaymentsPage>;
   /**
    * Offers that are active and not yet expired today (engine clock and zone), by `offer_id`, in
-   * the partner API's shape ({@link SeedOffer}).
+   * the partner API's shape (`SeedOffer`).
    */
   activeOffers(): Promise<readonly SeedOffer[]>;
   /** Why a transaction would get what it gets now, against the partner's stored state. */

@@ -1,18 +1,13 @@
 export { type CashbackEngine, createEngine, type EngineOptions } from './createEngine.js';
 export { createMemoryPartners, type PartnerRegistry, type PartnerSettings } from './partners.js';
-export { MAX_PAGE_SIZE, PaymentsQuerySchema } from './paymentsQuery.js';
 export {
   type AddHistoryResult,
   type AddReturnsResult,
   type AddTransactionsResult,
   type AdjustedPaymentRecord,
-  type CashbackPaymentRecord,
-  type ErrorMap,
   InvalidRequestError,
   type PaymentsPage,
   type PaymentsQuery,
-  type SeedOffer,
-  type SeedPayment,
   type UpsertCustomersResult,
   type UpsertOffersResult,
 } from './results.js';

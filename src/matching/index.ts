@@ -1,5 +1,3 @@
-export { type AgeBand, parseAgeBand } from './ageBands.js';
-export { type Cashback, cashbackDecimal, computeCashback } from './cashback.js';
 export * from './check/index.js';
 export {
   type CompileOffersOptions,
@@ -11,4 +9,4 @@ export {
 export type { CandidateExplanation } from './explainOffer.js';
 export type { Purchase } from './history.js';
 export type { EligibilityCheck } from './match.js';
-export type { Audience, CompiledOffer, Offer } from './offer.js';
+export type { Audience, Offer } from './offer.js';

@@ -1,5 +1,3 @@
-export { dayInZone, parseDateTime, type WallClock } from './dateTime.js';
-export { formatDay, parseDay } from './day.js';
 export {
   type CustomerErrorCode,
   ERROR_CODES,
@@ -9,34 +7,17 @@ export {
   type ReturnErrorCode,
   type TransactionErrorCode,
 } from './errors.js';
-export {
-  type ExactAmount,
-  Money,
-  type MoneyValue,
-  parseAmount,
-  type RoundingName,
-} from './money.js';
-export { merchantKey, normaliseGender } from './normalise.js';
+export { Money, type MoneyValue, type RoundingName } from './money.js';
+export { merchantKey } from './normalise.js';
 export { type CoreOptions, type ResolvedOptions, resolveOptions } from './options.js';
 export { type ParsedCustomer, parseCustomer } from './parseCustomer.js';
 export { type ParsedReturn, parseReturn } from './parseReturn.js';
 export { type ParsedTransaction, type ParseResult, parseTransaction } from './parseTransaction.js';
-export {
-  AmountSchema,
-  AudienceSchema,
-  type CustomerInput,
-  CustomerSchema,
-  DateTimeSchema,
-  DaySchema,
-  type HistoryTransactionInput,
-  HistoryTransactionSchema,
-  IdSchema,
-  type Location,
-  LocationSchema,
-  type Merchant,
-  MerchantSchema,
-  type OfferInput,
-  OfferSchema,
-  type TransactionInput,
-  TransactionSchema,
+export type {
+  CustomerInput,
+  HistoryTransactionInput,
+  Location,
+  Merchant,
+  OfferInput,
+  TransactionInput,
 } from './schemas.js';

@@ -1,34 +1,8 @@
 import { describeType, describeValue } from './_internals/describe.js';
 import { assertKnownKeys } from './_internals/knownKeys.js';
 import { factHasType, literalHasType } from './_internals/operandTypes.js';
+import type { OperandType, OperandValue } from './OperandType.js';
 import type { Operator } from './Operator.js';
-
-/**
- * The TypeScript type of each operand type an operator can declare.
- * @public
- */
-export interface OperandValues {
-  /** A string. */
-  string: string;
-  /** A finite number. */
-  number: number;
-  /** A number, or `undefined` (e.g. `history.days_since_last_merchant_purchase`). */
-  'number?': number | undefined;
-  /** A boolean (a literal only; no fact is a boolean). */
-  boolean: boolean;
-  /** A list of strings (a literal only). */
-  'string[]': readonly string[];
-  /** A list of numbers (a literal only). */
-  'number[]': readonly number[];
-  /** Anything; the operator checks for itself. */
-  unknown: unknown;
-}
-
-/** An operand type an operator can declare for its fact or its value. @public */
-export type OperandType = keyof OperandValues;
-
-/** The TypeScript type of operand type `T`. @public */
-export type OperandValue<T extends OperandType> = OperandValues[T];
 
 /** What `defineOperator` needs to build an operator. @public */
 export interface OperatorDefinition<F extends OperandType, V extends OperandType> {
@@ -74,7 +48,7 @@ function operandType(value: unknown, name: string, field: string): OperandType {
  * @param definition - name, operand types and the comparison.
  * @returns the operator, ready for `createOperatorRegistry`.
  * @throws TypeError for a key the definition does not have (a misspelt `valuetype`), a missing
- *   name or `evaluate`, or an operand type that is not one of {@link OperandValues}
+ *   name or `evaluate`, or an operand type that is not an {@link OperandType}
  * @example
  * ```ts
  * const startsWith = defineOperator({

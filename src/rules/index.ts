@@ -6,40 +6,25 @@
 export { builtInOperators } from './builtInOperators.js';
 export type { ConditionIssue, ConditionIssueCode } from './ConditionError.js';
 export { ConditionError } from './ConditionError.js';
-export type {
-  CompiledCondition,
-  CompileOptions,
-} from './compileCondition.js';
+export type { CompiledCondition } from './compileCondition.js';
 export { checkCondition, compileCondition } from './compileCondition.js';
 export type {
   AllCondition,
   AnyCondition,
   Condition,
-  ConditionMetadata,
-  ConditionValue,
-  FactReference,
-  JsonValue,
   LeafCondition,
   NotCondition,
 } from './condition.js';
 export type { OperatorRegistry } from './createOperatorRegistry.js';
 export { createOperatorRegistry } from './createOperatorRegistry.js';
-export type {
-  OperandType,
-  OperandValue,
-  OperandValues,
-  OperatorDefinition,
-} from './defineOperator.js';
-export { defineOperator } from './defineOperator.js';
+export { defineOperator, type OperatorDefinition } from './defineOperator.js';
 export type {
   CustomerFacts,
   FactContext,
-  FactSchema,
   FactType,
   HistoryFacts,
-  LocationFacts,
   TransactionFacts,
 } from './facts.js';
-export { FACT_SCHEMA } from './facts.js';
 export type { LeafResult } from './LeafResult.js';
+export type { OperandType } from './OperandType.js';
 export type { FactOperand, FactSideType, Operator, ValueOperand } from './Operator.js';

@@ -1,5 +1,5 @@
 import type { CashbackEngine } from '../engine/createEngine.js';
-import { StoreUnavailableError } from '../store/index.js';
+import { StoreUnavailableError } from '../store/errors.js';
 
 /** An engine whose calls are counted, so that the store is closed only once none is running. */
 export interface GatedEngine {

@@ -1,4 +1,3 @@
-export { StorageFullError, StoreUnavailableError } from './errors.js';
 export {
   createMemoryStore,
   type MemoryStore,

@@ -1,37 +1,17 @@
-import { randomUUID } from 'node:crypto';
 import { assertKnownKeys } from '../model/knownKeys.js';
 import { wholeNumber } from '../model/wholeNumber.js';
-import type { ClaimedDelivery, DeliveryRepository, Store } from '../store/index.js';
+import type { DeliveryRepository, Store } from '../store/index.js';
 import { checkedFetch } from './addresses.js';
-import { type AttemptContext, type AttemptResult, attempt } from './attempt.js';
-import { type Endpoint, endpointsOf, type WebhookPartner } from './partners.js';
-import { checkSchedule, DEFAULT_WEBHOOK_SCHEDULE, delayBefore } from './schedule.js';
+import type { AttemptContext } from './attempt.js';
+import { type DispatcherState, partnersWhere } from './DispatcherState.js';
+import { drainDue } from './drainDue.js';
+import { endpointsOf, type WebhookPartner } from './partners.js';
+import { pollLoop } from './pollLoop.js';
+import { checkSchedule, DEFAULT_WEBHOOK_SCHEDULE } from './schedule.js';
+import type { WebhookAttempt } from './WebhookAttempt.js';
 
-/** One delivery attempt, as a dispatcher reports it (one log line each). @public */
-export interface WebhookAttempt {
-  /** The event id (`webhook-id`). */
-  readonly event_id: string;
-  /** The event type. */
-  readonly type: string;
-  /** The partner's application id. */
-  readonly partner: string;
-  /** Which attempt, from 1. */
-  readonly attempt: number;
-  /** The HTTP status, or null when no response came. */
-  readonly status: number | null;
-  /**
-   * What follows: `delivered`; `retry` (at `next_attempt_at`); `dead` (dead-lettered);
-   * `disabled` (a 410: the endpoint is off until its settings change; the event waits);
-   * `lost` (the claim's lease passed before the outcome was recorded: another claim has it).
-   */
-  readonly outcome: 'delivered' | 'retry' | 'dead' | 'disabled' | 'lost';
-  /** How long the attempt took, in milliseconds. */
-  readonly duration_ms: number;
-  /** When the next attempt is due (ISO 8601), for `retry`. */
-  readonly next_attempt_at?: string;
-  /** Why it failed, when it did. */
-  readonly error?: string;
-}
+// The attempt and its log line are their own module; the package exports them from here.
+export { formatWebhookAttempt, type WebhookAttempt } from './WebhookAttempt.js';
 
 /** Options of {@link createWebhookDispatcher}. @public */
 export interface WebhookDispatcherOptions {
@@ -172,7 +152,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
   }
   const allowLocalUrls = options.allowLocalUrls ?? false;
   if (typeof allowLocalUrls !== 'boolean') throw new TypeError('allowLocalUrls must be a boolean');
-  let endpoints = endpointsOf(options.partners, allowLocalUrls);
+  const endpoints = endpointsOf(options.partners, allowLocalUrls);
   const clock = fn(options.clock, 'clock') ?? (() => new Date());
   const random = fn(options.random, 'random') ?? Math.random;
   const ownFetch = fn(options.fetch, 'fetch');
@@ -192,151 +172,27 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
     now: clock,
     timeoutMs,
   };
-  /** Partner → the settings a 410 disabled. */
-  const gone = new Map<string, string>();
-
-  const enabled = (): string[] =>
-    [...endpoints.values()].filter((e) => gone.get(e.partner) !== e.settings).map((e) => e.partner);
-
-  /** Records an attempt's outcome; returns what the log says. */
-  const record = async (
-    event: ClaimedDelivery,
-    endpoint: Endpoint,
-    result: AttemptResult,
-    startedAt: number,
-  ): Promise<WebhookAttempt> => {
-    const now = clock().getTime();
-    const base = {
-      event_id: event.id,
-      type: event.type,
-      partner: event.partner,
-      attempt: event.attempt,
-      status: result.status,
-      duration_ms: Math.max(0, now - startedAt),
-      ...(result.error === undefined ? {} : { error: result.error }),
-    };
-    if (result.ok) {
-      const n = await deliveries.delivered([event], now);
-      return { ...base, outcome: n === 1 ? 'delivered' : 'lost' };
-    }
-    if (result.gone) {
-      gone.set(endpoint.partner, endpoint.settings);
-      // The event waits, due at once, for the endpoint to come back; the attempt is not counted.
-      await deliveries.release([event], now);
-      return { ...base, outcome: 'disabled' };
-    }
-    const delay = delayBefore(schedule, event.attempt + 1, random);
-    if (delay === undefined) {
-      const kept = await deliveries.deadLetter(event, { now, error: result.error ?? 'failed' });
-      return { ...base, outcome: kept ? 'dead' : 'lost' };
-    }
-    const nextAttemptAt = now + Math.max(delay, result.retryAfterMs ?? 0);
-    const kept = await deliveries.retry(event, { nextAttemptAt, error: result.error ?? 'failed' });
-    return kept
-      ? { ...base, outcome: 'retry', next_attempt_at: new Date(nextAttemptAt).toISOString() }
-      : { ...base, outcome: 'lost' };
+  const state: DispatcherState = {
+    deliveries,
+    clock,
+    random,
+    schedule,
+    attempt: ctx,
+    concurrency,
+    leaseMs,
+    onAttempt,
+    endpoints,
+    gone: new Map(),
   };
-
-  const deliver = async (event: ClaimedDelivery): Promise<void> => {
-    const startedAt = clock().getTime();
-    const endpoint = endpoints.get(event.partner);
-    if (endpoint === undefined || gone.get(event.partner) === endpoint.settings) {
-      // The partner's webhook was removed or disabled since the claim.
-      await deliveries.release([event], startedAt);
-      return;
-    }
-    const result = await attempt(ctx, endpoint, event);
-    const line = await record(event, endpoint, result, startedAt);
-    onAttempt?.(line);
-  };
-
-  let stopping = false;
-  /** Claims and delivers batches until nothing is due (or `halt()` after a batch). */
-  const drain = async (halt: () => boolean): Promise<number> => {
-    let attempts = 0;
-    for (;;) {
-      const partners = enabled();
-      if (partners.length === 0) break;
-      const now = clock().getTime();
-      const claims = await deliveries.claim({
-        partners,
-        now,
-        leaseUntil: now + leaseMs,
-        lease: randomUUID(),
-        limit: concurrency,
-      });
-      if (claims.length === 0) break;
-      await Promise.all(claims.map(deliver));
-      attempts += claims.length;
-      if (halt()) break;
-    }
-    return attempts;
-  };
-
-  let loop: Promise<void> | undefined;
-  let wake: (() => void) | undefined;
-  const run = async (): Promise<void> => {
-    while (!stopping) {
-      let made = 0;
-      try {
-        made = await drain(() => stopping);
-      } catch (e) {
-        onError?.(e);
-      }
-      if (stopping) break;
-      if (made > 0) continue;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, pollMs);
-        wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      wake = undefined;
-    }
-  };
+  const loop = pollLoop((halt) => drainDue(state, halt), pollMs, onError);
 
   return {
-    runOnce: () => drain(() => false),
-    start: () => {
-      if (loop !== undefined) return;
-      stopping = false;
-      loop = run();
-    },
-    stop: async () => {
-      stopping = true;
-      wake?.();
-      await loop;
-      loop = undefined;
-    },
+    runOnce: () => drainDue(state, () => false),
+    start: loop.start,
+    stop: loop.stop,
     setPartners: (partners) => {
-      endpoints = endpointsOf(partners, allowLocalUrls);
+      state.endpoints = endpointsOf(partners, allowLocalUrls);
     },
-    disabled: () =>
-      [...endpoints.values()]
-        .filter((e) => gone.get(e.partner) === e.settings)
-        .map((e) => e.partner),
+    disabled: () => partnersWhere(state, true),
   };
-}
-
-/**
- * One attempt as a log line: event id, partner, attempt, status, outcome, duration and, for a
- * retry, the next attempt.
- * @param a - the attempt
- * @returns the line, without a newline
- * @public
- */
-export function formatWebhookAttempt(a: WebhookAttempt): string {
-  const parts = [
-    `webhook ${a.event_id}`,
-    `partner=${a.partner}`,
-    `type=${a.type}`,
-    `attempt=${a.attempt}`,
-    `status=${a.status ?? '-'}`,
-    `outcome=${a.outcome}`,
-    `duration_ms=${a.duration_ms}`,
-  ];
-  if (a.next_attempt_at !== undefined) parts.push(`next_attempt_at=${a.next_attempt_at}`);
-  if (a.error !== undefined) parts.push(`error=${JSON.stringify(a.error)}`);
-  return parts.join(' ');
 }

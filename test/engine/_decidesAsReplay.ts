@@ -4,7 +4,8 @@
  */
 import fc from 'fast-check';
 import { expect } from 'vitest';
-import { createEngine, replay, type Store, type TransactionError } from '../../src/index.js';
+import { createEngine, replay, type TransactionError } from '../../src/index.js';
+import type { Store } from '../../src/store/entry.js';
 import { scenarioArbitrary } from '../../src/testing/index.js';
 import { optionsArbitrary } from '../properties/_options.js';
 

@@ -12,9 +12,8 @@ import {
   createMemoryPartners,
   type EngineOptions,
   OfferValidationError,
-  type Store,
-  type StoreSession,
 } from '../../src/index.js';
+import type { Store, StoreSession } from '../../src/store/entry.js';
 import { customer, history, offer, tx } from '../fixtures.js';
 
 export const A = 'bank-a';

@@ -7,12 +7,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  type AddTransactionsResult,
-  type CashbackEngine,
-  createEngine,
-  type Store,
-} from '../../src/index.js';
+import { type AddTransactionsResult, type CashbackEngine, createEngine } from '../../src/index.js';
+import type { Store } from '../../src/store/entry.js';
 
 const OFFER = {
   offer_id: 1,

@@ -13,8 +13,8 @@ import {
   createMemoryStore,
   type EngineOptions,
   type PaymentsPage,
-  type Store,
 } from '../../src/index.js';
+import type { Store } from '../../src/store/entry.js';
 import { customer, history, offer, tx } from '../fixtures.js';
 import { A, counter, describeEngineOnStore, EVERYTHING, NOON } from './_engineOnStore.js';
 

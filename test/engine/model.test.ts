@@ -6,6 +6,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { screenCustomers } from '../../src/core/customers.js';
+import { purchaseOf, screenHistory } from '../../src/core/decide.js';
 import {
   type CashbackEngine,
   compileOffers,
@@ -17,10 +19,7 @@ import {
   type Payment,
   type Purchase,
   parseTransaction,
-  purchaseOf,
   resolveOptions,
-  screenCustomers,
-  screenHistory,
 } from '../../src/index.js';
 import {
   customerArbitrary,

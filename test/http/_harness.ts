@@ -18,8 +18,8 @@ import {
   createMemoryStore,
   type PartnerRegistry,
   type PartnerSettings,
-  type Store,
 } from '../../src/index.js';
+import type { Store } from '../../src/store/entry.js';
 
 /** Every test partner's application key is its id with this suffix. */
 export const keyOf = (id: string): string => `${id}-key-0123456789abcdef`;

@@ -18,7 +18,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { STATUS } from '../../src/http/errors.js';
 import { keyFingerprint } from '../../src/http/keyFingerprint.js';
-import { createMemoryStore, type Store, type StoreSession } from '../../src/index.js';
+import { createMemoryStore } from '../../src/index.js';
+import type { Store, StoreSession } from '../../src/store/entry.js';
 import { customer, offer } from '../fixtures.js';
 import {
   type BodyCase,

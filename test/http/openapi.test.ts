@@ -13,7 +13,8 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { openApiDocument } from '../../src/http/index.js';
-import { createMemoryStore, type Store } from '../../src/index.js';
+import { createMemoryStore } from '../../src/index.js';
+import type { Store } from '../../src/store/entry.js';
 import { customer, history, offer, tx } from '../fixtures.js';
 import { checkAgainstOpenApi, type Harness, keyOf, type Reply, startHarness } from './_harness.js';
 

@@ -27,19 +27,22 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
 
 /**
- * Uses every entry point and the types the nodenext bug broke: `new Money(…)` must construct,
+ * Uses every entry point the engine's users and store authors need and the types the nodenext
+ * bug broke: `new Money(…)` must construct,
  * `MoneyValue` must not be `any` (the `@ts-expect-error` line fails if it is), and
  * `ResolvedOptions.roundingMode` (decimal.js's `Decimal.Rounding`) must resolve.
  */
 const CONSUMER = `import {
   createEngine,
   createMemoryPartners,
+  createMemoryStore,
   Money,
   type MoneyValue,
   replay,
   resolveOptions,
 } from 'cashback-engine';
 import { createHttpApp } from 'cashback-engine/http';
+import { type Store, StoreUnavailableError } from 'cashback-engine/store';
 import { invariants, scenarioArbitrary } from 'cashback-engine/testing';
 
 const price: MoneyValue = new Money('1.10');
@@ -54,7 +57,9 @@ invariants.all({ ...data, history: [] }, result);
 const paid: number = result.summary.paid;
 
 const partners = createMemoryPartners([{ application_id: 'bank-a' }]);
-const engine = createEngine({ partners, timeZone: 'UTC' });
+const store: Store = createMemoryStore();
+const engine = createEngine({ partners, store, timeZone: 'UTC' });
+const unavailable = new StoreUnavailableError('down', { outcomeUnknown: true });
 const app = createHttpApp({ engine, partners, tokenSecret: 'x'.repeat(32) });
 const scenarios = scenarioArbitrary({ maxTransactions: 1 });
 
@@ -66,6 +71,7 @@ console.log(
     app: typeof app.fetch,
     scenarios: typeof scenarios.generate,
     notAnAmount: typeof notAnAmount,
+    unavailable: [unavailable instanceof Error, unavailable.code, unavailable.outcomeUnknown],
   }),
 );
 `;
@@ -195,6 +201,7 @@ describe('the packed package in a TypeScript project', () => {
         app: 'function',
         scenarios: 'function',
         notAnAmount: 'string',
+        unavailable: [true, 'store_unavailable', true],
       });
     },
     // Four full type-checks of the declarations and their dependencies, side by side.

@@ -6,7 +6,7 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
-import type { Store } from '../../src/index.js';
+import type { Store } from '../../src/store/entry.js';
 import { createPgliteStore, createPostgresStore, migrate } from '../../src/store/postgres/index.js';
 import { EMPTY, freshServerDatabase, sharedPglite } from './_databases.js';
 

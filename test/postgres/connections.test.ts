@@ -8,7 +8,7 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CustomerRecord, StoreUnavailableError } from '../../src/index.js';
+import { type CustomerRecord, StoreUnavailableError } from '../../src/store/entry.js';
 import { createPostgresStore } from '../../src/store/postgres/index.js';
 import { freshServerDatabase, SKIP_SERVER, warnWhenSkipped } from './_databases.js';
 

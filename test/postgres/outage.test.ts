@@ -9,7 +9,7 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Store, StoreUnavailableError } from '../../src/index.js';
+import { type Store, StoreUnavailableError } from '../../src/store/entry.js';
 import { createPostgresStore } from '../../src/store/postgres/index.js';
 import { offer } from '../fixtures.js';
 import { type Harness, startHarness } from '../http/_harness.js';

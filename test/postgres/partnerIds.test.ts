@@ -4,7 +4,8 @@
  * another (docs/concepts.md, Input rules).
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { createMemoryStore, type Store } from '../../src/index.js';
+import { createMemoryStore } from '../../src/index.js';
+import type { Store } from '../../src/store/entry.js';
 import { createPgliteStore, migrate } from '../../src/store/postgres/index.js';
 import { EMPTY, sharedPglite } from './_databases.js';
 

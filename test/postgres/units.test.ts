@@ -7,7 +7,7 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CustomerRecord, Store, TransactionRecord } from '../../src/index.js';
+import type { CustomerRecord, Store, TransactionRecord } from '../../src/store/entry.js';
 import { createPgliteStore, createPostgresStore } from '../../src/store/postgres/index.js';
 import { freshServerDatabase, SKIP_SERVER, warnWhenSkipped } from './_databases.js';
 

@@ -5,8 +5,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compileOffers, type ExactAmount, parseAmount, resolveOptions } from '../../src/index.js';
+import { compileOffers, resolveOptions } from '../../src/index.js';
 import { cashbackReference, computeCashback } from '../../src/matching/cashback.js';
+import { type ExactAmount, parseAmount } from '../../src/model/money.js';
 import { amountArbitrary } from '../../src/testing/_internals/amounts.js';
 import { ROUNDINGS } from './_options.js';
 

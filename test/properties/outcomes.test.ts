@@ -4,7 +4,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { purchaseOf } from '../../src/core/decide.js';
+import { screenCustomers } from '../../src/core/customers.js';
+import { purchaseOf, screenHistory } from '../../src/core/decide.js';
 import {
   compileOffers,
   type DecideState,
@@ -14,8 +15,6 @@ import {
   parseTransaction,
   replay,
   resolveOptions,
-  screenCustomers,
-  screenHistory,
 } from '../../src/index.js';
 import { invariants, scenarioArbitrary } from '../../src/testing/index.js';
 import { optionsArbitrary } from './_options.js';

@@ -3,8 +3,9 @@
  * engine calls in flight have ended, and refuses the calls that come after.
  */
 import { describe, expect, it } from 'vitest';
-import { createEngine, StoreUnavailableError } from '../../src/index.js';
+import { createEngine } from '../../src/index.js';
 import { gateEngine } from '../../src/service/engineGate.js';
+import { StoreUnavailableError } from '../../src/store/entry.js';
 
 const customer = (id: string) => ({
   customer_id: id,

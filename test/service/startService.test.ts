@@ -13,12 +13,8 @@ import {
   type ServicePartner,
   startService,
 } from '../../src/http/index.js';
-import {
-  createMemoryStore,
-  OfferValidationError,
-  type Store,
-  StoreUnavailableError,
-} from '../../src/index.js';
+import { createMemoryStore, OfferValidationError } from '../../src/index.js';
+import { type Store, StoreUnavailableError } from '../../src/store/entry.js';
 import { generateWebhookSecret } from '../../src/webhooks/index.js';
 import { customer, offer, tx } from '../fixtures.js';
 import { TOKEN_SECRET } from '../http/_harness.js';

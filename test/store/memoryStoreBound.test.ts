@@ -4,15 +4,13 @@
  */
 import { getHeapStatistics } from 'node:v8';
 import { describe, expect, test } from 'vitest';
+import { createEngine, createMemoryStore, type MemoryStoreUsage } from '../../src/index.js';
 import {
   type CustomerRecord,
-  createEngine,
-  createMemoryStore,
-  type MemoryStoreUsage,
   type PaymentRecord,
   StorageFullError,
   type TransactionRecord,
-} from '../../src/index.js';
+} from '../../src/store/entry.js';
 import { customer, offer, tx } from '../fixtures.js';
 
 const P = 'bank-a';

@@ -4,8 +4,6 @@ export {
   type OfferCheckReport,
 } from './checkOffers.js';
 export type {
-  FindingLevel,
-  FindingOffer,
   OfferCheckRule,
   OfferFinding,
 } from './OfferFinding.js';

@@ -1,4 +1,4 @@
-import type { OperandType } from '../defineOperator.js';
+import type { OperandType } from '../OperandType.js';
 
 /**
  * Describes a literal for an error message: `the string "100"`, `a list`.

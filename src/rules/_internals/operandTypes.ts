@@ -1,4 +1,4 @@
-import type { OperandType } from '../defineOperator.js';
+import type { OperandType } from '../OperandType.js';
 import type { FactSideType } from '../Operator.js';
 
 /** Whether a value is a finite number. */

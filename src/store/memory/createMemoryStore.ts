@@ -38,7 +38,7 @@ export interface MemoryStoreOptions {
   readonly onPressure?: (usage: MemoryStoreUsage) => void;
 }
 
-/** A memory store: a {@link Store} that can tell how full it is. @public */
+/** A memory store: a `Store` (`cashback-engine/store`) that can tell how full it is. @public */
 export interface MemoryStore extends Store {
   /** The outbox's delivery state. */
   readonly deliveries: DeliveryRepository;

@@ -55,8 +55,8 @@ async function assertOneWinnerPerId(store: Store, reports: readonly (readonly st
   );
 }
 
-/** Registers the tests of `transactions`. */
-export function transactionTests(suite: Suite): void {
+/** Inserting transactions: insert-if-absent, one id space, exactly one winner per id in a race. */
+function insertTests(suite: Suite): void {
   suite.describe('transactions', () => {
     suite.test('insert reports only the ids that were new', async (store) => {
       assert.deepStrictEqual(
@@ -146,7 +146,10 @@ export function transactionTests(suite: Suite): void {
       },
     );
   });
+}
 
+/** A unit that stored a purchase of a customer holds that customer until it ends. */
+function customerHoldTest(suite: Suite): void {
   suite.test(
     'an insert in a unit waits while another open unit has inserted for the same customer, then reads what it stored',
     async (store) => {
@@ -179,7 +182,10 @@ export function transactionTests(suite: Suite): void {
       assert.equal(early, false, 'the second insert for c1 must wait until the first unit ends');
     },
   );
+}
 
+/** The purchases a lookback reads: the asked pairs, from a day on. */
+function purchaseTests(suite: Suite): void {
   suite.describe('transactions.purchases', () => {
     const wanted = [
       // The asked pairs, on and after the first day, history and submitted alike.
@@ -307,4 +313,11 @@ export function transactionTests(suite: Suite): void {
       },
     );
   });
+}
+
+/** Registers the tests of `transactions`. */
+export function transactionTests(suite: Suite): void {
+  insertTests(suite);
+  customerHoldTest(suite);
+  purchaseTests(suite);
 }

@@ -38,8 +38,6 @@ export {
   type Payment,
   type TransactionError,
 } from './core/index.js';
-// Returns: what a return did to a payment, or why it did nothing.
-export type { Adjustment, ReturnError } from './core/index.js';
 export type { Purchase } from './matching/index.js';
 
 // Why a transaction earns what it earns, and what another offer set would have paid.
@@ -98,7 +96,6 @@ export {
   Money,
   type MoneyValue,
   type ResolvedOptions,
-  type ReturnErrorCode,
   type RoundingName,
   resolveOptions,
   type TransactionErrorCode,

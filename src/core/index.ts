@@ -1,4 +1,3 @@
-export { TransactionIdSet } from '../model/TransactionIdSet.js';
 export {
   type BacktestData,
   type BacktestOptions,
@@ -6,8 +5,7 @@ export {
   type BacktestRow,
   backtest,
 } from './backtest.js';
-export { screenCustomers } from './customers.js';
-export { type DecideState, type Decision, decide, screenHistory } from './decide.js';
+export { type DecideState, type Decision, decide } from './decide.js';
 export { type ExplainContext, type Explanation, explain } from './explain.js';
 export type { Outcome, Payment, TransactionError } from './outcome.js';
 export { createReplay } from './replay/createReplay.js';
@@ -23,17 +21,4 @@ export {
   type ReplayStreamOptions,
   replayStream,
 } from './replay/replayStream.js';
-export {
-  type AcceptedReturn,
-  type Adjustment,
-  decideReturns,
-  type PaymentChange,
-  parseReturns,
-  type ReturnableTransaction,
-  type ReturnDecision,
-  type ReturnError,
-  type ReturnOutcome,
-  type ReturnPaymentState,
-  type ReturnState,
-} from './returns/index.js';
 export type { OfferTotals, ReplaySummary } from './SummaryBuilder.js';

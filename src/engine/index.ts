@@ -4,7 +4,6 @@ export {
   type AddHistoryResult,
   type AddReturnsResult,
   type AddTransactionsResult,
-  type AdjustedPaymentRecord,
   InvalidRequestError,
   type PaymentsPage,
   type PaymentsQuery,

@@ -4,14 +4,12 @@ export {
   type ErrorCode,
   type FieldIssue,
   type ItemError,
-  type ReturnErrorCode,
   type TransactionErrorCode,
 } from './errors.js';
 export { Money, type MoneyValue, type RoundingName } from './money.js';
 export { merchantKey } from './normalise.js';
 export { type CoreOptions, type ResolvedOptions, resolveOptions } from './options.js';
 export { type ParsedCustomer, parseCustomer } from './parseCustomer.js';
-export { type ParsedReturn, parseReturn } from './parseReturn.js';
 export { type ParsedTransaction, type ParseResult, parseTransaction } from './parseTransaction.js';
 export type {
   CustomerInput,

@@ -29,8 +29,8 @@ export interface BuiltCli {
 }
 
 /**
- * The tsup options of the repository, narrowed to the `cli` entry, ESM, without declarations or
- * source maps, writing `dir/dist/cli.js`.
+ * The tsup options of the repository, narrowed to the `cli` entry, ESM, without declarations,
+ * source maps or plugins, writing `dir/dist/cli.js`.
  */
 export function cliOnlyOptions(dir: string): Options {
   if (typeof tsupConfig === 'function' || Array.isArray(tsupConfig)) {
@@ -44,6 +44,10 @@ export function cliOnlyOptions(dir: string): Options {
     format: ['esm'],
     dts: false,
     sourcemap: false,
+    // The plugin that writes the report's browser code into dist/ is a function, which the JSON
+    // config `npm start` reads (test/cli/serve.test.ts) cannot hold; without it the command reads
+    // those builds from the vega packages in node_modules, as the sources do.
+    esbuildPlugins: [],
   };
 }
 

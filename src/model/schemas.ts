@@ -123,6 +123,18 @@ export const TransactionSchema = z.object({
   location: LocationSchema,
 });
 
+/**
+ * Return of a stored transaction (docs/concepts.md, Returns): `amount` absent returns all that is
+ * not yet returned. Read on the hot path by `parseReturn`, with the same field readers as a
+ * transaction.
+ */
+export const ReturnSchema = z.object({
+  return_id: IdSchema,
+  transaction_id: IdSchema,
+  date: DateTimeSchema,
+  amount: TransactionAmountSchema.optional(),
+});
+
 /** History transaction: `description`, `merchant.id`, `merchant.category_code`, `location` optional. @public */
 export const HistoryTransactionSchema = z.object({
   transaction_id: IdSchema,

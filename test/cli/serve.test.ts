@@ -1031,12 +1031,13 @@ describe('cashback serve', () => {
       'POST /transactions 200',
       'GET /cashback-payments 200',
       'GET /cashback-payments 200',
+      'POST /returns 200',
+      'GET /cashback-payments 200',
       'GET /active-offers 200',
     ]);
     for (const c of calls) checkAgainstOpenApi(c.method, c.path, c.status, c.body);
-    const [, , added, refused, history, transactions, byQuery, byHeaders] = calls.map(
-      (c) => c.body,
-    );
+    const [, , added, refused, history, transactions, byQuery, byHeaders, returns, after] =
+      calls.map((c) => c.body);
     // The answers the comments of docs/http.md show.
     expect(added).toEqual({ Added: 2, Updated: 0, Errors: {} });
     expect(Object.keys(refused.Errors)).toEqual(['c-003', 'c-004']);
@@ -1048,6 +1049,32 @@ describe('cashback serve', () => {
     expect(Object.keys(transactions[0].errors)).toEqual(['t-003']);
     expect(byQuery.total_count).toBe(2);
     expect(byHeaders).toEqual(byQuery);
+    expect(returns[0].adjustments).toEqual([
+      {
+        return_id: 'r-001',
+        transaction_id: 't-001',
+        customer_id: 'c-001',
+        offer_id: 2,
+        previous_cashback: 0.34,
+        cashback: 0.17,
+        payment_date: '2025-06-16',
+      },
+    ]);
+    expect(returns[0].errors).toEqual({
+      'r-002':
+        'Returned on 2025-06-10, on or after the payment day 2025-06-10: the cashback stands',
+      'r-003': "Transaction with id 't-404' not found",
+    });
+    const amounts = (page: Json) =>
+      page.transactions.map((t: Json) => [t.transaction_id, t.cashback_amount]);
+    expect(amounts(byQuery)).toEqual([
+      ['t-002', 1.32],
+      ['t-001', 0.34],
+    ]);
+    expect(amounts(after)).toEqual([
+      ['t-002', 1.32],
+      ['t-001', 0.17],
+    ]);
     served.child.kill('SIGTERM');
     expect((await served.exited).code).toBe(0);
   });

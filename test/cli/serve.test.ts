@@ -368,15 +368,15 @@ describe('cashback serve', () => {
       'POST /transactions',
       'GET /cashback-payments',
       'GET /cashback-payments',
+      'POST /returns',
       'GET /active-offers',
     ]);
     for (const c of calls) {
       expect(c.status, `${c.method} ${c.path}`).toBe(200);
       checkAgainstOpenApi(c.method, c.path, c.status, c.body);
     }
-    const [token, customers, history, transactions, byQuery, byHeaders, offers] = calls.map(
-      (c) => c.body,
-    );
+    const [token, customers, history, transactions, byQuery, byHeaders, returns, offers] =
+      calls.map((c) => c.body);
     expect(token.Token).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
     expect(customers).toEqual({ Added: 2, Updated: 0, Errors: {} });
     expect(history).toEqual([{ event_id: expect.any(String), errors: {} }]);
@@ -386,6 +386,21 @@ describe('cashback serve', () => {
     expect(byQuery.total_count).toBe(2);
     expect(byQuery.transactions).toHaveLength(2);
     expect(byHeaders).toEqual(byQuery);
+    // Half of t-001 returned before its payment day lowers its cashback (8 % of 2.10); t-002,
+    // returned on its payment day, keeps it.
+    expect(returns[0].adjustments).toEqual([
+      {
+        return_id: 'r-001',
+        transaction_id: 't-001',
+        customer_id: 'c-001',
+        offer_id: 2,
+        previous_cashback: 0.34,
+        cashback: 0.17,
+        payment_date: '2025-06-16',
+      },
+    ]);
+    expect(Object.keys(returns[0].errors)).toEqual(['r-002']);
+    expect(returns[0].errors['r-002']).toMatch(/on or after the payment day 2025-06-10/);
     expect(Array.isArray(offers)).toBe(true); // [] once the 2025 sample offers have ended
 
     // Load: concurrent batches that each earn cashback, and SIGTERM while requests are in flight.

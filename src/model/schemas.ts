@@ -125,8 +125,9 @@ export const TransactionSchema = z.object({
 
 /**
  * Return of a stored transaction (docs/concepts.md, Returns): `amount` absent returns all that is
- * not yet returned. Read on the hot path by `parseReturn`, with the same field readers as a
- * transaction.
+ * not yet returned. Returns are read by `parseReturn`, with the same field readers as a
+ * transaction; this schema describes them in the OpenAPI document, and a property test
+ * (test/model/returnSchema.test.ts) proves both accept the same items.
  */
 export const ReturnSchema = z.object({
   return_id: IdSchema,

@@ -55,7 +55,8 @@ function transaction(
  * A copy-paste bash walk-through of every endpoint for one partner: get a token into `$TOKEN`,
  * register customers, upload history, submit transactions (two earn cashback under the sample
  * offers of docs/examples/offers.json, one earns nothing), list payments (query string and
- * headers), report returns (one lowers a payment, one comes too late), list active offers. Each `curl` prints the JSON answer on its own line.
+ * headers), report returns (one lowers a payment, one comes too late), list active offers. Each
+ * `curl` prints the JSON answer on its own line.
  * @param options - base address, credentials, token lifetime
  * @returns the walk-through, from {@link WALKTHROUGH_START} to {@link WALKTHROUGH_END}, ending in a newline
  */

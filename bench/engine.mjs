@@ -6,13 +6,16 @@
 // Two floors show what any engine's figure is bounded by: parsing plus `decide` (the engine
 // receives JSON), and that plus keeping every accepted transaction (the least a store does).
 // Figure 5 (a child process, so that nothing else is in its heap): peak RSS after storing every
-// transaction, and heap bytes per stored transaction. Wall-clock figures never fail the run; the
-// exit code is 1 only when the engine pays differently from `decide`.
+// transaction, and heap bytes per stored transaction. Then the returns case (bench/engine-returns.mjs):
+// 5% of the transactions returned, on the memory store and a PostgreSQL server. Wall-clock figures
+// never fail the run; the exit code is 1 only when the engine pays differently from `decide`, or
+// the server decides returns differently from the memory store.
 import { fork } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { engineWorkload } from './data.mjs';
 import { customerMap, mapState } from './decide.mjs';
+import { returnsCase } from './engine-returns.mjs';
 import { count, engine, log, ratio, ratioOf, SEED, throughput } from './util.mjs';
 
 const { compileOffers, createEngine, decide, parseTransaction, resolveOptions } = engine;
@@ -175,6 +178,11 @@ Results (medians of ${size.repeats} rounds; ratios are medians of per-round rati
   (${count(fig5.paid)} of them paid; ${count(fig5.stored)} stored)
 The engine's figure includes parsing, the store's reads (customers, stored ids, purchases), the
 unit of work that stores transactions, payments and the outbox event, and building the result.`);
+const returnsDisagreement = await returnsCase(workload, {
+  repeats: size.repeats,
+  serverTransactions: smoke ? 10_000 : 200_000,
+});
+disagreement ??= returnsDisagreement;
 if (disagreement !== undefined) {
   console.error(`DISAGREEMENT: ${disagreement}`);
   process.exitCode = 1;

@@ -16,7 +16,8 @@ const MARKER =
   /^( *)<!-- webhook-payload: ([a-z.]+) -->\n\1```json\n(?:(?! *```)[^\n]*\n)*\1```$/gm;
 
 /**
- * The body of each event type as the dispatcher sends it, for one paying transaction.
+ * The body of each event type as the dispatcher sends it, for one paying transaction and a
+ * return of part of it before its payment day.
  * @returns {Promise<Record<string, unknown>>} the parsed body by event type
  */
 export async function webhookPayloads() {
@@ -74,6 +75,9 @@ export async function webhookPayloads() {
         merchant: { id: 'm1', name: 'Coffee House', category_code: '5812' },
         location: { country: 'FR', city: 'Paris' },
       },
+    ]);
+    await engine.addReturns('bank-a', [
+      { return_id: 'r1', transaction_id: 't1', date: '2025-06-05T18:00:00.000', amount: 4.34 },
     ]);
     const dispatcher = createWebhookDispatcher({
       store,

@@ -55,7 +55,8 @@ function transaction(
  * A copy-paste bash walk-through of every endpoint for one partner: get a token into `$TOKEN`,
  * register customers, upload history, submit transactions (two earn cashback under the sample
  * offers of docs/examples/offers.json, one earns nothing), list payments (query string and
- * headers), list active offers. Each `curl` prints the JSON answer on its own line.
+ * headers), report returns (one lowers a payment, one comes too late), list active offers. Each
+ * `curl` prints the JSON answer on its own line.
  * @param options - base address, credentials, token lifetime
  * @returns the walk-through, from {@link WALKTHROUGH_START} to {@link WALKTHROUGH_END}, ending in a newline
  */
@@ -98,14 +99,22 @@ export function walkthrough(options: WalkthroughOptions): string {
     '#    ... or the same inputs as headers.',
     `curl -sS -w '\\n' "$BASE/cashback-payments" -H "Token: $TOKEN" -H 'date_from: 2025-06-01' -H 'date_to: 2025-12-31' -H 'current_page: 1' -H 'page_size: 10'`,
     '',
-    '# 6. Offers active today. The sample offers ran in 2025: on a later day this list is [].',
+    '# 6. Report returns. Half of t-001 came back on 2025-06-05, before its payment day',
+    '#    (2025-06-16): its cashback is lowered ("adjustments"), and step 5 now lists the new',
+    '#    amount. t-002 came back on its payment day (2025-06-10): its cashback stands ("errors").',
+    `${post('/returns')} -d '[`,
+    '  {"return_id":"r-001","transaction_id":"t-001","date":"2025-06-05T17:00:00.000","amount":2.10},',
+    '  {"return_id":"r-002","transaction_id":"t-002","date":"2025-06-10T19:00:00.000"}]\'',
+    '',
+    '# 7. Offers active today. The sample offers ran in 2025: on a later day this list is [].',
     `curl -sS -w '\\n' "$BASE/active-offers" -H "Token: $TOKEN"`,
     '',
-    '# 7. Webhooks (docs/webhooks.md). The demo partner has none. To watch deliveries, run a receiver',
+    '# 8. Webhooks (docs/webhooks.md). The demo partner has none. To watch deliveries, run a receiver',
     '#    that prints what it gets, write a partners file whose webhook_url points at it, stop this',
     '#    server (Ctrl-C) and start it again with that file (http on 127.0.0.1 needs',
     '#    --allow-local-webhooks). The receiver prints one offer.updated per offer loaded; steps 1 to',
-    '#    4 pasted again make it print a cashback.created with the event_id of step 4:',
+    '#    4 pasted again make it print a cashback.created with the event_id of step 4, step 6 a',
+    '#    cashback.adjusted with the event_id of step 6:',
     `#      node -e ${quote(RECEIVER)} &`,
     `#      SECRET=$(node -p ${quote(NEW_SECRET)})`,
     `#      echo ${PARTNERS_FILE} > partners.json`,

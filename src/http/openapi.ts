@@ -5,6 +5,7 @@ import {
   DaySchema,
   HistoryTransactionSchema,
   OfferSchema,
+  ReturnSchema,
   TransactionSchema,
 } from '../model/schemas.js';
 import { STATUS } from './errors.js';
@@ -29,6 +30,26 @@ const TransactionsResponseSchema = z
     z.strictObject({
       event_id: z.string(),
       payments: z.array(SeedPaymentSchema),
+      errors: ErrorMapSchema,
+    }),
+  )
+  .length(1);
+
+const AdjustmentSchema = z.strictObject({
+  return_id: z.string(),
+  transaction_id: z.string(),
+  customer_id: z.string(),
+  offer_id: z.int().min(1),
+  previous_cashback: z.number(),
+  cashback: z.number(),
+  payment_date: DaySchema,
+});
+
+const ReturnsResponseSchema = z
+  .array(
+    z.strictObject({
+      event_id: z.string(),
+      adjustments: z.array(AdjustmentSchema),
       errors: ErrorMapSchema,
     }),
   )
@@ -226,7 +247,7 @@ export function openApiDocument(): Record<string, unknown> {
       title: 'cashback-engine partner API',
       version: OPENAPI_VERSION,
       description:
-        'The cashback service interface: tokens, customers, history, transactions, payments and offers.',
+        'The cashback service interface: tokens, customers, history, transactions, returns, payments and offers.',
     },
     components: {
       securitySchemes: { Token: { type: 'apiKey', in: 'header', name: 'Token' } },
@@ -234,10 +255,13 @@ export function openApiDocument(): Record<string, unknown> {
         Customer: jsonSchema(CustomerSchema, 'input'),
         Transaction: jsonSchema(TransactionSchema, 'input'),
         HistoryTransaction: jsonSchema(HistoryTransactionSchema, 'input'),
+        Return: jsonSchema(ReturnSchema, 'input'),
         Offer: offerResponseSchema(),
         Payment: jsonSchema(SeedPaymentSchema, 'output'),
         CashbackPaymentRecord: jsonSchema(CashbackPaymentRecordSchema, 'output'),
         TransactionsResult: jsonSchema(TransactionsResponseSchema, 'output'),
+        Adjustment: jsonSchema(AdjustmentSchema, 'output'),
+        ReturnsResult: jsonSchema(ReturnsResponseSchema, 'output'),
         HistoryResult: jsonSchema(HistoryResponseSchema, 'output'),
         CustomersResult: jsonSchema(CustomersResponseSchema, 'output'),
         PaymentsPage: jsonSchema(PaymentsPageSchema, 'output'),
@@ -294,6 +318,21 @@ export function openApiDocument(): Record<string, unknown> {
           operationId: 'addTransactions',
           summary: 'Add transactions',
           ...transactionsOps,
+        },
+      },
+      '/returns': {
+        post: {
+          operationId: 'addReturns',
+          summary: 'Add returns',
+          description:
+            'Returns of stored transactions: one reported before the payment day lowers the ' +
+            'payment (0 cancels it); one on or after it leaves the cashback standing.',
+          ...batch(
+            'Return',
+            'Returns; amount absent returns all that is not yet returned',
+            'ReturnsResult',
+            'One result: an adjustment per return that lowered a payment, and an error per other return',
+          ),
         },
       },
       '/cashback-payments': {

@@ -123,6 +123,19 @@ export const TransactionSchema = z.object({
   location: LocationSchema,
 });
 
+/**
+ * Return of a stored transaction (docs/concepts.md, Returns): `amount` absent returns all that is
+ * not yet returned. Returns are read by `parseReturn`, with the same field readers as a
+ * transaction; this schema describes them in the OpenAPI document, and a property test
+ * (test/model/returnSchema.test.ts) proves both accept the same items.
+ */
+export const ReturnSchema = z.object({
+  return_id: IdSchema,
+  transaction_id: IdSchema,
+  date: DateTimeSchema,
+  amount: TransactionAmountSchema.optional(),
+});
+
 /** History transaction: `description`, `merchant.id`, `merchant.category_code`, `location` optional. @public */
 export const HistoryTransactionSchema = z.object({
   transaction_id: IdSchema,

@@ -80,8 +80,13 @@ beforeAll(async () => {
   expect(startArgs[0]).toBe('dist/cli.js');
 
   const cliOnly = cliOnlyOptions(pkgRoot);
-  // The tsup config `npm start` finds in the package root, and the build for direct starts.
-  writeFileSync(join(pkgRoot, 'tsup.config.json'), JSON.stringify(cliOnly));
+  // The tsup config `npm start` finds in the package root (code, not JSON: the build's esbuild
+  // plugin is a function), and the build for direct starts.
+  const buildCli = JSON.stringify(join(root, 'test', 'cli', '_buildCli.ts'));
+  writeFileSync(
+    join(pkgRoot, 'tsup.config.ts'),
+    `import { cliOnlyOptions } from ${buildCli};\nexport default cliOnlyOptions(${JSON.stringify(pkgRoot)});\n`,
+  );
   await build({ ...cliOnly, silent: true, config: false });
 }, 60_000);
 
@@ -363,15 +368,15 @@ describe('cashback serve', () => {
       'POST /transactions',
       'GET /cashback-payments',
       'GET /cashback-payments',
+      'POST /returns',
       'GET /active-offers',
     ]);
     for (const c of calls) {
       expect(c.status, `${c.method} ${c.path}`).toBe(200);
       checkAgainstOpenApi(c.method, c.path, c.status, c.body);
     }
-    const [token, customers, history, transactions, byQuery, byHeaders, offers] = calls.map(
-      (c) => c.body,
-    );
+    const [token, customers, history, transactions, byQuery, byHeaders, returns, offers] =
+      calls.map((c) => c.body);
     expect(token.Token).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
     expect(customers).toEqual({ Added: 2, Updated: 0, Errors: {} });
     expect(history).toEqual([{ event_id: expect.any(String), errors: {} }]);
@@ -381,6 +386,21 @@ describe('cashback serve', () => {
     expect(byQuery.total_count).toBe(2);
     expect(byQuery.transactions).toHaveLength(2);
     expect(byHeaders).toEqual(byQuery);
+    // Half of t-001 returned before its payment day lowers its cashback (8 % of 2.10); t-002,
+    // returned on its payment day, keeps it.
+    expect(returns[0].adjustments).toEqual([
+      {
+        return_id: 'r-001',
+        transaction_id: 't-001',
+        customer_id: 'c-001',
+        offer_id: 2,
+        previous_cashback: 0.34,
+        cashback: 0.17,
+        payment_date: '2025-06-16',
+      },
+    ]);
+    expect(Object.keys(returns[0].errors)).toEqual(['r-002']);
+    expect(returns[0].errors['r-002']).toMatch(/on or after the payment day 2025-06-10/);
     expect(Array.isArray(offers)).toBe(true); // [] once the 2025 sample offers have ended
 
     // Load: concurrent batches that each earn cashback, and SIGTERM while requests are in flight.
@@ -1026,12 +1046,13 @@ describe('cashback serve', () => {
       'POST /transactions 200',
       'GET /cashback-payments 200',
       'GET /cashback-payments 200',
+      'POST /returns 200',
+      'GET /cashback-payments 200',
       'GET /active-offers 200',
     ]);
     for (const c of calls) checkAgainstOpenApi(c.method, c.path, c.status, c.body);
-    const [, , added, refused, history, transactions, byQuery, byHeaders] = calls.map(
-      (c) => c.body,
-    );
+    const [, , added, refused, history, transactions, byQuery, byHeaders, returns, after] =
+      calls.map((c) => c.body);
     // The answers the comments of docs/http.md show.
     expect(added).toEqual({ Added: 2, Updated: 0, Errors: {} });
     expect(Object.keys(refused.Errors)).toEqual(['c-003', 'c-004']);
@@ -1043,6 +1064,32 @@ describe('cashback serve', () => {
     expect(Object.keys(transactions[0].errors)).toEqual(['t-003']);
     expect(byQuery.total_count).toBe(2);
     expect(byHeaders).toEqual(byQuery);
+    expect(returns[0].adjustments).toEqual([
+      {
+        return_id: 'r-001',
+        transaction_id: 't-001',
+        customer_id: 'c-001',
+        offer_id: 2,
+        previous_cashback: 0.34,
+        cashback: 0.17,
+        payment_date: '2025-06-16',
+      },
+    ]);
+    expect(returns[0].errors).toEqual({
+      'r-002':
+        'Returned on 2025-06-10, on or after the payment day 2025-06-10: the cashback stands',
+      'r-003': "Transaction with id 't-404' not found",
+    });
+    const amounts = (page: Json) =>
+      page.transactions.map((t: Json) => [t.transaction_id, t.cashback_amount]);
+    expect(amounts(byQuery)).toEqual([
+      ['t-002', 1.32],
+      ['t-001', 0.34],
+    ]);
+    expect(amounts(after)).toEqual([
+      ['t-002', 1.32],
+      ['t-001', 0.17],
+    ]);
     served.child.kill('SIGTERM');
     expect((await served.exited).code).toBe(0);
   });

@@ -15,6 +15,7 @@ export const POST_ROUTES = {
   '/transactions-history': 'history',
   '/customers/': 'customer',
   '/customers': 'customer',
+  '/returns': 'return',
 } as const;
 export type PostRoute = keyof typeof POST_ROUTES;
 export type ItemKind = (typeof POST_ROUTES)[PostRoute];
@@ -39,6 +40,7 @@ export const POLLUTION_KEYS = ['polluted', 'isAdmin', 'then', 'toJSON', 'sub', '
 
 /** The items' field names (docs/http.md), so that objects look like items. */
 const FIELD_KEYS = [
+  'return_id',
   'transaction_id',
   'customer_id',
   'description',
@@ -342,12 +344,28 @@ const BAD_FIELDS: Record<ItemKind, Record<string, Bad[]>> = {
     gender: [DELETE, '', '  ', ...NOT_A_STRING],
     location: BAD_LOCATION,
   },
+  // A return without `amount` is valid: all that is not yet returned comes back.
+  return: {
+    return_id: BAD_ID,
+    transaction_id: BAD_ID,
+    date: BAD_DATE_TIME,
+    amount: BAD_AMOUNT.filter((bad) => bad !== DELETE),
+  },
 };
+
+/** A return of the fixture transaction t1, within its warranty. */
+const ret = (): Record<string, unknown> => ({
+  return_id: 'r1',
+  transaction_id: 't1',
+  date: '2025-06-05T10:00:00',
+  amount: 4,
+});
 
 const VALID: Record<ItemKind, () => Record<string, unknown>> = {
   transaction: tx,
   history,
   customer,
+  return: ret,
 };
 
 /** A valid item of the kind with one field made invalid (or dropped). */
@@ -422,11 +440,16 @@ function validItem(kind: ItemKind): fc.Arbitrary<string> {
   const fields: fc.Arbitrary<Record<string, unknown>> =
     kind === 'customer'
       ? fc.record({ customer_id: id })
-      : fc.record({
-          transaction_id: id,
-          customer_id: fc.constantFrom('c1', 'c2', '__proto__'),
-          amount,
-        });
+      : kind === 'return'
+        ? fc.record(
+            { return_id: id, transaction_id: fc.constantFrom('t1', 't2', '__proto__'), amount },
+            { requiredKeys: ['return_id', 'transaction_id'] },
+          )
+        : fc.record({
+            transaction_id: id,
+            customer_id: fc.constantFrom('c1', 'c2', '__proto__'),
+            amount,
+          });
   return fc.tuple(fields, fc.array(protoMember, { maxLength: 2 })).map(([over, members]) => {
     const text = itemText({ ...VALID[kind](), ...over });
     return members.length === 0 ? text : `{${members.join(',')},${text.slice(1)}`;

@@ -98,6 +98,7 @@ describe('tokens on the data routes', () => {
       ['POST', '/customers/'],
       ['POST', '/customers'],
       ['POST', '/transactions'],
+      ['POST', '/returns'],
       ['GET', '/cashback-payments?date_from=2025-01-01&date_to=2025-12-31'],
       ['GET', '/active-offers'],
     ];

@@ -64,6 +64,7 @@ const ROUTES: Record<string, { method: 'get' | 'post'; auth: boolean; errors: nu
   '/customers/': { method: 'post', auth: true, errors: [400, 401, 405, 413, 415, 500] },
   '/customers': { method: 'post', auth: true, errors: [400, 401, 405, 413, 415, 500] },
   '/transactions': { method: 'post', auth: true, errors: [400, 401, 405, 413, 415, 500] },
+  '/returns': { method: 'post', auth: true, errors: [400, 401, 405, 413, 415, 500] },
   '/cashback-payments': { method: 'get', auth: true, errors: [400, 401, 405, 500] },
   '/active-offers': { method: 'get', auth: true, errors: [401, 405, 500] },
   '/openapi.json': { method: 'get', auth: false, errors: [405, 500] },
@@ -76,6 +77,7 @@ const BODY_ITEM: Record<string, string> = {
   '/customers/': 'Customer',
   '/customers': 'Customer',
   '/transactions': 'Transaction',
+  '/returns': 'Return',
 };
 
 const PAGE_INPUTS = ['date_from', 'date_to', 'current_page', 'page_size'];
@@ -336,6 +338,11 @@ describe('real error answers are documented on their route, with their headers',
         ['POST', '/customers/', JSON.stringify([customer()])],
         ['POST', '/transactions', JSON.stringify([tx()])],
         ['POST', '/transactions-history', JSON.stringify([history()])],
+        [
+          'POST',
+          '/returns',
+          JSON.stringify([{ return_id: 'r1', transaction_id: 't1', date: '2025-06-03T10:00:00' }]),
+        ],
       ];
       for (const [method, path, body] of calls) {
         const headers = { Token: token, 'content-type': 'application/json' };
@@ -393,6 +400,26 @@ describe('the response check of the HTTP tests', () => {
     expect(() => checkAgainstOpenApi('GET', '/get-token', 200, { Token: 1 })).toThrow(
       /does not match/,
     );
+  });
+
+  test('rejects a returns answer with a string cashback or a missing adjustment field', () => {
+    const adjustment = {
+      return_id: 'r1',
+      transaction_id: 't1',
+      customer_id: 'c1',
+      offer_id: 1,
+      previous_cashback: 5,
+      cashback: 3,
+      payment_date: '2025-06-16',
+    };
+    const answer = (a: unknown) => [{ event_id: 'e1', adjustments: [a], errors: {} }];
+    expect(() => checkAgainstOpenApi('POST', '/returns', 200, answer(adjustment))).not.toThrow();
+    const { offer_id: _, ...noOffer } = adjustment;
+    for (const broken of [{ ...adjustment, cashback: '3' }, noOffer, { ...adjustment, x: 1 }]) {
+      expect(() => checkAgainstOpenApi('POST', '/returns', 200, answer(broken))).toThrow(
+        /does not match/,
+      );
+    }
   });
 
   test('rejects an offer with a string amount or without age, gender or active', () => {

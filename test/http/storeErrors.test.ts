@@ -1,7 +1,7 @@
 /**
  * A store that refuses a whole call (StorageFullError, StoreUnavailableError) is answered 503
- * with `storage_full` or `store_unavailable` and `Retry-After`, on the routes that write and on
- * those that read; nothing of the request is kept.
+ * with `storage_full` or `store_unavailable` and `Retry-After`, on the routes that write
+ * (`POST /returns` too) and on those that read; nothing of the request is kept.
  */
 import { afterEach, describe, expect, test } from 'vitest';
 import { createMemoryStore } from '../../src/index.js';
@@ -76,6 +76,7 @@ describe('store errors', () => {
     for (const [path, body] of [
       ['/customers/', [customer()]],
       ['/transactions', [tx()]],
+      ['/returns', [{ return_id: 'r1', transaction_id: 't1', date: '2025-06-05T10:00:00' }]],
     ] as const) {
       const r = await h.post(A, path, body);
       expect([r.status, r.body], path).toEqual([503, expected]);

@@ -1,8 +1,8 @@
 /**
  * The example payloads of docs/webhooks.md are the bodies the code sends:
  * scripts/webhook-payloads.mjs has the built engine pay one transaction on the memory store (fixed
- * clock and ids), a webhook dispatcher sends the `offer.updated` and `cashback.created` events
- * to a receiver on 127.0.0.1, and each marked block of the page must be the body received, as the
+ * clock and ids) and take part of it back with a return, a webhook dispatcher sends the
+ * `offer.updated`, `cashback.created` and `cashback.adjusted` events to a receiver on 127.0.0.1, and each marked block of the page must be the body received, as the
  * script writes it.
  */
 import { readFileSync } from 'node:fs';
@@ -31,9 +31,13 @@ beforeAll(async () => {
   )) as PayloadScript;
 });
 
-test('docs/webhooks.md shows the cashback.created and offer.updated bodies the dispatcher sends', async () => {
+test('docs/webhooks.md shows the cashback.created, cashback.adjusted and offer.updated bodies the dispatcher sends', async () => {
   const sent = await script.webhookPayloads();
-  expect(Object.keys(sent).sort()).toEqual(['cashback.created', 'offer.updated']);
+  expect(Object.keys(sent).sort()).toEqual([
+    'cashback.adjusted',
+    'cashback.created',
+    'offer.updated',
+  ]);
   const page = readFileSync(script.PAGE, 'utf8');
   expect(script.shownPayloads(page), FIX).toEqual(sent);
   expect(script.withPayloads(page, sent), FIX).toBe(page);

@@ -6,8 +6,8 @@ import type { ResolvedLimits } from '../options.js';
 
 /**
  * The POST routes that take a batch (docs/http.md): `/transactions-history`, `/customers/` (and
- * `/customers`) and `/transactions`. Each checks, in order, the token, the content type, the
- * byte limit, then reads the body as a JSON array within the item and nesting limits.
+ * `/customers`), `/transactions` and `/returns`. Each checks, in order, the token, the content
+ * type, the byte limit, then reads the body as a JSON array within the item and nesting limits.
  * @param engine - the engine the routes call
  * @param limits - the app's limits
  * @param authenticate - the token check
@@ -33,5 +33,9 @@ export function batchRoutes(
     .post('/transactions', ...checks, async (c) => {
       const r = await engine.addTransactions(c.get('partner'), await readBatch(c, limits));
       return c.json([{ event_id: r.event_id, payments: r.payments, errors: r.errors }]);
+    })
+    .post('/returns', ...checks, async (c) => {
+      const r = await engine.addReturns(c.get('partner'), await readBatch(c, limits));
+      return c.json([{ event_id: r.event_id, adjustments: r.adjustments, errors: r.errors }]);
     });
 }

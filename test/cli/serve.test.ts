@@ -80,13 +80,8 @@ beforeAll(async () => {
   expect(startArgs[0]).toBe('dist/cli.js');
 
   const cliOnly = cliOnlyOptions(pkgRoot);
-  // The tsup config `npm start` finds in the package root (code, not JSON: the build's esbuild
-  // plugin is a function), and the build for direct starts.
-  const buildCli = JSON.stringify(join(root, 'test', 'cli', '_buildCli.ts'));
-  writeFileSync(
-    join(pkgRoot, 'tsup.config.ts'),
-    `import { cliOnlyOptions } from ${buildCli};\nexport default cliOnlyOptions(${JSON.stringify(pkgRoot)});\n`,
-  );
+  // The tsup config `npm start` finds in the package root, and the build for direct starts.
+  writeFileSync(join(pkgRoot, 'tsup.config.json'), JSON.stringify(cliOnly));
   await build({ ...cliOnly, silent: true, config: false });
 }, 60_000);
 

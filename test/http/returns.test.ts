@@ -6,7 +6,8 @@
  * the OpenAPI document (test/http/_harness.ts).
  */
 import { afterAll, afterEach, describe, expect, test } from 'vitest';
-import { createMemoryStore, type Store } from '../../src/index.js';
+import { createMemoryStore } from '../../src/index.js';
+import type { Store } from '../../src/store/entry.js';
 import { createPgliteStore, migrate } from '../../src/store/postgres/index.js';
 import { customer, history, offer, tx } from '../fixtures.js';
 import { EMPTY, sharedPglite } from '../postgres/_databases.js';

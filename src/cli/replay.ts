@@ -5,8 +5,7 @@ import {
   type ReadLimit,
   replayFiles,
 } from '../files/index.js';
-import { withReadLimits } from '../files/limits.js';
-import { replayInWorkers } from '../files/workers.js';
+import { replayInWorkers } from '../files/parallel/replayInWorkers.js';
 import { createRecordWriter, type RecordWriter } from '../files/writeRecords.js';
 import { Money, type Outcome, type ReplaySummary } from '../index.js';
 import { asUsageError } from './fileErrors.js';
@@ -187,6 +186,7 @@ async function replayCommand(options: ReplayCommandOptions): Promise<void> {
     ...(options.strict === true ? { strict: true } : {}),
     onMalformed: reportMalformed,
     ...(bar === undefined ? {} : { onProgress: bar.bytes }),
+    limits: readLimitsOf(options),
   };
   let payments: RecordWriter | undefined;
   let errors: RecordWriter | undefined;
@@ -273,7 +273,6 @@ export function addReplayCommand(program: Command): void {
       ).argParser(wholeOption('--max-lateness-days', 0)),
     );
   addReadLimitOptions(command).action(async (raw: ReplayCommandOptions) => {
-    // replayFiles starts the readers itself: the limits reach them through the scope.
-    await withReadLimits(readLimitsOf(raw), () => replayCommand(raw));
+    await replayCommand(raw);
   });
 }

@@ -108,8 +108,9 @@ const SLICED_MIN_LENGTH = 13;
 /**
  * A cell as a string of its own. Papa Parse cuts cells out of the text it parses, and V8 makes a
  * cut of 13 characters or more (a date, a merchant name) a view that keeps the whole text alive:
- * the text of every piece then lived as long as its records, was promoted with them and took the
- * peak of a CSV replay from 276 to 400 MiB (docs/benchmarks.md, "Memory of the readers").
+ * the text of every piece then lived as long as its records and was promoted with them, which
+ * made the peak of a CSV replay half as large again as NDJSON's (docs/benchmarks.md, "Memory of
+ * the readers").
  */
 function ownCopy(cell: string | undefined): string | undefined {
   if (cell === undefined || cell.length < SLICED_MIN_LENGTH) return cell;

@@ -85,14 +85,19 @@ describe('cashback replay past a read limit', () => {
     });
   }
 
-  it('ends at a long quoted CSV field, naming the line its row starts on and --max-field-bytes', async () => {
-    const tx = file('field.csv', `transaction_id,note\nt-1,short\nt-2,"${'y\n'.repeat(MiB)}"\n`);
-    const r = await cashback(['replay', ...inputs, '--transactions', tx]);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toBe(
-      `cashback: ${tx}:3: a field is longer than 1048576 bytes; --max-field-bytes raises the limit\n`,
-    );
-  });
+  for (const workers of ['1', '2']) {
+    it(`ends at a long quoted CSV field, naming the line its row starts on and --max-field-bytes (--workers ${workers})`, async () => {
+      const tx = file(
+        `field-${workers}.csv`,
+        `transaction_id,note\nt-1,short\nt-2,"${'y\n'.repeat(MiB)}"\n`,
+      );
+      const r = await cashback(['replay', ...inputs, '--transactions', tx, '--workers', workers]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(
+        `cashback: ${tx}:3: a field is longer than 1048576 bytes; --max-field-bytes raises the limit\n`,
+      );
+    });
+  }
 
   it('ends at a gzip of 4 MB of `[` with --max-depth named, and at a long JSON item', async () => {
     const tx = file('brackets.json.gz', gzipSync(Buffer.alloc(4 * 10 ** 6, '[')));

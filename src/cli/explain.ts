@@ -1,8 +1,9 @@
 import { type Command, Option } from 'commander';
 import { type Explanation, explain } from '../core/explain.js';
 import { type ReadLimit, readAllRecords } from '../files/index.js';
+import { readJsonValue } from '../files/jsonValue.js';
 import { asUsageError } from './fileErrors.js';
-import { addReadLimitOptions, parseTimeZone, readJsonFile, readLimitsOf } from './inputs.js';
+import { addReadLimitOptions, parseTimeZone, readLimitsOf } from './inputs.js';
 
 /** What `cashback explain` reads from its command line. */
 interface ExplainCommandOptions extends Partial<Record<ReadLimit, number>> {
@@ -39,15 +40,16 @@ function formatExplanation(e: Explanation): string {
 /**
  * Runs `cashback explain`: the outcome of one transaction and how every offer at its merchant
  * fared, against its customer and that customer's history.
- * @param file - the transaction (a JSON object)
+ * @param file - the transaction (a JSON object, or an array of one), gzip-compressed if named `.gz`
  * @param options - the command line's options
  * @throws UsageError for a file that cannot be read or an invalid offers file
  */
 async function explainCommand(file: string, options: ExplainCommandOptions): Promise<void> {
-  const given = readJsonFile(file, 'transaction');
-  const transaction = Array.isArray(given) && given.length === 1 ? given[0] : given;
   const read = { limits: readLimitsOf(options) };
   try {
+    // Bounded as the other files are: the flags' limits hold for every file the command reads.
+    const given = await readJsonValue(file, read.limits);
+    const transaction = Array.isArray(given) && given.length === 1 ? given[0] : given;
     const offers = (await readAllRecords(options.offers, read)).records;
     const id = customerIdOf(transaction);
     // A customer id given twice in the file is rejected by a replay, so unknown here too.

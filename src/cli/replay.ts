@@ -7,8 +7,7 @@ import {
   type ReadLimit,
   replayFiles,
 } from '../files/index.js';
-import { withReadLimits } from '../files/limits.js';
-import { replayInWorkers } from '../files/workers.js';
+import { replayInWorkers } from '../files/parallel/replayInWorkers.js';
 import { createRecordWriter, type RecordColumn, type RecordWriter } from '../files/writeRecords.js';
 import { Money } from '../model/money.js';
 import { resolveOptions } from '../model/options.js';
@@ -214,6 +213,7 @@ async function replayCommand(options: ReplayCommandOptions): Promise<void> {
     ...(options.strict === true ? { strict: true } : {}),
     onMalformed: reportMalformed,
     ...(bar === undefined ? {} : { onProgress: bar.bytes }),
+    limits: readLimitsOf(options),
   };
   let payments: RecordWriter | undefined;
   let errors: RecordWriter | undefined;
@@ -301,7 +301,6 @@ export function addReplayCommand(program: Command): void {
       ).argParser(wholeOption('--max-lateness-days', 0)),
     );
   addReadLimitOptions(command).action(async (raw: ReplayCommandOptions) => {
-    // replayFiles starts the readers itself: the limits reach them through the scope.
-    await withReadLimits(readLimitsOf(raw), () => replayCommand(raw));
+    await replayCommand(raw);
   });
 }

@@ -102,6 +102,22 @@ type ParserHandleClass = new (config: Papa.ParseConfig<string[]>) => ParserHandl
 // below (Papa Parse 5.7).
 const { ParserHandle } = Papa as unknown as { ParserHandle: ParserHandleClass };
 
+/** V8's shortest substring that refers to its parent string instead of holding a copy. */
+const SLICED_MIN_LENGTH = 13;
+
+/**
+ * A cell as a string of its own. Papa Parse cuts cells out of the text it parses, and V8 makes a
+ * cut of 13 characters or more (a date, a merchant name) a view that keeps the whole text alive:
+ * the text of every piece then lived as long as its records and was promoted with them, which
+ * made the peak of a CSV replay half as large again as NDJSON's (docs/benchmarks.md, "Memory of
+ * the readers").
+ */
+function ownCopy(cell: string | undefined): string | undefined {
+  if (cell === undefined || cell.length < SLICED_MIN_LENGTH) return cell;
+  // The join makes a flat copy of the cell; the slice then refers to that copy only.
+  return ` ${cell}`.slice(1);
+}
+
 /** The records of CSV rows, the first whole row naming the columns. */
 class CsvRecords {
   private paths: ColumnPaths | undefined;
@@ -131,7 +147,7 @@ class CsvRecords {
       const reason = `the row has ${cells.length} cells, the header names ${columns} columns`;
       return { ok: false, file, line, reason };
     }
-    return { ok: true, value: nestRow(paths ?? [], (i) => cells[i]), line };
+    return { ok: true, value: nestRow(paths ?? [], (i) => ownCopy(cells[i])), line };
   }
 }
 

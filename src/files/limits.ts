@@ -1,6 +1,5 @@
 // How long a line, a CSV field or a JSON value may be, and how deep JSON may nest: the bounds that
 // keep a hostile file from stalling a reader or filling memory (docs/replay.md, Limits).
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { assertKnownKeys } from '../model/knownKeys.js';
 import { wholeNumber } from '../model/wholeNumber.js';
 import { FileReadError } from './records.js';
@@ -92,24 +91,7 @@ export class ReadLimitError extends FileReadError {
 }
 
 /**
- * Limits a command sets for every read made while `fn` runs, for the readers that a library
- * function such as `replayFiles` starts without passing limits on.
- */
-const scope = new AsyncLocalStorage<Required<ReadLimits>>();
-
-/**
- * Runs `fn` with `limits` as the limits of every read it starts that is given none.
- * @param limits - the limits
- * @param fn - the work
- * @returns what `fn` returns
- */
-export function withReadLimits<T>(limits: ReadLimits, fn: () => T): T {
-  return scope.run(resolveReadLimits(limits), fn);
-}
-
-/**
- * Checks limits and completes them: those given, else those of {@link withReadLimits}, else the
- * defaults.
+ * Checks limits and completes them: those given, else the defaults.
  * @param limits - the limits given, if any
  * @returns every limit
  * @throws TypeError for an unknown key or a value that is not a number; RangeError for a number
@@ -117,7 +99,7 @@ export function withReadLimits<T>(limits: ReadLimits, fn: () => T): T {
  */
 export function resolveReadLimits(limits?: ReadLimits): Required<ReadLimits> {
   assertKnownKeys(limits, LIMIT_KEYS, 'read limits', 'limit');
-  const out: Record<ReadLimit, number> = { ...(scope.getStore() ?? DEFAULT_READ_LIMITS) };
+  const out: Record<ReadLimit, number> = { ...DEFAULT_READ_LIMITS };
   for (const key of LIMIT_KEYS) {
     const value = limits?.[key];
     if (value !== undefined) out[key] = wholeNumber(value, key, { min: 1, max: LIMIT_MAX[key] });

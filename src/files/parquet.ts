@@ -3,11 +3,15 @@ import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from 'h
 import { columnPaths, nestRow } from './nest.js';
 import { FileReadError, type FileRecord } from './records.js';
 
-/** Rows a batch. */
-const BATCH = 1000;
+/**
+ * Rows a batch: about as many as a piece of NDJSON or CSV holds. A replay decides a batch as one
+ * chunk, and batches of 1000 kept enough items alive across young collections to be promoted
+ * (docs/benchmarks.md, "Memory of the readers").
+ */
+const BATCH = 100;
 
 /**
- * The rows of a Parquet file as records in batches of up to 1000, each row's line its number.
+ * The rows of a Parquet file as records in batches of up to 100, each row's line its number.
  * @param file - the path
  * @param gzip - whether the name ends in `.gz` (refused: Parquet compresses its own pages)
  * @param size - the file's size, for `onBytes`

@@ -94,7 +94,7 @@ export async function fileSize(file: string): Promise<number> {
 }
 
 /**
- * The records of a file as batches (NDJSON, CSV, JSON: one per piece read; Parquet: up to 1000).
+ * The records of a file as batches (NDJSON, CSV, JSON: one per piece read; Parquet: up to 100).
  * @param file - the path
  * @param options - as for {@link readRecords}
  * @returns the batches

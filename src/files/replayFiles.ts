@@ -6,6 +6,7 @@ import {
 } from '../core/replay/replayStream.js';
 import { assertKnownKeys } from '../model/knownKeys.js';
 import { CORE_OPTION_KEYS } from '../model/options.js';
+import { type ReadLimits, resolveReadLimits } from './limits.js';
 import {
   type FileFormat,
   fileSize,
@@ -42,6 +43,12 @@ export interface ReplayFilesOptions extends ReplayStreamOptions {
   readonly onMalformed?: (record: MalformedRecord) => void;
   /** Called as the transactions file is read: bytes read so far and the file's size. */
   readonly onProgress?: (bytes: number, totalBytes: number) => void;
+  /**
+   * The longest line, CSV field and JSON value, and the deepest JSON nesting, in every file; past
+   * one, the replay ends with a `ReadLimitError` (docs/replay.md, Limits).
+   * @defaultValue each limit's own default (see {@link ReadLimits})
+   */
+  readonly limits?: ReadLimits;
 }
 
 /** A line or row that could not be read, in a strict replay. @public */
@@ -71,6 +78,7 @@ const FILE_OPTION_KEYS: readonly string[] = [
   'strict',
   'onMalformed',
   'onProgress',
+  'limits',
 ];
 const PATH_KEYS: readonly string[] = ['offers', 'customers', 'history', 'transactions'];
 
@@ -97,9 +105,10 @@ export interface SmallInputs {
  */
 export async function readSmallInputs(
   paths: ReplayFilePaths,
-  options: Pick<ReplayFilesOptions, 'format' | 'strict' | 'onMalformed'>,
+  options: Pick<ReplayFilesOptions, 'format' | 'strict' | 'onMalformed' | 'limits'>,
 ): Promise<SmallInputs> {
   const { format, strict, onMalformed } = options;
+  const limits = resolveReadLimits(options.limits);
   let malformed = 0;
   const skip = (record: MalformedRecord): void => {
     if (strict === true) throw new MalformedRecordError(record);
@@ -107,7 +116,10 @@ export async function readSmallInputs(
     onMalformed?.(record);
   };
   const whole = async (file: string): Promise<unknown[]> => {
-    const read = await readAllRecords(file, format === undefined ? {} : { format });
+    const read = await readAllRecords(file, {
+      ...(format === undefined ? {} : { format }),
+      limits,
+    });
     for (const m of read.malformed) skip(m);
     return read.records;
   };
@@ -123,11 +135,12 @@ export async function readSmallInputs(
  * through `replayStream` (docs/replay.md, Replaying files). Formats: JSON arrays, NDJSON, CSV,
  * Parquet, gzip-compressed or not (see `readRecords`).
  * @param paths - the files
- * @param options - the `replayStream` options, plus `format`, `strict`, `onMalformed` and
- *   `onProgress`
+ * @param options - the `replayStream` options, plus `format`, `strict`, `onMalformed`,
+ *   `onProgress` and `limits`
  * @returns the replay; iterate it (once) for the outcomes
  * @throws FileReadError for a file that cannot be read; MalformedRecordError in a strict replay;
- *   the errors of `replayStream`; TypeError for an unknown option or path key
+ *   ReadLimitError (a FileReadError) past a read limit; the errors of `replayStream`; TypeError
+ *   for an unknown option, path key or limit; RangeError for a limit out of range
  * @example
  * ```ts
  * const r = await replayFiles({ offers: 'offers.json', customers: 'customers.csv', transactions: 'tx.ndjson.gz' });
@@ -140,15 +153,18 @@ export async function replayFiles(
   options: ReplayFilesOptions = {},
 ): Promise<FileReplay> {
   assertKnownKeys(paths, PATH_KEYS, 'replayFiles paths', 'field');
-  const { format, strict, onMalformed, onProgress, ...streamOptions } = options;
+  const { format, strict, onMalformed, onProgress, limits: given, ...streamOptions } = options;
   assertKnownKeys(options, FILE_OPTION_KEYS, 'replayFiles options');
+  const limits = resolveReadLimits(given);
   const { offers, customers, history, total, skip, malformed } = await readSmallInputs(paths, {
     format,
     strict,
     onMalformed,
+    limits,
   });
   const batches = readRecordBatches(paths.transactions, {
     ...(format === undefined ? {} : { format }),
+    limits,
     ...(onProgress === undefined ? {} : { onBytes: (bytes: number) => onProgress(bytes, total) }),
   });
   async function* values(): AsyncGenerator<unknown[]> {

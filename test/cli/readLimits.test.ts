@@ -3,7 +3,8 @@
  * over hostile files generated here (a 32 MiB line, a long quoted CSV field, a small gzip that
  * inflates to 1 GiB without a line break, a gzip of many `[`). Each run ends with exit code 2 and
  * one line naming the file, the line, the limit and the flag that raises it; the flags reach the
- * readers of `replay` (with and without workers), `backtest` and `explain`.
+ * readers of `replay` (with and without workers), `backtest` and `explain` (its transaction file
+ * included).
  *
  * The command is built once (the `cli` entry, ESM) into a temporary directory by `buildCli`.
  */
@@ -84,14 +85,19 @@ describe('cashback replay past a read limit', () => {
     });
   }
 
-  it('ends at a long quoted CSV field, naming the line its row starts on and --max-field-bytes', async () => {
-    const tx = file('field.csv', `transaction_id,note\nt-1,short\nt-2,"${'y\n'.repeat(MiB)}"\n`);
-    const r = await cashback(['replay', ...inputs, '--transactions', tx]);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toBe(
-      `cashback: ${tx}:3: a field is longer than 1048576 bytes; --max-field-bytes raises the limit\n`,
-    );
-  });
+  for (const workers of ['1', '2']) {
+    it(`ends at a long quoted CSV field, naming the line its row starts on and --max-field-bytes (--workers ${workers})`, async () => {
+      const tx = file(
+        `field-${workers}.csv`,
+        `transaction_id,note\nt-1,short\nt-2,"${'y\n'.repeat(MiB)}"\n`,
+      );
+      const r = await cashback(['replay', ...inputs, '--transactions', tx, '--workers', workers]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(
+        `cashback: ${tx}:3: a field is longer than 1048576 bytes; --max-field-bytes raises the limit\n`,
+      );
+    });
+  }
 
   it('ends at a gzip of 4 MB of `[` with --max-depth named, and at a long JSON item', async () => {
     const tx = file('brackets.json.gz', gzipSync(Buffer.alloc(4 * 10 ** 6, '[')));
@@ -175,5 +181,25 @@ describe('cashback backtest and explain past a read limit', () => {
     expect(ex.stderr).toBe(bt.stderr);
     const raised = await cashback(['explain', '--offers', offers, '--customers', customers, one]);
     expect(raised.code).toBe(0);
+  });
+
+  it('explain bounds its transaction file too, read as the only item of a JSON array', async () => {
+    const args = ['explain', ...inputs];
+    const one = file(
+      'one-long.json',
+      JSON.stringify({ ...(sample.transactions[0] as object), note: 'n'.repeat(300) }),
+    );
+    const long = await cashback([...args, '--max-value-bytes', '200', one]);
+    expect(long.code).toBe(2);
+    expect(long.stderr).toBe(
+      `cashback: ${one}:1: item 1 is longer than 200 bytes; --max-value-bytes raises the limit\n`,
+    );
+    expect((await cashback([...args, one])).code).toBe(0);
+    const deep = file('deep-tx.json.gz', gzipSync(Buffer.alloc(4 * 10 ** 6, '[')));
+    const brackets = await cashback([...args, deep]);
+    expect(brackets.code).toBe(2);
+    expect(brackets.stderr).toBe(
+      `cashback: ${deep}:1: item 1 nests deeper than 64 levels; --max-depth raises the limit\n`,
+    );
   });
 });

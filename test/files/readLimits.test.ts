@@ -3,7 +3,9 @@
  * they exist for, generated here: a 32 MiB line, a long quoted CSV field, a small gzip that inflates
  * to 1 GiB without a line break, a gzip of many `[`. Each read ends with a `ReadLimitError` naming
  * the file, the line and the limit, having read little past the limit; a long line under a raised
- * limit is read whole, in time and memory linear in its length.
+ * limit is read whole, in time and memory linear in its length. `replayFiles` and the parallel
+ * driver take the same limits as an option, for every file they read; so does the reader of one
+ * JSON value (the transaction of `cashback explain`).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,7 +19,11 @@ import {
   type ReadRecordsOptions,
   readAllRecords,
   readRecords,
+  replayFiles,
 } from '../../src/files/index.js';
+import { readJsonValue } from '../../src/files/jsonValue.js';
+import { replayInWorkers } from '../../src/files/parallel/replayInWorkers.js';
+import { sampleData } from './generated.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cashback-limits-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -192,5 +198,89 @@ describe('the limits option', () => {
     await expect(read({ maxValueBytes: '10' })).rejects.toThrow(TypeError);
     await expect(read('big')).rejects.toThrow(TypeError);
     expect((await read({ maxLineBytes: 1000 })).records).toEqual([{ transaction_id: 't-1' }]);
+  });
+});
+
+describe('the limits of a replay of files', () => {
+  const sample = sampleData();
+  const ndjson = (items: readonly unknown[]): string =>
+    items.map((t) => JSON.stringify(t)).join('\n');
+  const inputs = () => ({
+    offers: file('offers.json', JSON.stringify(sample.offers)),
+    customers: file('customers.ndjson', ndjson(sample.customers)),
+  });
+  /** The sample transactions with a 402-byte line after the first. */
+  const transactions = (): string => {
+    const [first, ...rest] = sample.transactions;
+    return `${JSON.stringify(first)}\n"${'x'.repeat(400)}"\n${ndjson(rest)}\n`;
+  };
+  const drain = async (replay: { chunks(): AsyncIterable<unknown> }): Promise<unknown> => {
+    try {
+      for await (const _ of replay.chunks());
+    } catch (error) {
+      return error;
+    }
+    return undefined;
+  };
+
+  it('replayFiles ends at a line past its maxLineBytes, and reads it under the default', async () => {
+    const paths = { ...inputs(), transactions: file('tx.ndjson', transactions()) };
+    const low = await replayFiles(paths, { limits: { maxLineBytes: 300 } });
+    expectLimit(await drain(low), paths.transactions, 'maxLineBytes', 2);
+    const summary = (await (await replayFiles(paths)).collect()).summary;
+    expect(summary.transactions).toBe(sample.transactions.length + 1);
+  });
+
+  it('replayFiles bounds the files read whole too', async () => {
+    const paths = { ...inputs(), transactions: file('tx.ndjson', ndjson(sample.transactions)) };
+    const error = await replayFiles(paths, { limits: { maxLineBytes: 100 } }).catch((e) => e);
+    expectLimit(error, paths.customers, 'maxLineBytes', 1);
+  });
+
+  it('replayFiles refuses an unknown limit or one out of range, before reading', async () => {
+    const paths = { ...inputs(), transactions: join(dir, 'missing.ndjson') };
+    const limits = (l: unknown) => ({ limits: l as ReadLimits });
+    await expect(replayFiles(paths, limits({ maxLine: 1 }))).rejects.toThrow(
+      /unknown limit 'maxLine'/,
+    );
+    await expect(replayFiles(paths, limits({ maxDepth: 0 }))).rejects.toThrow(RangeError);
+  });
+
+  it('the parallel driver ends at the line, NDJSON as bytes and CSV as records', async () => {
+    const ndjsonPaths = { ...inputs(), transactions: file('tx.ndjson', transactions()) };
+    const nd = await replayInWorkers(ndjsonPaths, { limits: { maxLineBytes: 300 } }, 1);
+    expectLimit(await drain(nd), ndjsonPaths.transactions, 'maxLineBytes', 2);
+    const csv = `transaction_id,customer_id\nt-1,c-1\nt-2,${'c'.repeat(300)}\n`;
+    const csvPaths = { ...inputs(), transactions: file('tx.csv', csv) };
+    const rows = await replayInWorkers(csvPaths, { limits: { maxFieldBytes: 200 } }, 1);
+    expectLimit(await drain(rows), csvPaths.transactions, 'maxFieldBytes', 3);
+  });
+});
+
+describe('one JSON value under the limits', () => {
+  it('is read as the only item of an array: its bytes and nesting bounded', async () => {
+    const one = file('one.json', `\uFEFF${JSON.stringify(sampleData().transactions[0])}\n`);
+    expect(await readJsonValue(one)).toEqual(sampleData().transactions[0]);
+    expectLimit(
+      await readJsonValue(one, { maxValueBytes: 50 }).catch((e) => e),
+      one,
+      'maxValueBytes',
+      1,
+    );
+    expectLimit(await readJsonValue(one, { maxDepth: 2 }).catch((e) => e), one, 'maxDepth', 1);
+    const brackets = file('brackets.json.gz', gzipSync(Buffer.alloc(4 * 10 ** 6, '[')));
+    expectLimit(await readJsonValue(brackets).catch((e) => e), brackets, 'maxDepth', 1);
+  });
+
+  it('refuses a file with no value, several values or broken JSON', async () => {
+    for (const [text, why] of [
+      ['  ', 'not valid JSON: the file holds no JSON value'],
+      ['1, 2', 'not valid JSON: it holds several values'],
+      ['{"a": 1', 'not valid JSON'],
+      ['{"a": 1}]', 'not valid JSON'],
+    ] as const) {
+      const path = file('bad.json', text);
+      await expect(readJsonValue(path)).rejects.toThrow(new FileReadError(path, why));
+    }
   });
 });

@@ -79,23 +79,27 @@ function partitionOptions(
   return { timeZone, scale, rounding, currency };
 }
 
-/** The transactions file in blocks routed by customer: NDJSON as bytes, other formats as records. */
+/**
+ * The transactions file in blocks routed by customer, read under the replay's limits: NDJSON as
+ * bytes, other formats as records.
+ */
 function transactionBlocks(
   paths: ReplayFilePaths,
   options: ReplayFilesOptions,
   partitions: number,
   small: Awaited<ReturnType<typeof readSmallInputs>>,
 ): AsyncGenerator<Block> {
-  const { format, onProgress } = options;
+  const { format, onProgress, limits = {} } = options;
   const onBytes =
     onProgress === undefined ? undefined : (bytes: number) => onProgress(bytes, small.total);
   const kind = formatOf(paths.transactions, format);
   if (kind.format === 'ndjson') {
-    return lineBlocks(paths.transactions, kind.gzip, partitions, BLOCK, onBytes);
+    return lineBlocks(paths.transactions, kind.gzip, partitions, BLOCK, onBytes, limits);
   }
   const batches = readRecordBatches(paths.transactions, {
     ...(format === undefined ? {} : { format }),
     ...(onBytes === undefined ? {} : { onBytes }),
+    limits,
   });
   return recordBlocks(batches, partitions, BLOCK, small.skip);
 }

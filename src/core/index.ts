@@ -14,7 +14,11 @@ export { type ExplainContext, type Explanation, explain } from './explain.js';
 export type { Outcome, Payment, TransactionError } from './outcome.js';
 export { createReplay } from './replay/createReplay.js';
 export { LateTransactionError } from './replay/LateTransactionError.js';
-export type { ReplayOptions, ReplaySessionOptions } from './replay/options.js';
+export type {
+  CreateReplayOptions,
+  ReplayOptions,
+  ReplaySessionOptions,
+} from './replay/options.js';
 export type { ReplayData } from './replay/ReplayData.js';
 export type { ReplayResult } from './replay/ReplayResult.js';
 export type { ReplayRetained, ReplaySession } from './replay/ReplaySession.js';
@@ -38,4 +42,4 @@ export {
   type ReturnPaymentState,
   type ReturnState,
 } from './returns/index.js';
-export type { OfferTotals, ReplaySummary } from './SummaryBuilder.js';
+export type { OfferTotals, ReplaySummary, ReturnsSummary } from './SummaryBuilder.js';

@@ -150,6 +150,8 @@ function fileReplay(
       customers: shared.customers,
       transactionIds: ledger.size,
       purchases: purchases.reduce((a, b) => a + b, 0),
+      // `--workers` takes no returns (docs/replay.md, Returns).
+      returnable: 0,
     }),
     malformed,
     ...outcomeReaders(outcomeChunks, () => replay.summary()),

@@ -33,6 +33,7 @@ export {
   type AcceptedReturn,
   type Adjustment,
   decideReturns,
+  type ExplainedReturn,
   type PaymentChange,
   parseReturns,
   type ReturnableTransaction,
@@ -41,5 +42,6 @@ export {
   type ReturnOutcome,
   type ReturnPaymentState,
   type ReturnState,
+  type ReturnsExplanation,
 } from './returns/index.js';
 export type { OfferTotals, ReplaySummary, ReturnsSummary } from './SummaryBuilder.js';

@@ -145,7 +145,7 @@ export function replayCore(
           'pushReturns needs a session opened with createReplay options.returns: true',
         );
       }
-      const outcomes = book.decide(parseReturns(returns, resolved.timeZone, returnOffset));
+      const { outcomes } = book.decide(parseReturns(returns, resolved.timeZone, returnOffset));
       returnOffset += returns.length;
       for (const o of outcomes) returnTotals.add(o);
       return outcomes;

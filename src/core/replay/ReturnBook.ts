@@ -8,7 +8,7 @@ import type { ParsedReturn } from '../../model/parseReturn.js';
 import type { ParsedTransaction, ParseResult } from '../../model/parseTransaction.js';
 import type { Outcome } from '../outcome.js';
 import { decideReturns } from '../returns/decideReturns.js';
-import type { ReturnOutcome } from '../returns/ReturnOutcome.js';
+import type { ReturnDecision } from '../returns/ReturnOutcome.js';
 import type { ReturnableTransaction, ReturnState } from '../returns/ReturnState.js';
 
 /** A stored transaction as returns read it: only what `decideReturns` needs. */
@@ -81,9 +81,9 @@ export class ReturnBook {
   /**
    * Decides a chunk of parsed returns and records what they store and change.
    * @param items - the returns, parsed
-   * @returns one outcome per return, in order
+   * @returns the decision: one outcome per return, in order, and the returns stored
    */
-  decide(items: readonly ParseResult<ParsedReturn>[]): readonly ReturnOutcome[] {
+  decide(items: readonly ParseResult<ParsedReturn>[]): ReturnDecision {
     const d = decideReturns(items, this.state);
     for (const r of d.accepted) {
       this.returnIds.add(r.returnId);
@@ -94,7 +94,7 @@ export class ReturnBook {
       const payment = this.kept.get(c.transactionId)?.payment;
       if (payment !== undefined) payment.cashback = c.cashback;
     }
-    return d.outcomes;
+    return d;
   }
 
   private returnable(transactionId: string): ReturnableTransaction | undefined {

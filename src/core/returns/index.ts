@@ -9,3 +9,4 @@ export type {
   ReturnOutcome,
 } from './ReturnOutcome.js';
 export type { ReturnableTransaction, ReturnPaymentState, ReturnState } from './ReturnState.js';
+export type { ExplainedReturn, ReturnsExplanation } from './ReturnsExplanation.js';

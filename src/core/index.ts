@@ -1,7 +1,9 @@
 export { TransactionIdSet } from '../model/TransactionIdSet.js';
 export {
+  type BacktestAmounts,
   type BacktestData,
   type BacktestFigures,
+  type BacktestNet,
   type BacktestOptions,
   type BacktestResult,
   type BacktestRow,

@@ -1,7 +1,8 @@
 /**
- * `cashback replay --returns` as users run it: the built command as a child process. Its
- * adjustments and return errors equal `replay()`'s on the same data, whatever the returns file's
- * format; the summary gives cashback as decided and net; misuse exits with code 2.
+ * `cashback replay --returns` and `cashback backtest --returns` as users run them: the built
+ * command as a child process. Replay's adjustments and return errors equal `replay()`'s on the
+ * same data, whatever the returns file's format; the summaries give cashback as decided and net;
+ * misuse exits with code 2.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,7 +10,7 @@ import { gzipSync } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { replay } from '../../src/index.js';
+import { backtest, replay } from '../../src/index.js';
 import { sampleData } from '../files/generated.js';
 import { type BuiltCli, buildCli } from './_buildCli.js';
 
@@ -134,5 +135,43 @@ describe('cashback replay --returns', () => {
     ]);
     expect(workers.code).toBe(2);
     expect(workers.stderr).toMatch(/--returns cannot be used with --workers/);
+  });
+});
+
+describe('cashback backtest --returns', () => {
+  it('gives cashback as decided and net of returns, as backtest() does', async () => {
+    const sample = sampleData();
+    const [p1] = replay(sample).payments;
+    const tx = (sample.transactions as { transaction_id: string; date: string }[]).find(
+      (t) => t.transaction_id === p1?.transaction_id,
+    );
+    const returns = [{ return_id: 'r1', transaction_id: tx?.transaction_id, date: tx?.date }];
+    const { offers, ...shared } = sample;
+    const want = await backtest({ ...shared, baseline: offers, candidate: offers, returns });
+    const args = [
+      'backtest',
+      '--baseline',
+      file('b-offers.json', JSON.stringify(offers)),
+      '--candidate',
+      file('c-offers.json', JSON.stringify(offers)),
+      '--customers',
+      file('b-customers.json', JSON.stringify(sample.customers)),
+      '--history',
+      file('b-history.json', JSON.stringify(sample.history)),
+      '--transactions',
+      file('b-tx.ndjson', ndjson(sample.transactions)),
+      '--returns',
+      file('b-returns.csv', stringify(returns, { header: true })),
+    ];
+    const json = await (built as BuiltCli).run([...args, '--json']);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout).returns).toEqual(want.returns);
+    const text = await (built as BuiltCli).run(args);
+    expect(text.stdout).toMatch(
+      new RegExp(
+        `^net of returns\\s+${want.returns?.net.baseline}\\s+${want.returns?.net.candidate}\\s+0\\.00$`,
+        'm',
+      ),
+    );
   });
 });

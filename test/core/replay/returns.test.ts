@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { createReplay } from '../../../src/core/replay/createReplay.js';
 import { replay } from '../../../src/core/replay/replay.js';
+import { replayStream } from '../../../src/core/replay/replayStream.js';
 import { customer, history, offer, tx } from '../../fixtures.js';
 
 const offers = [offer()];
@@ -150,5 +151,42 @@ describe('createReplay with returns', () => {
     const s = createReplay({ offers, customers }, { returns: true });
     expect(() => s.pushReturns('r1' as never)).toThrow(TypeError);
     expect(() => createReplay({ offers, customers }, { return: true } as never)).toThrow(/return/);
+  });
+});
+
+describe('replayStream with returns', () => {
+  const returns = [
+    ret('r1', { amount: 40 }),
+    ret('r2', { transaction_id: 't2', date: '2025-06-11T10:00:00' }),
+    ret('r3', { date: '2025-06-03T00:00:00', amount: 1 }),
+  ];
+  const whole = replay({ offers, customers, transactions: [t1, t2], returns });
+
+  test('collect() gives the adjustments and return errors of replay, whatever the chunk size', async () => {
+    for (const chunkSize of [1, 2]) {
+      const got = await replayStream({ offers, customers, returns }, [t1, t2], {
+        chunkSize,
+      }).collect();
+      expect(got.adjustments).toEqual(whole.adjustments);
+      expect(got.returnErrors).toEqual(whole.returnErrors);
+      expect(got.summary).toEqual(whole.summary);
+    }
+  });
+
+  test('takeReturnOutcomes hands over the returns as the transactions reach them, the rest at the end', async () => {
+    const stream = replayStream({ offers, customers, returns }, [t1, t2], { chunkSize: 1 });
+    const taken: string[][] = [];
+    for await (const _ of stream.chunks()) {
+      taken.push(
+        stream.takeReturnOutcomes().map((o) => (o.ok ? o.adjustment.return_id : o.error.key)),
+      );
+    }
+    taken.push(
+      stream.takeReturnOutcomes().map((o) => (o.ok ? o.adjustment.return_id : o.error.key)),
+    );
+    // r1 (dated before t2) goes with t2's chunk; r2 (after t2) once the iteration ends, and r3
+    // after it: returns keep their given order.
+    expect(taken).toEqual([[], ['r1'], ['r2', 'r3']]);
+    expect(stream.takeReturnOutcomes()).toEqual([]);
   });
 });

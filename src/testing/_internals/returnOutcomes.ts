@@ -2,7 +2,7 @@ import { isRecord } from '../../rules/_internals/isRecord.js';
 import type { ReplayInput, ReplayOutput } from '../invariants/types.js';
 
 /** An adjustment as the invariants read it. */
-export type ReplayAdjustment = NonNullable<ReplayOutput['adjustments']>[number];
+type ReplayAdjustment = NonNullable<ReplayOutput['adjustments']>[number];
 
 /** One return of the input with the outcome the result gave it. */
 export interface WalkedReturn {

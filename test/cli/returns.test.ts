@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
+import { parquetWriteBuffer } from 'hyparquet-writer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backtest, replay } from '../../src/index.js';
 import { sampleData } from '../files/generated.js';
@@ -106,7 +107,20 @@ describe('cashback replay --returns', () => {
     expect(r.stdout).toMatch(new RegExp(`^adjusted\\s+${want.adjustments.length}$`, 'm'));
   });
 
-  it('reads returns as CSV and JSON alike and gives the net in --json', async () => {
+  it('reads returns as CSV, JSON and Parquet alike and gives the net in --json', async () => {
+    const columns = ['return_id', 'transaction_id', 'date', 'amount'] as const;
+    const parquet = file(
+      'returns.parquet',
+      new Uint8Array(
+        parquetWriteBuffer({
+          columnData: columns.map((name) => ({
+            name,
+            data: returns.map((r) => (r as Record<string, unknown>)[name] ?? null),
+            type: 'STRING' as const,
+          })),
+        }),
+      ),
+    );
     const csv = file(
       'returns.csv',
       stringify(returns, {
@@ -115,7 +129,7 @@ describe('cashback replay --returns', () => {
       }),
     );
     const json = file('returns.json', JSON.stringify(returns));
-    for (const path of [csv, json]) {
+    for (const path of [csv, json, parquet]) {
       const r = await cashback([...inputs, '--returns', path, '--json']);
       expect(r.code).toBe(0);
       expect(JSON.parse(r.stdout)).toMatchObject({ returns: want.summary.returns });

@@ -13,13 +13,13 @@
 // Replaying a data set: the whole of it, chunk by chunk, or as a stream.
 export {
   type CollectedReplay,
+  type CreateReplayOptions,
   createReplay,
   LateTransactionError,
   type OfferTotals,
   type ReplayData,
   type ReplayOptions,
   type ReplayResult,
-  type ReplayRetained,
   type ReplaySession,
   type ReplaySessionOptions,
   type ReplayStream,
@@ -38,6 +38,8 @@ export {
   type Payment,
   type TransactionError,
 } from './core/index.js';
+// Returns: what a return did to its payment, or why it did nothing.
+export type { Adjustment, ReturnError } from './core/returns/ReturnOutcome.js';
 export type { Purchase } from './matching/index.js';
 
 // Why a transaction earns what it earns, and what another offer set would have paid.
@@ -55,7 +57,6 @@ export type { CandidateExplanation, EligibilityCheck } from './matching/index.js
 
 // Offers: validation and indexing, and the checks of `cashback check`.
 export {
-  type Audience,
   type CheckOffersOptions,
   type CompileOffersOptions,
   checkOffers,
@@ -91,7 +92,6 @@ export {
   type CustomerErrorCode,
   ERROR_CODES,
   type ErrorCode,
-  type FieldIssue,
   type ItemError,
   Money,
   type MoneyValue,
@@ -135,7 +135,6 @@ export {
   createOperatorRegistry,
   defineOperator,
   type LeafCondition,
-  type LeafResult,
   type NotCondition,
   type OperandType,
   type Operator,

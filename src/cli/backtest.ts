@@ -1,6 +1,12 @@
 import { writeFileSync } from 'node:fs';
 import { type Command, Option } from 'commander';
-import { type BacktestResult, type BacktestRow, backtest } from '../core/backtest.js';
+import {
+  type BacktestAmounts,
+  type BacktestNet,
+  type BacktestResult,
+  type BacktestRow,
+  backtest,
+} from '../core/backtest.js';
 import {
   FileReadError,
   type MalformedRecord,
@@ -20,6 +26,7 @@ interface BacktestCommandOptions extends Partial<Record<ReadLimit, number>> {
   readonly customers: string;
   readonly history?: string;
   readonly transactions: string;
+  readonly returns?: string;
   readonly report?: string;
   readonly json?: boolean;
   readonly strict?: boolean;
@@ -55,6 +62,23 @@ function table(title: string, rows: readonly BacktestRow[]): string {
   return `${title} (baseline | candidate | difference)\n${all.map(line).join('\n')}\n`;
 }
 
+/** Cashback of both sets as decided, taken back by returns and net, as a text table. */
+function netText(net: BacktestNet): string {
+  const rows: readonly (readonly [string, BacktestAmounts])[] = [
+    ['as decided', net.decided],
+    ['taken back by returns', net.adjusted],
+    ['net of returns', net.net],
+  ];
+  const all = [
+    ['', 'baseline', 'candidate', 'difference'],
+    ...rows.map(([name, a]) => [name, a.baseline, a.candidate, a.difference]),
+  ];
+  const widths = (all[0] ?? []).map((_, i) => Math.max(...all.map((r) => (r[i] ?? '').length)));
+  const line = (r: readonly string[]): string =>
+    r.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
+  return `cashback net of returns (baseline | candidate | difference)\n${all.map(line).join('\n')}\n`;
+}
+
 /**
  * The backtest as text tables: total, per offer, per month, per segment.
  * @param b - the backtest
@@ -63,6 +87,7 @@ function table(title: string, rows: readonly BacktestRow[]): string {
 function formatBacktest(b: BacktestResult): string {
   return [
     table('total', [b.total]),
+    ...(b.returns === undefined ? [] : [netText(b.returns)]),
     table('by offer', b.byOffer),
     table('by month', b.byMonth),
     table('by age band', b.bySegment.age),
@@ -94,6 +119,7 @@ async function backtestCommand(options: BacktestCommandOptions): Promise<void> {
     const candidate = await whole(options.candidate);
     const customers = await whole(options.customers);
     const history = options.history === undefined ? [] : await whole(options.history);
+    const returns = options.returns === undefined ? undefined : await whole(options.returns);
     const records = readRecords(options.transactions, { limits });
     async function* transactions(): AsyncGenerator<unknown> {
       for await (const r of records) {
@@ -102,7 +128,14 @@ async function backtestCommand(options: BacktestCommandOptions): Promise<void> {
       }
     }
     const b = await backtest(
-      { baseline, candidate, customers, history, transactions: transactions() },
+      {
+        baseline,
+        candidate,
+        customers,
+        history,
+        transactions: transactions(),
+        ...(returns === undefined ? {} : { returns }),
+      },
       { timeZone: options.timeZone },
     );
     if (options.report !== undefined) {
@@ -135,6 +168,10 @@ export function addBacktestCommand(program: Command): void {
     .requiredOption('--customers <file>', 'customers')
     .option('--history <file>', 'history transactions')
     .requiredOption('--transactions <file>', 'transactions, in date order (streamed)')
+    .option(
+      '--returns <file>',
+      'returns, merged with the transactions by date-time (read whole; docs/backtest.md, Returns)',
+    )
     .option('--report <file>', 'write a self-contained HTML report with charts')
     .option('--json', 'print the difference tables and chart specifications as JSON')
     .option('--strict', 'a malformed line or row ends the run (exit code 2)')

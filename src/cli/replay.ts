@@ -20,8 +20,11 @@ interface ReplayCommandOptions extends Partial<Record<ReadLimit, number>> {
   readonly customers: string;
   readonly history?: string;
   readonly transactions: string;
+  readonly returns?: string;
   readonly out?: string;
   readonly errors?: string;
+  readonly adjustments?: string;
+  readonly returnErrors?: string;
   readonly json?: boolean;
   readonly strict?: boolean;
   readonly timeZone: string;
@@ -54,6 +57,17 @@ const PAYMENT_COLUMNS: readonly RecordColumn[] = [
   { name: 'cashback', type: 'decimal', scale: resolveOptions().scale },
   { name: 'payment_date', type: 'date' },
 ];
+/** The columns of `--adjustments` (docs/replay.md, Returns). */
+const ADJUSTMENT_COLUMNS: readonly RecordColumn[] = [
+  { name: 'return_id', type: 'text' },
+  { name: 'transaction_id', type: 'text' },
+  { name: 'customer_id', type: 'text' },
+  { name: 'offer_id', type: 'integer' },
+  { name: 'previous_cashback', type: 'decimal', scale: resolveOptions().scale },
+  { name: 'cashback', type: 'decimal', scale: resolveOptions().scale },
+  { name: 'payment_date', type: 'date' },
+];
+// `--errors` and `--return-errors` share these columns.
 const ERROR_COLUMNS: readonly RecordColumn[] = [
   { name: 'key', type: 'text' },
   { name: 'code', type: 'text' },
@@ -180,12 +194,30 @@ function formatSummary(s: ReplayCommandSummary): string {
     ['month paid', 'payments', `cashback (${s.currency})`],
     ...Object.entries(s.byMonth).map(([m, t]) => [m, String(t.payments), t.cashback]),
   ];
+  const r = s.returns;
+  const returns =
+    r === undefined
+      ? ''
+      : `${table([
+          ['return outcome', 'returns'],
+          ['adjusted', String(r.adjusted)],
+          ...Object.entries(r.errors).map(([code, n]) => [code, String(n)]),
+          ['total', String(r.returns)],
+        ])}\n\n`;
+  const net =
+    r === undefined
+      ? []
+      : [
+          `cashback taken back by returns: ${r.adjustedCashback} ${s.currency}`,
+          `cashback net of returns: ${r.netCashback} ${s.currency}`,
+        ];
   const notes = [
-    `cashback total: ${s.totalCashback} ${s.currency}`,
+    `cashback total${r === undefined ? '' : ' as decided'}: ${s.totalCashback} ${s.currency}`,
+    ...net,
     `rejected before the transactions: ${s.rejected.customers} customer(s), ${s.rejected.history} history transaction(s)`,
     `malformed lines skipped: ${s.malformed}`,
   ];
-  return `${table(outcomes)}\n\n${table(offers)}\n\n${table(months)}\n\n${notes.join('\n')}\n`;
+  return `${table(outcomes)}\n\n${returns}${table(offers)}\n\n${table(months)}\n\n${notes.join('\n')}\n`;
 }
 
 /**
@@ -205,7 +237,19 @@ async function replayCommand(options: ReplayCommandOptions): Promise<void> {
     customers: options.customers,
     ...(options.history === undefined ? {} : { history: options.history }),
     transactions: options.transactions,
+    ...(options.returns === undefined ? {} : { returns: options.returns }),
   };
+  if (
+    options.returns === undefined &&
+    (options.adjustments ?? options.returnErrors) !== undefined
+  ) {
+    throw new UsageError('--adjustments and --return-errors need --returns');
+  }
+  if (options.returns !== undefined && options.workers > 1) {
+    throw new UsageError(
+      '--returns cannot be used with --workers above 1: returns are decided by one session',
+    );
+  }
   const fileOptions = {
     timeZone: options.timeZone,
     maxLatenessDays: options.maxLatenessDays ?? Number.POSITIVE_INFINITY,
@@ -217,6 +261,8 @@ async function replayCommand(options: ReplayCommandOptions): Promise<void> {
   };
   let payments: RecordWriter | undefined;
   let errors: RecordWriter | undefined;
+  let adjusted: RecordWriter | undefined;
+  let returnErrors: RecordWriter | undefined;
   try {
     const replay =
       options.workers > 1
@@ -224,6 +270,22 @@ async function replayCommand(options: ReplayCommandOptions): Promise<void> {
         : await replayFiles(paths, fileOptions);
     payments = options.out === undefined ? undefined : outputFile(options.out, PAYMENT_COLUMNS);
     errors = options.errors === undefined ? undefined : outputFile(options.errors, ERROR_COLUMNS);
+    adjusted =
+      options.adjustments === undefined
+        ? undefined
+        : outputFile(options.adjustments, ADJUSTMENT_COLUMNS);
+    returnErrors =
+      options.returnErrors === undefined
+        ? undefined
+        : outputFile(options.returnErrors, ERROR_COLUMNS);
+    const writeReturns = async (): Promise<void> => {
+      for (const o of replay.takeReturnOutcomes()) {
+        if (o.ok) adjusted?.write(o.adjustment);
+        else returnErrors?.write(o.error);
+      }
+      await adjusted?.drained();
+      await returnErrors?.drained();
+    };
     const months = monthTotals();
     for await (const chunk of replay.chunks()) {
       for (const o of chunk) {
@@ -235,10 +297,15 @@ async function replayCommand(options: ReplayCommandOptions): Promise<void> {
       // Wait for the files only between chunks: no promise per outcome.
       await payments?.drained();
       await errors?.drained();
+      await writeReturns();
     }
+    // The returns after the last transaction are decided when the iteration ends.
+    await writeReturns();
     bar?.done();
     await payments?.close();
     await errors?.close();
+    await adjusted?.close();
+    await returnErrors?.close();
     const base = replay.summary();
     const scale = (base.totalCashback.split('.')[1] ?? '').length;
     const summary: ReplayCommandSummary = {
@@ -268,10 +335,22 @@ export function addReplayCommand(program: Command): void {
     .requiredOption('--customers <file>', 'customers')
     .option('--history <file>', 'history transactions, applied after the customers')
     .requiredOption('--transactions <file>', 'transactions to decide, in any order (streamed)')
+    .option(
+      '--returns <file>',
+      'returns, merged with the transactions by date-time (read whole; docs/replay.md, Returns)',
+    )
     .option('--out <file>', 'payments, CSV, NDJSON (.gz compresses) or Parquet by extension')
     .option(
       '--errors <file>',
       'errors, one per transaction that earns nothing, CSV, NDJSON or Parquet',
+    )
+    .option(
+      '--adjustments <file>',
+      'payments adjusted by returns, one per return that adjusts, CSV, NDJSON or Parquet',
+    )
+    .option(
+      '--return-errors <file>',
+      'return errors, one per return that adjusts nothing, CSV, NDJSON or Parquet',
     )
     .option('--json', 'print the summary as JSON')
     .option('--strict', 'a malformed line or row ends the run (exit code 2)')

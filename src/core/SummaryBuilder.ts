@@ -1,5 +1,5 @@
 import { type Cashback, cashbackDecimal } from '../matching/cashback.js';
-import type { ERROR_CODES, TransactionErrorCode } from '../model/errors.js';
+import type { ERROR_CODES, ReturnErrorCode, TransactionErrorCode } from '../model/errors.js';
 import { ExactMoney as Money, type MoneyValue } from '../model/money.js';
 import type { Outcome } from './outcome.js';
 
@@ -27,6 +27,22 @@ export interface ReplaySummary {
   readonly rejected: { readonly customers: number; readonly history: number };
   /** The deployment's currency (informational). */
   readonly currency: string;
+  /** What returns did; present only in a replay that takes returns (docs/replay.md, Returns). */
+  readonly returns?: ReturnsSummary;
+}
+
+/** Counts of a replay's returns and the cashback net of their adjustments. @public */
+export interface ReturnsSummary {
+  /** Returns pushed. */
+  readonly returns: number;
+  /** Returns that adjusted a payment. */
+  readonly adjusted: number;
+  /** Returns that adjusted nothing, by code (every code present, 0 when none). */
+  readonly errors: Readonly<Record<ReturnErrorCode, number>>;
+  /** Cashback the adjustments took back, an exact decimal string with `scale` places. */
+  readonly adjustedCashback: string;
+  /** `totalCashback` less `adjustedCashback`: the sum of the payments' current cashback. */
+  readonly netCashback: string;
 }
 
 const TRANSACTION_CODES = [

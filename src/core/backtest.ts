@@ -1,3 +1,4 @@
+import type { WallClock } from '../model/dateTime.js';
 import { ageOn } from '../model/day.js';
 import { assertKnownKeys } from '../model/knownKeys.js';
 import { ExactMoney as Money, type MoneyValue } from '../model/money.js';
@@ -14,6 +15,8 @@ import { screenCustomers } from './customers.js';
 import type { Outcome } from './outcome.js';
 import type { ReplaySessionOptions } from './replay/options.js';
 import { openReplay } from './replay/ReplayCore.js';
+import { dateOf, ReturnCursor } from './replay/ReturnCursor.js';
+import { requireArray } from './requireInput.js';
 import type { ReplaySummary } from './SummaryBuilder.js';
 
 // The rows live in their own module, shared with the charts built from them.
@@ -31,6 +34,31 @@ export interface BacktestData {
   readonly history?: readonly unknown[];
   /** The transactions, in date order (an array, an iterable or an async iterable). */
   readonly transactions: AsyncIterable<unknown> | Iterable<unknown>;
+  /**
+   * Returns, merged with the transactions by date-time as `replay` merges them (docs/replay.md,
+   * Returns), decided under each set.
+   */
+  readonly returns?: readonly unknown[];
+}
+
+/** One amount of both sets: baseline, candidate, candidate minus baseline. @public */
+export interface BacktestAmounts {
+  /** Of the baseline, an exact decimal string with `scale` places. */
+  readonly baseline: string;
+  /** Of the candidate. */
+  readonly candidate: string;
+  /** Candidate minus baseline. */
+  readonly difference: string;
+}
+
+/** Cashback of both sets as decided and net of returns (docs/backtest.md, Returns). @public */
+export interface BacktestNet {
+  /** Cashback as decided: the total row's. */
+  readonly decided: BacktestAmounts;
+  /** Cashback the returns' adjustments took back. */
+  readonly adjusted: BacktestAmounts;
+  /** Cashback net of returns: the sum of the payments' current cashback. */
+  readonly net: BacktestAmounts;
 }
 
 /** What `backtest` returns: the difference tables and the chart specifications. @public */
@@ -53,7 +81,9 @@ export interface BacktestResult {
     readonly gender: readonly BacktestRow[];
     readonly audience: readonly BacktestRow[];
   };
-  /** Each set's replay summary (outcomes by code, totals by offer). */
+  /** Cashback as decided and net of returns; present only when `returns` were given. */
+  readonly returns?: BacktestNet;
+  /** Each set's replay summary (outcomes by code, totals by offer, returns when given). */
   readonly summaries: { readonly baseline: ReplaySummary; readonly candidate: ReplaySummary };
   /** Vega-Lite specifications of the report's charts, data inlined. */
   readonly charts: BacktestCharts;
@@ -69,6 +99,7 @@ const DATA_KEYS: readonly string[] = [
   'customers',
   'history',
   'transactions',
+  'returns',
 ];
 const CHUNK = 1000;
 
@@ -182,10 +213,17 @@ export async function backtest(
   const resolved = resolveCoreOptions(options);
   const scale = resolved.scale;
   const shared = { customers: data.customers, history: data.history ?? [] };
+  if (data.returns !== undefined) requireArray(data.returns, 'backtest data.returns');
+  const withReturns = { ...options, returns: data.returns !== undefined };
   const sessions = [
-    openReplay({ ...shared, offers: data.baseline }, options),
-    openReplay({ ...shared, offers: data.candidate }, options),
+    openReplay({ ...shared, offers: data.baseline }, withReturns),
+    openReplay({ ...shared, offers: data.candidate }, withReturns),
   ] as const;
+  const cursor = new ReturnCursor(data.returns ?? [], resolved.timeZone);
+  const pushReturns = (date: WallClock | undefined | null): void => {
+    const run = cursor.take(date);
+    for (const s of sessions) s.pushReturns(run);
+  };
   const customers = new Map(screenCustomers(data.customers).accepted.map((c) => [c.customerId, c]));
   // Customers with a stored transaction: history first, then every transaction decided.
   const seen = new Set<string>();
@@ -240,16 +278,7 @@ export async function backtest(
       }
     });
   };
-  let chunk: ParseResult<ParsedTransaction>[] = [];
-  let index = 0;
-  for await (const t of data.transactions) {
-    chunk.push(parseTransaction(t, index++, resolved.timeZone));
-    if (chunk.length === CHUNK) {
-      count(chunk);
-      chunk = [];
-    }
-  }
-  if (chunk.length > 0) count(chunk);
+  await feed(data.transactions, resolved.timeZone, cursor, count, pushReturns);
   const zero: BacktestFigures = { paid: 0, cashback: new Money(0).toFixed(scale), customers: 0 };
   const total = tables.total.build(scale, byText)[0] ?? row('total', zero, zero, scale);
   const summaries = { baseline: sessions[0].summary(), candidate: sessions[1].summary() };
@@ -265,7 +294,64 @@ export async function backtest(
       gender: tables.gender.build(scale, byText),
       audience: tables.audience.build(scale, byText),
     },
+    ...(data.returns === undefined ? {} : { returns: netOf(summaries, scale) }),
     summaries,
     charts: backtestCharts(byDay, byOffer, summaries),
+  };
+}
+
+/**
+ * Parses the transactions and hands them to `count` in chunks, with the returns that go before
+ * each of them pushed first (docs/replay.md, Returns), then the returns after the last one.
+ * @param transactions - the transactions, in order
+ * @param timeZone - the zone of their dates
+ * @param cursor - the returns not yet pushed
+ * @param count - decides and tallies a chunk
+ * @param pushReturns - pushes the returns that go before a date (`null`: all that are left)
+ */
+async function feed(
+  transactions: AsyncIterable<unknown> | Iterable<unknown>,
+  timeZone: string,
+  cursor: ReturnCursor,
+  count: (items: readonly ParseResult<ParsedTransaction>[]) => void,
+  pushReturns: (date: WallClock | undefined | null) => void,
+): Promise<void> {
+  let chunk: ParseResult<ParsedTransaction>[] = [];
+  let index = 0;
+  for await (const t of transactions) {
+    const item = parseTransaction(t, index++, timeZone);
+    if (!cursor.done) {
+      const date = item.ok ? item.value.when : dateOf(t, timeZone);
+      if (cursor.before(date)) {
+        if (chunk.length > 0) count(chunk);
+        chunk = [];
+        pushReturns(date);
+      }
+    }
+    chunk.push(item);
+    if (chunk.length === CHUNK) {
+      count(chunk);
+      chunk = [];
+    }
+  }
+  if (chunk.length > 0) count(chunk);
+  if (!cursor.done) pushReturns(null);
+}
+
+/** Cashback as decided, taken back and net, of both sets, from their summaries. */
+function netOf(
+  summaries: { readonly baseline: ReplaySummary; readonly candidate: ReplaySummary },
+  scale: number,
+): BacktestNet {
+  const amounts = (of: (s: ReplaySummary) => string): BacktestAmounts => {
+    const baseline = of(summaries.baseline);
+    const candidate = of(summaries.candidate);
+    const difference = new Money(candidate).minus(baseline).toFixed(scale);
+    return { baseline, candidate, difference };
+  };
+  return {
+    decided: amounts((s) => s.totalCashback),
+    adjusted: amounts((s) => s.returns?.adjustedCashback ?? new Money(0).toFixed(scale)),
+    net: amounts((s) => s.returns?.netCashback ?? s.totalCashback),
   };
 }

@@ -12,8 +12,10 @@ import {
   parseTransaction,
 } from '../model/parseTransaction.js';
 import { type DecideState, decide, purchaseOf, screenHistory } from './decide.js';
+import { explainReturns } from './explainReturns.js';
 import type { Outcome } from './outcome.js';
 import { PurchaseLists } from './PurchaseLists.js';
+import type { ReturnsExplanation } from './returns/ReturnsExplanation.js';
 
 /** What `explain` needs besides the transaction. @public */
 export interface ExplainContext {
@@ -23,6 +25,11 @@ export interface ExplainContext {
   readonly customer: unknown;
   /** The customer's earlier transactions (history items of the partner API). */
   readonly history?: readonly unknown[];
+  /**
+   * Returns of the transaction, decided after it in array order (docs/concepts.md, Returns);
+   * given, the explanation says what they did.
+   */
+  readonly returns?: readonly unknown[];
 }
 
 /** Why a transaction gets what it gets. @public */
@@ -31,13 +38,19 @@ export interface Explanation {
   readonly outcome: Outcome;
   /** Every offer at the transaction's merchant, by `offer_id`: how it fared. */
   readonly candidates: readonly CandidateExplanation[];
+  /**
+   * What returns did to it: from `explain` when its context has `returns` and the transaction is
+   * valid; from the engine's `explain` when the transaction is stored and has returns.
+   */
+  readonly returns?: ReturnsExplanation;
 }
 
 /**
  * Explains the decision for one transaction: the outcome, and for every candidate offer at its
- * merchant whether it matched and its cashback, or the first failed check with detail.
+ * merchant whether it matched and its cashback, or the first failed check with detail; with
+ * `context.returns`, what they did to it.
  * @param transaction - the transaction, in the partner API's shape
- * @param context - offers, the customer and their history
+ * @param context - offers, the customer, their history, and returns of the transaction
  * @param options - core options
  * @returns the outcome and one explanation per candidate offer
  * @public
@@ -71,7 +84,11 @@ export function explain(
     ids.add(tx.transactionId);
     purchases.listFor(tx.customerId, tx.merchantKey).push(purchaseOf(tx));
   }
-  return explainParsed(parseTransaction(transaction, 0, resolved.timeZone), state);
+  const item = parseTransaction(transaction, 0, resolved.timeZone);
+  const explanation = explainParsed(item, state);
+  if (context.returns === undefined || !item.ok) return explanation;
+  const returns = explainReturns(decide([item], state), context.returns, offers, resolved);
+  return { ...explanation, returns };
 }
 
 /**

@@ -10,10 +10,14 @@ export { type ExplainContext, type Explanation, explain } from './explain.js';
 export type { Outcome, Payment, TransactionError } from './outcome.js';
 export { createReplay } from './replay/createReplay.js';
 export { LateTransactionError } from './replay/LateTransactionError.js';
-export type { ReplayOptions, ReplaySessionOptions } from './replay/options.js';
+export type {
+  CreateReplayOptions,
+  ReplayOptions,
+  ReplaySessionOptions,
+} from './replay/options.js';
 export type { ReplayData } from './replay/ReplayData.js';
 export type { ReplayResult } from './replay/ReplayResult.js';
-export type { ReplayRetained, ReplaySession } from './replay/ReplaySession.js';
+export type { ReplaySession } from './replay/ReplaySession.js';
 export { replay } from './replay/replay.js';
 export {
   type CollectedReplay,

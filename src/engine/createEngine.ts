@@ -18,6 +18,7 @@ import { addHistory, addTransactions } from './addTransactions.js';
 import { CustomerCache, customerRecord } from './customerRecords.js';
 import { createOfferCache, type EngineContext } from './EngineContext.js';
 import { errorMap } from './errorMap.js';
+import { explainStored } from './explainStored.js';
 import { loadBatchState } from './loadBatchState.js';
 import { createMemoryPartners, type PartnerRegistry } from './partners.js';
 import { parsePaymentsQuery } from './paymentsQuery.js';
@@ -110,7 +111,10 @@ export interface CashbackEngine {
    * the partner API's shape (`SeedOffer`).
    */
   activeOffers(): Promise<readonly SeedOffer[]>;
-  /** Why a transaction would get what it gets now, against the partner's stored state. */
+  /**
+   * Why a transaction would get what it gets now, against the partner's stored state; for a
+   * stored transaction with returns, what they did (`returns`).
+   */
   explain(partner: string, transaction: unknown): Promise<Explanation>;
 }
 
@@ -219,7 +223,13 @@ export function createEngine(options: EngineOptions = {}): CashbackEngine {
       const items = parseTransactions([transaction], resolved.timeZone);
       const offers = await ctx.offers.current();
       const { state } = await loadBatchState(ctx, partner, items, offers, true);
-      return explainParsed(items[0] as ParseResult<ParsedTransaction>, state);
+      const item = items[0] as ParseResult<ParsedTransaction>;
+      const explanation = explainParsed(item, state);
+      // An id already stored: what its returns did (docs/engine.md, explain).
+      if (!item.ok || explanation.outcome.ok) return explanation;
+      if (explanation.outcome.error.code !== 'duplicate_transaction') return explanation;
+      const returns = await explainStored(ctx, partner, item.value.transactionId);
+      return returns === undefined ? explanation : { ...explanation, returns };
     },
   };
 }

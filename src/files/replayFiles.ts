@@ -25,6 +25,11 @@ export interface ReplayFilePaths {
   readonly history?: string;
   /** The transactions to decide, in date order; streamed. */
   readonly transactions: string;
+  /**
+   * Returns (docs/concepts.md, Returns), read whole and merged with the transactions by
+   * date-time (docs/replay.md, Returns).
+   */
+  readonly returns?: string;
 }
 
 /** Options of `replayFiles`: those of `replayStream` plus how files are read. @public */
@@ -80,13 +85,15 @@ const FILE_OPTION_KEYS: readonly string[] = [
   'onProgress',
   'limits',
 ];
-const PATH_KEYS: readonly string[] = ['offers', 'customers', 'history', 'transactions'];
+const PATH_KEYS: readonly string[] = ['offers', 'customers', 'history', 'transactions', 'returns'];
 
 /** The inputs of a file replay that are read whole, and the malformed records skipped so far. */
 export interface SmallInputs {
   readonly offers: unknown[];
   readonly customers: unknown[];
   readonly history: unknown[];
+  /** The returns, when a returns file is given. */
+  readonly returns: unknown[] | undefined;
   /** The size of the transactions file, in bytes. */
   readonly total: number;
   /** Skips a malformed record (counts it, passes it to `onMalformed`), or throws in a strict replay. */
@@ -96,7 +103,7 @@ export interface SmallInputs {
 }
 
 /**
- * Reads the offers, customers and history files whole, skipping their malformed records, after
+ * Reads the offers, customers, history and returns files whole, skipping their malformed records, after
  * checking that the transactions file can be read (a missing one fails before any work).
  * @param paths - the files
  * @param options - how files are read and malformed records treated
@@ -127,12 +134,14 @@ export async function readSmallInputs(
   const offers = await whole(paths.offers);
   const customers = await whole(paths.customers);
   const history = paths.history === undefined ? [] : await whole(paths.history);
-  return { offers, customers, history, total, skip, malformed: () => malformed };
+  const returns = paths.returns === undefined ? undefined : await whole(paths.returns);
+  return { offers, customers, history, returns, total, skip, malformed: () => malformed };
 }
 
 /**
- * Replays files: reads offers, customers and history whole, then streams the transactions file
- * through `replayStream` (docs/replay.md, Replaying files). Formats: JSON arrays, NDJSON, CSV,
+ * Replays files: reads offers, customers, history and returns whole, then streams the
+ * transactions file through `replayStream`, returns merged by date-time (docs/replay.md,
+ * Replaying files; Returns); their outcomes come from `takeReturnOutcomes`. Formats: JSON arrays, NDJSON, CSV,
  * Parquet, gzip-compressed or not (see `readRecords`).
  * @param paths - the files
  * @param options - the `replayStream` options, plus `format`, `strict`, `onMalformed`,
@@ -156,12 +165,10 @@ export async function replayFiles(
   const { format, strict, onMalformed, onProgress, limits: given, ...streamOptions } = options;
   assertKnownKeys(options, FILE_OPTION_KEYS, 'replayFiles options');
   const limits = resolveReadLimits(given);
-  const { offers, customers, history, total, skip, malformed } = await readSmallInputs(paths, {
-    format,
-    strict,
-    onMalformed,
-    limits,
-  });
+  const { offers, customers, history, returns, total, skip, malformed } = await readSmallInputs(
+    paths,
+    { format, strict, onMalformed, limits },
+  );
   const batches = readRecordBatches(paths.transactions, {
     ...(format === undefined ? {} : { format }),
     limits,
@@ -178,11 +185,12 @@ export async function replayFiles(
     }
   }
   const { chunkSize: _, ...sessionOptions } = streamOptions;
+  const data = { offers, customers, history, ...(returns === undefined ? {} : { returns }) };
   const stream =
     streamOptions.chunkSize === undefined
-      ? replayChunks({ offers, customers, history }, values(), sessionOptions)
+      ? replayChunks(data, values(), sessionOptions)
       : replayStream(
-          { offers, customers, history },
+          data,
           (async function* () {
             for await (const chunk of values()) yield* chunk;
           })(),

@@ -1,4 +1,4 @@
-import type { BacktestResult, BacktestRow } from '../core/backtest.js';
+import type { BacktestNet, BacktestResult, BacktestRow } from '../core/backtest.js';
 import { vegaBrowserBuilds } from './vegaBuilds.js';
 
 /** Escapes text for HTML. */
@@ -28,8 +28,27 @@ ${rows.map((r) => `<tr${r.difference.cashback.replace(/[0.-]/g, '') === '' ? '' 
 </table>`;
 }
 
+/** The cashback of both sets as decided and net of returns; nothing without returns. */
+function netTable(net: BacktestNet | undefined): string {
+  if (net === undefined) return '';
+  const rows = [
+    ['as decided', net.decided],
+    ['taken back by returns', net.adjusted],
+    ['net of returns', net.net],
+  ] as const;
+  return `<h2>Cashback net of returns</h2>
+<table>
+<thead><tr><th>cashback</th><th>baseline</th><th>candidate</th><th>difference</th></tr></thead>
+<tbody>
+${rows.map(([name, a]) => `<tr><th>${name}</th><td>${html(a.baseline)}</td><td>${html(a.candidate)}</td><td>${html(a.difference)}</td></tr>`).join('\n')}
+</tbody>
+</table>
+`;
+}
+
 /**
- * A backtest as one self-contained HTML page: the difference tables and the charts, rendered by
+ * A backtest as one self-contained HTML page: the difference tables (and the cashback net of
+ * returns, when the backtest had returns) and the charts, rendered by
  * Vega, Vega-Lite and vega-embed inlined in the page, so it opens with no network.
  * @param result - what `backtest` returned
  * @param title - the page's title
@@ -61,7 +80,7 @@ ${vegaBrowserBuilds()
 <body>
 <h1>${html(title)}</h1>
 ${table('Total', [result.total], '')}
-${charts}
+${netTable(result.returns)}${charts}
 ${table('By offer', result.byOffer, 'offer_id')}
 ${table('By month', result.byMonth, 'month')}
 ${table('By age band', result.bySegment.age, 'age')}

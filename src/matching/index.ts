@@ -9,4 +9,4 @@ export {
 export type { CandidateExplanation } from './explainOffer.js';
 export type { Purchase } from './history.js';
 export type { EligibilityCheck } from './match.js';
-export type { Audience, Offer } from './offer.js';
+export type { Offer } from './offer.js';

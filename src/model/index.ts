@@ -2,7 +2,6 @@ export {
   type CustomerErrorCode,
   ERROR_CODES,
   type ErrorCode,
-  type FieldIssue,
   type ItemError,
   type TransactionErrorCode,
 } from './errors.js';

@@ -69,6 +69,7 @@ export {
   type ReplayOutput,
 } from './invariants/index.js';
 export { type OfferArbitraryOptions, offerArbitrary } from './offerArbitrary.js';
+export { type ReturnsArbitraryOptions, returnsArbitrary } from './returnsArbitrary.js';
 export {
   type Scenario,
   type ScenarioArbitraryOptions,

@@ -15,6 +15,7 @@ import { customerArbitrary } from './customerArbitrary.js';
 import type { DayRange } from './DayRange.js';
 import { historyTransactionArbitrary } from './historyTransactionArbitrary.js';
 import { offerArbitrary } from './offerArbitrary.js';
+import { returnsArbitrary } from './returnsArbitrary.js';
 import type { OfferJson } from './shapes.js';
 import { transactionArbitrary } from './transactionArbitrary.js';
 
@@ -36,6 +37,8 @@ export interface Scenario {
   history: unknown[];
   /** Submitted transactions, some invalid, unknown-customer or duplicate. */
   transactions: unknown[];
+  /** Returns of the history and transactions (see {@link returnsArbitrary}); only with `maxReturns`. */
+  returns?: unknown[];
 }
 
 /**
@@ -117,6 +120,12 @@ export interface ScenarioArbitraryOptions {
    * @defaultValue `true`
    */
   readonly conditions?: boolean;
+  /**
+   * Most returns (drawn by {@link returnsArbitrary} with its default rates); above 0 the scenario
+   * has `returns`.
+   * @defaultValue `0`: no `returns`
+   */
+  readonly maxReturns?: number;
 }
 
 function rate(value: number | undefined, name: string): number {
@@ -143,10 +152,12 @@ const KEYS: readonly (keyof ScenarioArbitraryOptions)[] = [
   'offsets',
   'wideAmounts',
   'conditions',
+  'maxReturns',
 ];
 
 /**
- * A whole data set `{ offers, customers, history, transactions }` for `replay`, with invalid
+ * A whole data set `{ offers, customers, history, transactions }` (and `returns` with
+ * `maxReturns`) for `replay`, with invalid
  * items, customers no one registered and duplicate transaction ids (within a list and, for
  * submitted transactions, against history) mixed in at controllable rates. Offers are always
  * valid, with unique ids. A third of the valid transactions come back to a customer and merchant
@@ -223,9 +234,14 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
       maxLength: size(options.maxTransactions, 20, 'maxTransactions'),
     },
   );
-  return fc.record({ offers, customers, history, transactions }).map((s) => {
+  const maxReturns = size(options.maxReturns, 0, 'maxReturns');
+  const scenarios = fc.record({ offers, customers, history, transactions }).map((s) => {
     const h = realise(s.history, 'h-', { ids: [], visits: [] }, HISTORY_REQUIRED);
     const t = realise(s.transactions, 'tx-', h, TRANSACTION_REQUIRED);
     return { offers: s.offers, customers: s.customers, history: h.items, transactions: t.items };
   });
+  if (maxReturns === 0) return scenarios;
+  return scenarios.chain((s) =>
+    returnsArbitrary(s, { maxReturns }).map((returns): Scenario => ({ ...s, returns })),
+  );
 }

@@ -190,7 +190,12 @@ describe('maxLatenessDays', () => {
       );
       expect(bounded.push(chunk)).toEqual(unbounded.push(chunk));
     }
-    expect(unbounded.retained()).toEqual({ customers: 2, transactionIds: 730, purchases: 730 });
+    expect(unbounded.retained()).toEqual({
+      customers: 2,
+      transactionIds: 730,
+      purchases: 730,
+      returnable: 0,
+    });
     const kept = bounded.retained();
     expect(kept.transactionIds).toBe(730);
     // Per customer: the 30-day lookback, 3 days of lateness and the newest day.

@@ -313,7 +313,7 @@ describe('replay: what it rejects before deciding', () => {
     expect(() => replay({ ...sessionData, transaction: transactions } as never)).toThrow(
       new TypeError(
         "data: unknown field 'transaction'; did you mean 'transactions'? " +
-          '(known: offers, customers, history, transactions)',
+          '(known: offers, customers, history, transactions, returns)',
       ),
     );
     expect(() => replay({ ...base, histroy: [] } as never)).toThrow(

@@ -5,27 +5,34 @@ import { compileOffers } from '../../matching/compileOffers.js';
 import { assertKnownKeys } from '../../model/knownKeys.js';
 import { type ResolvedOptions, resolveCoreOptions } from '../../model/options.js';
 import type { ParsedTransaction, ParseResult } from '../../model/parseTransaction.js';
+import { describeValue } from '../../rules/_internals/describe.js';
 import { type DecideState, decide } from '../decide.js';
 import type { Outcome } from '../outcome.js';
 import { parseTransactions } from '../parseTransactions.js';
+import { parseReturns } from '../returns/parseReturns.js';
 import { SummaryBuilder } from '../SummaryBuilder.js';
 import { classify } from './classify.js';
 import { duplicateOutcome } from './duplicateOutcome.js';
 import {
+  CREATE_OPTION_KEYS,
+  type CreateReplayOptions,
   DEFAULT_LATENESS_DAYS,
   latenessDays,
   type ReplaySessionOptions,
-  SESSION_OPTION_KEYS,
 } from './options.js';
 import { PurchaseHistory } from './PurchaseHistory.js';
 import { checkData, isOfferSet, type ReplayData } from './ReplayData.js';
 import type { ReplaySession } from './ReplaySession.js';
+import { ReturnBook } from './ReturnBook.js';
+import { ReturnTotals } from './ReturnTotals.js';
 import type { ChunkFacts } from './screening.js';
 import { MARK } from './screening.js';
 import { type ReplayStart, startReplay } from './startReplay.js';
 
 /** A replay session with the steps its drivers call, beyond the public `push`. */
 export interface ReplayCore extends ReplaySession {
+  /** The session's time zone, resolved. */
+  readonly timeZone: string;
   /**
    * Screens then decides a chunk already parsed (with `parseTransaction`), counting its outcomes
    * in the summary; throws as `push` does.
@@ -47,10 +54,16 @@ export interface ReplayCore extends ReplaySession {
  * @returns the session
  * @throws as `createReplay`
  */
-export function openReplay(data: ReplayData, options: ReplaySessionOptions = {}): ReplayCore {
+export function openReplay(data: ReplayData, options: CreateReplayOptions = {}): ReplayCore {
   checkData(data, false);
-  assertKnownKeys(options, SESSION_OPTION_KEYS, 'createReplay options');
-  return replayCore(data, options, DEFAULT_LATENESS_DAYS);
+  assertKnownKeys(options, CREATE_OPTION_KEYS, 'createReplay options');
+  const { returns, ...session } = options;
+  if (returns !== undefined && typeof returns !== 'boolean') {
+    throw new TypeError(
+      `createReplay options.returns must be a boolean, got ${describeValue(returns)}`,
+    );
+  }
+  return replayCore(data, session, DEFAULT_LATENESS_DAYS, returns === true);
 }
 
 /**
@@ -58,12 +71,14 @@ export function openReplay(data: ReplayData, options: ReplaySessionOptions = {})
  * @param data - offers, customers and optional history
  * @param options - the session's options
  * @param defaultLateness - `maxLatenessDays` when the options leave it out
+ * @param withReturns - whether the session takes returns (and keeps what they need)
  * @returns the session
  */
 export function replayCore(
   data: ReplayData,
   options: ReplaySessionOptions,
   defaultLateness: number,
+  withReturns = false,
 ): ReplayCore {
   const resolved: ResolvedOptions = resolveCoreOptions(options);
   const lateness = latenessDays(options.maxLatenessDays, defaultLateness);
@@ -80,6 +95,11 @@ export function replayCore(
   const { customers, ledger, rejected } = start;
   const purchases = new PurchaseHistory(offers, lateness);
   purchases.store(start.stored);
+  // Only a session that takes returns keeps what they need: none costs nothing.
+  const book = withReturns ? new ReturnBook(offers, resolved) : undefined;
+  book?.store(start.stored);
+  const returnTotals = withReturns ? new ReturnTotals(resolved.scale) : undefined;
+  let returnOffset = 0;
   // What `decide` reads for items that screening left: none of them is a duplicate, and the
   // ledger already holds their ids.
   const state: DecideState = {
@@ -95,6 +115,7 @@ export function replayCore(
   const decideScreened = (items: readonly ParseResult<ParsedTransaction>[]): readonly Outcome[] => {
     const d = decide(items, state);
     purchases.store(d.accepted);
+    book?.store(d.accepted, d.outcomes);
     return d.outcomes;
   };
   const pushParsed = (items: readonly ParseResult<ParsedTransaction>[]): readonly Outcome[] => {
@@ -107,6 +128,7 @@ export function replayCore(
   };
   return {
     rejected,
+    timeZone: resolved.timeZone,
     pushParsed,
     classify: (items) => classify(items, customers, offers.historyKeys),
     decideScreened,
@@ -117,12 +139,31 @@ export function replayCore(
       offset += transactions.length;
       return outcomes;
     },
-    summary: () =>
-      totals.build({ customers: rejected.customers.length, history: rejected.history.length }),
+    pushReturns(returns) {
+      if (book === undefined || returnTotals === undefined) {
+        throw new TypeError(
+          'pushReturns needs a session opened with createReplay options.returns: true',
+        );
+      }
+      const { outcomes } = book.decide(parseReturns(returns, resolved.timeZone, returnOffset));
+      returnOffset += returns.length;
+      for (const o of outcomes) returnTotals.add(o);
+      return outcomes;
+    },
+    summary: () => {
+      const s = totals.build({
+        customers: rejected.customers.length,
+        history: rejected.history.length,
+      });
+      return returnTotals === undefined
+        ? s
+        : { ...s, returns: returnTotals.build(s.totalCashback) };
+    },
     retained: () => ({
       customers: customers.size,
       transactionIds: ledger.size,
       purchases: purchases.size,
+      returnable: book?.size ?? 0,
     }),
   };
 }

@@ -16,10 +16,15 @@ export interface ReplayData {
    * them (push them), so that one data set can feed both.
    */
   readonly transactions?: readonly unknown[];
+  /**
+   * Returns (docs/concepts.md, Returns), merged with `transactions` by date-time: read by
+   * `replay`; a session from `createReplay` does not read them (push them with `pushReturns`).
+   */
+  readonly returns?: readonly unknown[];
 }
 
 // One data set feeds `replay` and `createReplay` alike; a session leaves `transactions` to `push`.
-const DATA_KEYS: readonly string[] = ['offers', 'customers', 'history', 'transactions'];
+const DATA_KEYS: readonly string[] = ['offers', 'customers', 'history', 'transactions', 'returns'];
 
 /**
  * Whether `offers` is what `compileOffers` returns (an array is not: it is offers to compile).
@@ -40,7 +45,7 @@ export function isOfferSet(offers: unknown): offers is OfferSet {
 
 /**
  * Checks the input object of `createReplay` and `replay`: an object with no key but `offers`,
- * `customers`, `history` and `transactions`, `offers` an array or an `OfferSet`, the other lists
+ * `customers`, `history`, `transactions` and `returns`, `offers` an array or an `OfferSet`, the other lists
  * arrays (`history` may be left out, and `transactions` too unless `withTransactions`).
  * @param data - the input as given
  * @param withTransactions - whether `transactions` is required
@@ -60,4 +65,5 @@ export function checkData(data: unknown, withTransactions: boolean): asserts dat
   if (withTransactions || d.transactions !== undefined) {
     requireArray(d.transactions, 'data.transactions');
   }
+  if (d.returns !== undefined) requireArray(d.returns, 'data.returns');
 }

@@ -1,5 +1,6 @@
 import type { CustomerErrorCode, ItemError, TransactionErrorCode } from '../../model/errors.js';
 import type { Payment, TransactionError } from '../outcome.js';
+import type { Adjustment, ReturnError } from '../returns/ReturnOutcome.js';
 import type { ReplaySummary } from '../SummaryBuilder.js';
 
 /** What the whole replay of a data set returns. @public */
@@ -12,6 +13,10 @@ export interface ReplayResult {
   readonly payments: readonly Payment[];
   /** One error per transaction that earns nothing, in transaction order. */
   readonly errors: readonly TransactionError[];
+  /** Payments adjusted by returns, in the order the returns were decided (empty without returns). */
+  readonly adjustments: readonly Adjustment[];
+  /** One error per return that adjusts nothing, in the order decided (empty without returns). */
+  readonly returnErrors: readonly ReturnError[];
   /** Customers and history transactions that were not applied. */
   readonly rejected: {
     readonly customers: readonly ItemError<CustomerErrorCode>[];

@@ -1,4 +1,5 @@
 import type { Outcome } from '../outcome.js';
+import type { ReturnOutcome } from '../returns/ReturnOutcome.js';
 import type { ReplaySummary } from '../SummaryBuilder.js';
 import type { ReplayResult } from './ReplayResult.js';
 
@@ -10,6 +11,8 @@ export interface ReplayRetained {
   readonly transactionIds: number;
   /** Purchases kept for lookbacks and `history` facts. */
   readonly purchases: number;
+  /** Stored transactions kept for returns (0 in a session that takes no returns). */
+  readonly returnable: number;
 }
 
 /** A replay fed in chunks: memory stays flat in the number of transactions. @public */
@@ -22,6 +25,13 @@ export interface ReplaySession {
    * is not an array, and {@link LateTransactionError} as `maxLatenessDays` says.
    */
   push(transactions: readonly unknown[]): readonly Outcome[];
+  /**
+   * Decides the next consecutive chunk of returns against the transactions pushed so far, by
+   * the engine's decision (docs/concepts.md, Returns). Item keys `#<index>` count from the first
+   * return pushed. Throws a `TypeError` when `returns` is not an array, or when the session was
+   * not opened with `returns: true`.
+   */
+  pushReturns(returns: readonly unknown[]): readonly ReturnOutcome[];
   /** Totals so far. */
   summary(): ReplaySummary;
   /** What the session holds in memory now. */

@@ -17,6 +17,17 @@ export interface ReplaySessionOptions extends CoreOptions {
   readonly maxLatenessDays?: number;
 }
 
+/** Options of `createReplay`: the session options plus whether it takes returns. @public */
+export interface CreateReplayOptions extends ReplaySessionOptions {
+  /**
+   * Whether the session takes returns (`pushReturns`): it then keeps, per stored transaction,
+   * what deciding a return needs (customer, date-time, amount, returned sum, payment), so its
+   * memory grows with the transactions stored (docs/replay.md, Returns).
+   * @defaultValue `false`
+   */
+  readonly returns?: boolean;
+}
+
 /** Options of `replay`: the session options plus injected time and ids. @public */
 export interface ReplayOptions extends ReplaySessionOptions {
   /** Stamps `generated_at` of the result; without it the result has none (the core reads no clock). */
@@ -33,6 +44,9 @@ export const DEFAULT_LATENESS_DAYS = 31;
 
 /** The keys a session's options may have. */
 export const SESSION_OPTION_KEYS: readonly string[] = [...CORE_OPTION_KEYS, 'maxLatenessDays'];
+
+/** The keys the options of `createReplay` may have. */
+export const CREATE_OPTION_KEYS: readonly string[] = [...SESSION_OPTION_KEYS, 'returns'];
 
 /**
  * `maxLatenessDays` checked: a whole number of days, or `Infinity`.

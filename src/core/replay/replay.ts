@@ -1,10 +1,13 @@
 import { assertKnownKeys } from '../../model/knownKeys.js';
 import { describeValue } from '../../rules/_internals/describe.js';
-import type { Payment, TransactionError } from '../outcome.js';
+import type { Outcome, Payment, TransactionError } from '../outcome.js';
+import type { Adjustment, ReturnError, ReturnOutcome } from '../returns/ReturnOutcome.js';
 import { type ReplayOptions, SESSION_OPTION_KEYS } from './options.js';
+import { pushMerged } from './pushMerged.js';
 import { replayCore } from './ReplayCore.js';
 import { checkData, type ReplayData } from './ReplayData.js';
 import type { ReplayResult } from './ReplayResult.js';
+import { ReturnCursor } from './ReturnCursor.js';
 
 const REPLAY_OPTION_KEYS: readonly string[] = [...SESSION_OPTION_KEYS, 'clock', 'ids'];
 
@@ -17,12 +20,13 @@ function checkFunction(value: unknown, name: string): void {
 
 /**
  * Replays a whole data set: customers first (one request), then history, then transactions in
- * array order. Synchronous and deterministic: the same input gives the same output.
+ * array order, merged with `returns` when given: the next return goes first when its date-time is
+ * strictly before the next transaction's (one that cannot be read goes before every other). Synchronous and deterministic: the same input gives the same output.
  * @param data - offers, customers, optional history, and the transactions to decide
  * @param options - core options, plus `clock` and `ids`
- * @returns payments, errors, rejections and a summary
+ * @returns payments (as decided), errors, adjustments and return errors, rejections and a summary
  * @throws OfferValidationError when an offer is invalid; TypeError when `data` is not an object,
- *   has a key other than `offers`, `customers`, `history` and `transactions`, or one of them has
+ *   has a key other than `offers`, `customers`, `history`, `transactions` and `returns`, or one of them has
  *   the wrong shape, for an unknown option, and when `clock` or `ids` is not a function;
  *   RangeError for a bad option value
  * @example
@@ -41,12 +45,28 @@ export function replay(
   const { clock, ids, ...sessionOptions } = options;
   checkFunction(clock, 'replay options.clock');
   checkFunction(ids, 'replay options.ids');
-  const session = replayCore(data, sessionOptions, Number.POSITIVE_INFINITY);
+  const withReturns = data.returns !== undefined;
+  const session = replayCore(data, sessionOptions, Number.POSITIVE_INFINITY, withReturns);
+  let outcomes: readonly Outcome[];
+  let returnOutcomes: readonly ReturnOutcome[] = [];
+  if (withReturns) {
+    const timeZone = session.timeZone;
+    const cursor = new ReturnCursor(data.returns ?? [], timeZone);
+    const merged = pushMerged(session, data.transactions, cursor, timeZone);
+    returnOutcomes = [...merged.returns, ...session.pushReturns(cursor.take(null))];
+    outcomes = merged.outcomes;
+  } else outcomes = session.push(data.transactions);
   const payments: Payment[] = [];
   const errors: TransactionError[] = [];
-  for (const o of session.push(data.transactions)) {
+  for (const o of outcomes) {
     if (o.ok) payments.push(o.payment);
     else errors.push(o.error);
+  }
+  const adjustments: Adjustment[] = [];
+  const returnErrors: ReturnError[] = [];
+  for (const o of returnOutcomes) {
+    if (o.ok) adjustments.push(o.adjustment);
+    else returnErrors.push(o.error);
   }
   const eventId = ids === undefined ? 'replay' : ids();
   if (typeof eventId !== 'string' || eventId === '') {
@@ -67,6 +87,8 @@ export function replay(
     event_id: eventId,
     payments,
     errors,
+    adjustments,
+    returnErrors,
     rejected: session.rejected,
     summary: session.summary(),
   };

@@ -1,13 +1,16 @@
 import { assertKnownKeys } from '../../model/knownKeys.js';
-import { CORE_OPTION_KEYS } from '../../model/options.js';
+import { CORE_OPTION_KEYS, resolveCoreOptions } from '../../model/options.js';
 import { wholeNumber } from '../../model/wholeNumber.js';
 import type { Outcome, Payment, TransactionError } from '../outcome.js';
+import type { Adjustment, ReturnError, ReturnOutcome } from '../returns/ReturnOutcome.js';
 import type { ReplaySummary } from '../SummaryBuilder.js';
 import { createReplay } from './createReplay.js';
 import type { ReplaySessionOptions } from './options.js';
+import { pushMerged } from './pushMerged.js';
 import type { ReplayData } from './ReplayData.js';
 import type { ReplayResult } from './ReplayResult.js';
 import type { ReplayRetained } from './ReplaySession.js';
+import { ReturnCursor } from './ReturnCursor.js';
 
 /** Options of `replayStream`: the session options plus the chunk size. @public */
 export interface ReplayStreamOptions extends ReplaySessionOptions {
@@ -25,6 +28,10 @@ export interface CollectedReplay {
   readonly payments: readonly Payment[];
   /** One error per transaction that earns nothing, in transaction order. */
   readonly errors: readonly TransactionError[];
+  /** Payments adjusted by returns, in the order decided (empty without returns). */
+  readonly adjustments: readonly Adjustment[];
+  /** One error per return that adjusts nothing, in the order decided (empty without returns). */
+  readonly returnErrors: readonly ReturnError[];
   /** Totals of the whole stream. */
   readonly summary: ReplaySummary;
 }
@@ -46,8 +53,14 @@ export interface ReplayStream extends AsyncIterable<Outcome> {
    * Iterate either this or the stream itself, once.
    */
   chunks(): AsyncIterable<readonly Outcome[]>;
-  /** Iterates the whole stream and returns its payments, errors and summary. */
+  /** Iterates the whole stream and returns its payments, errors, adjustments and summary. */
   collect(): Promise<CollectedReplay>;
+  /**
+   * The outcomes of the returns (`data.returns`) decided since the last call, in order, and
+   * forgets them: returns are decided as the transactions reach them (docs/replay.md, Returns),
+   * the ones after the last transaction when the iteration ends. Always empty without returns.
+   */
+  takeReturnOutcomes(): readonly ReturnOutcome[];
 }
 
 const STREAM_OPTION_KEYS: readonly string[] = [...CORE_OPTION_KEYS, 'maxLatenessDays', 'chunkSize'];
@@ -58,7 +71,8 @@ const STREAM_OPTION_KEYS: readonly string[] = [...CORE_OPTION_KEYS, 'maxLateness
  * duplicate-id set, not with the number of transactions. Transactions are expected in date order
  * within `maxLatenessDays` (docs/replay.md, Date order and `maxLatenessDays`); a later one ends
  * the iteration with a `LateTransactionError` naming it.
- * @param data - offers, customers and optional history (its `transactions` are not read)
+ * @param data - offers, customers, optional history and optional returns, merged with the
+ *   transactions by date-time (its `transactions` are not read)
  * @param transactions - the transactions to decide, in order
  * @param options - the `createReplay` options, plus `chunkSize`
  * @returns the stream of outcomes, its summary and rejections
@@ -114,20 +128,36 @@ export function replayChunks(
   chunks: AsyncIterable<readonly unknown[]>,
   options: ReplaySessionOptions,
 ): ReplayStream {
-  const session = createReplay(data, options);
+  const { returns } = data;
+  const session = createReplay(data, { ...options, returns: returns !== undefined });
+  const timeZone = resolveCoreOptions(options).timeZone;
+  const cursor = new ReturnCursor(returns ?? [], timeZone);
+  let decided: ReturnOutcome[] = [];
   let started = false;
 
   async function* outcomeChunks(): AsyncGenerator<readonly Outcome[]> {
     if (started) throw new Error('a replay stream can be iterated only once');
     started = true;
-    for await (const chunk of chunks) if (chunk.length > 0) yield session.push(chunk);
+    for await (const chunk of chunks) {
+      if (chunk.length === 0) continue;
+      const merged = pushMerged(session, chunk, cursor, timeZone);
+      for (const o of merged.returns) decided.push(o);
+      yield merged.outcomes;
+    }
+    if (!cursor.done) for (const o of session.pushReturns(cursor.take(null))) decided.push(o);
   }
+  const takeReturnOutcomes = (): readonly ReturnOutcome[] => {
+    const taken = decided;
+    decided = [];
+    return taken;
+  };
 
   const stream: ReplayStream = {
     rejected: session.rejected,
     summary: () => session.summary(),
     retained: () => session.retained(),
-    ...outcomeReaders(outcomeChunks, () => session.summary()),
+    takeReturnOutcomes,
+    ...outcomeReaders(outcomeChunks, () => session.summary(), takeReturnOutcomes),
   };
   return stream;
 }
@@ -137,11 +167,13 @@ export function replayChunks(
  * or collected into payments and errors.
  * @param outcomeChunks - yields the outcomes chunk by chunk (each call starts the one iteration)
  * @param summary - the totals of the outcomes produced so far
+ * @param takeReturnOutcomes - the return outcomes decided since the last call
  * @returns the `chunks`, async iterator and `collect` of a `ReplayStream`
  */
 export function outcomeReaders(
   outcomeChunks: () => AsyncIterable<readonly Outcome[]>,
   summary: () => ReplaySummary,
+  takeReturnOutcomes: () => readonly ReturnOutcome[] = () => [],
 ): Pick<ReplayStream, 'chunks' | 'collect' | typeof Symbol.asyncIterator> {
   return {
     chunks: () => outcomeChunks(),
@@ -157,7 +189,13 @@ export function outcomeReaders(
           else errors.push(o.error);
         }
       }
-      return { payments, errors, summary: summary() };
+      const adjustments: Adjustment[] = [];
+      const returnErrors: ReturnError[] = [];
+      for (const o of takeReturnOutcomes()) {
+        if (o.ok) adjustments.push(o.adjustment);
+        else returnErrors.push(o.error);
+      }
+      return { payments, errors, adjustments, returnErrors, summary: summary() };
     },
   };
 }

@@ -46,6 +46,10 @@ export async function replayInWorkers(
   if (options.operators !== undefined) {
     throw new TypeError('custom operators cannot be used with workers: they do not cross threads');
   }
+  if (paths.returns !== undefined) {
+    // Returns read every partition's payments in date order: one session decides them.
+    throw new TypeError('returns cannot be replayed with workers: replay them with one worker');
+  }
   const resolved = resolveOptions({
     ...(options.timeZone === undefined ? {} : { timeZone: options.timeZone }),
     ...(options.scale === undefined ? {} : { scale: options.scale }),
@@ -154,8 +158,11 @@ function fileReplay(
       customers: shared.customers,
       transactionIds: ledger.size,
       purchases: purchases.reduce((a, b) => a + b, 0),
+      // `--workers` takes no returns (docs/replay.md, Returns).
+      returnable: 0,
     }),
     malformed,
+    takeReturnOutcomes: () => [],
     ...outcomeReaders(outcomeChunks, () => replay.summary()),
   };
   return replay;

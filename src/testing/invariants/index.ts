@@ -1,6 +1,9 @@
 import { cashbackWithinBounds } from './cashbackWithinBounds.js';
+import { netCashbackIsSumOfPayments } from './netCashbackIsSumOfPayments.js';
 import { oneOutcomePerTransaction } from './oneOutcomePerTransaction.js';
 import { paymentDateIsDayPlusWarranty } from './paymentDateIsDayPlusWarranty.js';
+import { returnedWithinAmount } from './returnedWithinAmount.js';
+import { returnNeverRaisesPayment } from './returnNeverRaisesPayment.js';
 import type { InvariantOptions, ReplayInput, ReplayOutput } from './types.js';
 
 export type { InvariantOptions, ReplayInput, ReplayOutput } from './types.js';
@@ -30,6 +33,14 @@ export interface Invariants {
     result: ReplayOutput,
     options?: InvariantOptions,
   ) => void;
+  /** Adjustments follow the payments' cashback and never raise it (docs/concepts.md, Returns). */
+  readonly returnNeverRaisesPayment: (input: ReplayInput, result: ReplayOutput) => void;
+  /** `summary.returns.netCashback` is the sum of the payments' current cashback. */
+  readonly netCashbackIsSumOfPayments: (input: ReplayInput, result: ReplayOutput) => void;
+  /** One outcome per return; the returns stored of a transaction never exceed its amount. */
+  readonly returnedWithinAmount: (input: ReplayInput, result: ReplayOutput) => void;
+  /** The three invariants of returns above. */
+  readonly returns: (input: ReplayInput, result: ReplayOutput) => void;
   /** All of the above. */
   readonly all: (input: ReplayInput, result: ReplayOutput, options?: InvariantOptions) => void;
 }
@@ -48,9 +59,20 @@ export const invariants: Invariants = Object.freeze({
   oneOutcomePerTransaction,
   cashbackWithinBounds,
   paymentDateIsDayPlusWarranty,
+  returnNeverRaisesPayment,
+  netCashbackIsSumOfPayments,
+  returnedWithinAmount,
+  returns(input: ReplayInput, result: ReplayOutput): void {
+    returnNeverRaisesPayment(input, result);
+    netCashbackIsSumOfPayments(input, result);
+    returnedWithinAmount(input, result);
+  },
   all(input: ReplayInput, result: ReplayOutput, options: InvariantOptions = {}): void {
     oneOutcomePerTransaction(input, result);
     cashbackWithinBounds(input, result, options);
     paymentDateIsDayPlusWarranty(input, result, options);
+    returnNeverRaisesPayment(input, result);
+    netCashbackIsSumOfPayments(input, result);
+    returnedWithinAmount(input, result);
   },
 });

@@ -18,6 +18,8 @@ export interface ReplayInput {
   readonly history?: readonly unknown[];
   /** Submitted transactions, in order. */
   readonly transactions: readonly unknown[];
+  /** Returns, in order (docs/concepts.md, Returns). */
+  readonly returns?: readonly unknown[];
 }
 
 /**
@@ -39,8 +41,23 @@ export interface ReplayOutput {
   }[];
   /** Errors, in transaction order. */
   readonly errors: readonly { readonly key: string; readonly code: string }[];
-  /** Counts, when the result has them. */
-  readonly summary?: { readonly transactions: number };
+  /** Payments adjusted by returns, in the order decided. */
+  readonly adjustments?: readonly {
+    readonly return_id: string;
+    readonly transaction_id: string;
+    readonly customer_id: string;
+    readonly offer_id: number;
+    readonly previous_cashback: number;
+    readonly cashback: number;
+    readonly payment_date: string;
+  }[];
+  /** Return errors, in the order decided. */
+  readonly returnErrors?: readonly { readonly key: string; readonly code: string }[];
+  /** Counts, when the result has them; `returns` when the replay took returns. */
+  readonly summary?: {
+    readonly transactions: number;
+    readonly returns?: { readonly netCashback: string };
+  };
 }
 
 /**

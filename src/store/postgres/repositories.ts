@@ -7,6 +7,7 @@ import type {
   StoreSession,
   TransactionRepository,
 } from '../Store.js';
+import { lockRows } from './lockRows.js';
 import { paymentChanges } from './paymentChanges.js';
 import {
   customerRecord,
@@ -134,13 +135,11 @@ function transactions(db: SqlClient, inUnit: boolean): TransactionRepository {
       requirePartner(partner);
       if (list.length === 0) return [];
       if (inUnit) {
-        await db.query(
-          `SELECT c.* FROM (SELECT id FROM unnest($2::text[]) AS id ORDER BY id COLLATE "C") AS u,
-           LATERAL (
-             SELECT 1 FROM cashback_customers
-             WHERE partner = $1 AND customer_id = u.id FOR NO KEY UPDATE
-           ) AS c`,
-          [partner, [...new Set(list.map((t) => t.customer_id))]],
+        await lockRows(
+          db,
+          { table: 'cashback_customers', key: 'customer_id' },
+          partner,
+          list.map((t) => t.customer_id),
         );
       }
       const rows = await db.query(

@@ -1,6 +1,7 @@
 import type { ReturnRecord } from '../records.js';
 import { requirePartner } from '../requirePartner.js';
 import type { ReturnRepository } from '../Store.js';
+import { lockRows } from './lockRows.js';
 import type { SqlClient, SqlRow } from './sql.js';
 
 /** A return from its row. */
@@ -53,13 +54,11 @@ export function returns(db: SqlClient, inUnit: boolean): ReturnRepository {
       requirePartner(partner);
       if (list.length === 0) return [];
       if (inUnit) {
-        await db.query(
-          `SELECT t.* FROM (SELECT id FROM unnest($2::text[]) AS id ORDER BY id COLLATE "C") AS u,
-           LATERAL (
-             SELECT 1 FROM cashback_transactions
-             WHERE partner = $1 AND transaction_id = u.id FOR NO KEY UPDATE
-           ) AS t`,
-          [partner, [...new Set(list.map((r) => r.transaction_id))]],
+        await lockRows(
+          db,
+          { table: 'cashback_transactions', key: 'transaction_id' },
+          partner,
+          list.map((r) => r.transaction_id),
         );
       }
       const rows = await db.query(

@@ -150,6 +150,10 @@ function wholeDays() {
     .max(36_500, 'must be at most 36500');
 }
 
+const JSON_VALUE = z.json();
+const METADATA_JSON =
+  'must hold JSON values only (strings, finite numbers, booleans, null, lists, objects)';
+
 /** Offer with `active` and the extensions (docs/concepts.md, Offers). @public */
 export const OfferSchema = z
   .object({
@@ -174,6 +178,11 @@ export const OfferSchema = z
     audience: AudienceSchema.optional(),
     lookback_days: wholeDays().optional(),
     conditions: z.unknown().optional(),
+    // The operator's own data: kept and reported, never read (docs/concepts.md, Offers).
+    metadata: z
+      .record(z.string(), z.unknown(), 'must be an object')
+      .refine((m) => JSON_VALUE.safeParse(m).success, METADATA_JSON)
+      .optional(),
   })
   .refine((o) => (parseDay(o.valid_from) as number) <= (parseDay(o.valid_to) as number), {
     path: ['valid_to'],

@@ -61,6 +61,8 @@ export interface OfferJson {
   lookback_days?: number;
   /** A condition tree (docs/concepts.md, The condition language). */
   conditions?: Record<string, unknown>;
+  /** The operator's own data, JSON values only: kept and reported, never read. */
+  metadata?: Record<string, unknown>;
 }
 
 /**

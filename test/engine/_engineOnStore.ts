@@ -257,6 +257,17 @@ export function describeEngineOnStore(createStore: () => Promise<Store>): void {
       ]);
     });
 
+    test('metadata is kept, listed in activeOffers, and a change of it emits the offer', async () => {
+      const engine = await engineOf({ partners: partners() });
+      const metadata = { campaign: 'spring', tags: ['a', 1, null] };
+      await engine.upsertOffers([offer()]);
+      await engine.upsertOffers([offer({ metadata })]);
+      expect((await outboxOf(engine, A)).slice(1)).toEqual([
+        event('evt-3', 2, stored({ metadata })),
+      ]);
+      expect((await engine.activeOffers())[0]?.metadata).toEqual(metadata);
+    });
+
     test('without partners with webhooks, offers load and no event is written', async () => {
       const engine = await engineOf({ partners: createMemoryPartners([{ application_id: A }]) });
       expect(await engine.upsertOffers([offer()])).toEqual({

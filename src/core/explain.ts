@@ -86,7 +86,12 @@ export function explainParsed(
   const customer = item.ok ? state.customer(item.value.customerId) : undefined;
   if (!item.ok || customer === undefined) return { outcome, candidates: [] };
   const tx = item.value;
-  const m = matchInput(tx, customer, state.purchases(tx.customerId, tx.merchantKey));
+  const m = matchInput(
+    tx,
+    customer,
+    state.purchases(tx.customerId, tx.merchantKey),
+    state.activation?.bind(state),
+  );
   const candidates = (state.offers.byMerchant.get(tx.merchantKey) ?? []).map((o) =>
     _explainOffer(o, m, state.options),
   );

@@ -7,6 +7,12 @@ export {
   type BacktestRow,
   backtest,
 } from './backtest.js';
+export {
+  type ActivationBatch,
+  type ActivationLookups,
+  screenActivations,
+  screenActivationTargets,
+} from './activations.js';
 export type { BacktestCharts, VegaLiteSpec } from './backtestCharts.js';
 export { type CustomerBatch, screenCustomers } from './customers.js';
 export { type DecideState, type Decision, decide, purchaseOf, screenHistory } from './decide.js';

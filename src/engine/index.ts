@@ -2,6 +2,7 @@ export { type CashbackEngine, createEngine, type EngineOptions } from './createE
 export { createMemoryPartners, type PartnerRegistry, type PartnerSettings } from './partners.js';
 export { MAX_PAGE_SIZE, PaymentsQuerySchema } from './paymentsQuery.js';
 export {
+  type AddActivationsResult,
   type AddHistoryResult,
   type AddTransactionsResult,
   type CashbackPaymentRecord,

@@ -47,7 +47,7 @@ function wholeSecond(inDay: number): string {
  * @param when - a parsed date-time
  * @returns the stored text
  */
-function storedDate(when: WallClock): string {
+export function storedDate(when: WallClock): string {
   const inDay = when.seconds - when.day * 86_400;
   if (when.nanos === 0) return formatDay(when.day) + wholeSecond(inDay);
   const monthDay = when.monthDay;

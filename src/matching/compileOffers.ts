@@ -172,6 +172,7 @@ function compileOne(
     audience,
     lookbackDays,
     condition,
+    requiresActivation: o.requires_activation === true,
     needsHistory: audience !== 'all' || condition?.usesHistory === true,
   };
 }

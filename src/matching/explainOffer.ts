@@ -59,6 +59,12 @@ function detail(check: EligibilityCheck, offer: CompiledOffer, m: MatchInput): s
       return `merchant '${tx.merchantKey}' is not the offer's '${offer.merchantKey}'`;
     case 'valid_dates':
       return `day ${tx.when.dayText} is outside ${formatDay(offer.validFrom)}..${formatDay(offer.validTo)}`;
+    case 'activation': {
+      const at = m.activation?.(tx.customerId, offer.offerId);
+      return at === undefined
+        ? `the customer has not activated the offer`
+        : `the customer activated the offer at ${at.text}, after ${tx.when.text}`;
+    }
     case 'age':
       return m.age < 0
         ? `the customer's birthday ${m.customer.birthday} is after the day ${tx.when.dayText}`

@@ -1,6 +1,7 @@
 export { dayInZone, parseDateTime, type WallClock } from './dateTime.js';
 export { formatDay, parseDay } from './day.js';
 export {
+  type ActivationErrorCode,
   type CustomerErrorCode,
   ERROR_CODES,
   type ErrorCode,
@@ -17,9 +18,12 @@ export {
 } from './money.js';
 export { merchantKey, normaliseGender } from './normalise.js';
 export { type CoreOptions, type ResolvedOptions, resolveOptions } from './options.js';
+export { type ParsedActivation, parseActivation } from './parseActivation.js';
 export { type ParsedCustomer, parseCustomer } from './parseCustomer.js';
 export { type ParsedTransaction, type ParseResult, parseTransaction } from './parseTransaction.js';
 export {
+  type ActivationInput,
+  ActivationSchema,
   AmountSchema,
   AudienceSchema,
   type CustomerInput,
@@ -33,6 +37,7 @@ export {
   LocationSchema,
   type Merchant,
   MerchantSchema,
+  OfferIdSchema,
   type OfferInput,
   OfferSchema,
   type TransactionInput,

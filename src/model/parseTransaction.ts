@@ -38,7 +38,15 @@ export type ParseResult<T> =
   | { readonly ok: true; readonly value: T }
   | { readonly ok: false; readonly key: string; readonly issues: readonly FieldIssue[] };
 
-function readId(v: unknown, path: string, issues: FieldIssue[]): string {
+/**
+ * Reads an identifier field (docs/concepts.md, Input rules): a string, trimmed, 1–128 characters
+ * that every store can keep.
+ * @param v - the value as sent
+ * @param path - the field's name in issues
+ * @param issues - where a problem is added
+ * @returns the trimmed id (meaningless when an issue was added)
+ */
+export function readId(v: unknown, path: string, issues: FieldIssue[]): string {
   if (typeof v !== 'string') {
     issues.push({ path, message: v === undefined ? 'is required' : 'must be a string' });
     return '';
@@ -52,6 +60,30 @@ function readId(v: unknown, path: string, issues: FieldIssue[]): string {
     if (issue !== undefined) issues.push({ path, message: issue });
   }
   return id;
+}
+
+/**
+ * Reads a date-time field as a transaction's `date` (docs/concepts.md, Time zones).
+ * @param v - the value as sent
+ * @param path - the field's name in issues
+ * @param timeZone - the engine's IANA time zone
+ * @param issues - where a problem is added
+ * @returns the wall-clock time, or `undefined` when an issue was added
+ */
+export function readDateTime(
+  v: unknown,
+  path: string,
+  timeZone: string,
+  issues: FieldIssue[],
+): WallClock | undefined {
+  if (typeof v !== 'string') {
+    issues.push({ path, message: v === undefined ? 'is required' : 'must be a string' });
+    return undefined;
+  }
+  const w = parseDateTime(v, timeZone);
+  if (typeof w !== 'string') return w;
+  issues.push({ path, message: w });
+  return undefined;
 }
 
 function readString(v: unknown, path: string, issues: FieldIssue[], optional: boolean): string {
@@ -116,17 +148,7 @@ export function parseTransaction(
   const keyOk = issues.length === 0;
   const customerId = readId(input.customer_id, 'customer_id', issues);
   const description = readString(input.description, 'description', issues, history);
-  let when: WallClock | undefined;
-  if (typeof input.date !== 'string') {
-    issues.push({
-      path: 'date',
-      message: input.date === undefined ? 'is required' : 'must be a string',
-    });
-  } else {
-    const w = parseDateTime(input.date, timeZone);
-    if (typeof w === 'string') issues.push({ path: 'date', message: w });
-    else when = w;
-  }
+  const when = readDateTime(input.date, 'date', timeZone, issues);
   let amount: ExactAmount | undefined;
   if (input.amount === undefined) issues.push({ path: 'amount', message: 'is required' });
   else {

@@ -6,6 +6,7 @@ export {
   type MemoryStoreUsage,
 } from './memory/createMemoryStore.js';
 export type {
+  ActivationRecord,
   CustomerRecord,
   OfferRecord,
   OutboxEvent,
@@ -14,6 +15,8 @@ export type {
   TransactionRecord,
 } from './records.js';
 export type {
+  ActivationQuery,
+  ActivationRepository,
   ClaimedDelivery,
   CustomerRepository,
   DeadLetter,

@@ -82,6 +82,10 @@ function countedSession(s: StoreSession, wrote: () => void): StoreSession {
       get: (partner, ids) => s.customers.get(partner, ids),
       upsert: (partner, customers) => write(s.customers.upsert(partner, customers)),
     },
+    activations: {
+      get: (partner, query) => s.activations.get(partner, query),
+      add: (partner, activations) => write(s.activations.add(partner, activations)),
+    },
     transactions: {
       existing: (partner, ids) => s.transactions.existing(partner, ids),
       insert: (partner, txs) => write(s.transactions.insert(partner, txs)),

@@ -9,6 +9,11 @@ export interface ReplayData {
   readonly offers: readonly unknown[] | OfferSet;
   /** Customers (docs/concepts.md, Input rules), applied first as one request. */
   readonly customers: readonly unknown[];
+  /**
+   * Activations `{customer_id, offer_id, date}` (docs/concepts.md, Activation; `date` required),
+   * applied after the customers, known from the start.
+   */
+  readonly activations?: readonly unknown[];
   /** History transactions (docs/concepts.md, Input rules), applied after the customers. */
   readonly history?: readonly unknown[];
   /**
@@ -19,7 +24,13 @@ export interface ReplayData {
 }
 
 // One data set feeds `replay` and `createReplay` alike; a session leaves `transactions` to `push`.
-const DATA_KEYS: readonly string[] = ['offers', 'customers', 'history', 'transactions'];
+const DATA_KEYS: readonly string[] = [
+  'offers',
+  'customers',
+  'activations',
+  'history',
+  'transactions',
+];
 
 /**
  * Whether `offers` is what `compileOffers` returns (an array is not: it is offers to compile).
@@ -40,8 +51,8 @@ export function isOfferSet(offers: unknown): offers is OfferSet {
 
 /**
  * Checks the input object of `createReplay` and `replay`: an object with no key but `offers`,
- * `customers`, `history` and `transactions`, `offers` an array or an `OfferSet`, the other lists
- * arrays (`history` may be left out, and `transactions` too unless `withTransactions`).
+ * `customers`, `activations`, `history` and `transactions`, `offers` an array or an `OfferSet`,
+ * the other lists arrays (`activations` and `history` may be left out, and `transactions` too unless `withTransactions`).
  * @param data - the input as given
  * @param withTransactions - whether `transactions` is required
  * @throws TypeError naming what is wrong
@@ -56,6 +67,7 @@ export function checkData(data: unknown, withTransactions: boolean): asserts dat
     );
   }
   requireArray(d.customers, 'data.customers');
+  if (d.activations !== undefined) requireArray(d.activations, 'data.activations');
   if (d.history !== undefined) requireArray(d.history, 'data.history');
   if (withTransactions || d.transactions !== undefined) {
     requireArray(d.transactions, 'data.transactions');

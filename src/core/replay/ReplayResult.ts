@@ -1,4 +1,9 @@
-import type { CustomerErrorCode, ItemError, TransactionErrorCode } from '../../model/errors.js';
+import type {
+  ActivationErrorCode,
+  CustomerErrorCode,
+  ItemError,
+  TransactionErrorCode,
+} from '../../model/errors.js';
 import type { Payment, TransactionError } from '../outcome.js';
 import type { ReplaySummary } from '../SummaryBuilder.js';
 
@@ -12,9 +17,10 @@ export interface ReplayResult {
   readonly payments: readonly Payment[];
   /** One error per transaction that earns nothing, in transaction order. */
   readonly errors: readonly TransactionError[];
-  /** Customers and history transactions that were not applied. */
+  /** Customers, activations and history transactions that were not applied. */
   readonly rejected: {
     readonly customers: readonly ItemError<CustomerErrorCode>[];
+    readonly activations: readonly ItemError<ActivationErrorCode>[];
     readonly history: readonly ItemError<TransactionErrorCode>[];
   };
   /** Counts by outcome and by offer. */

@@ -18,6 +18,7 @@ interface BacktestCommandOptions extends Partial<Record<ReadLimit, number>> {
   readonly baseline: string;
   readonly candidate: string;
   readonly customers: string;
+  readonly activations?: string;
   readonly history?: string;
   readonly transactions: string;
   readonly report?: string;
@@ -93,6 +94,7 @@ async function backtestCommand(options: BacktestCommandOptions): Promise<void> {
     const baseline = await whole(options.baseline);
     const candidate = await whole(options.candidate);
     const customers = await whole(options.customers);
+    const activations = options.activations === undefined ? [] : await whole(options.activations);
     const history = options.history === undefined ? [] : await whole(options.history);
     const records = readRecords(options.transactions, { limits });
     async function* transactions(): AsyncGenerator<unknown> {
@@ -102,7 +104,7 @@ async function backtestCommand(options: BacktestCommandOptions): Promise<void> {
       }
     }
     const b = await backtest(
-      { baseline, candidate, customers, history, transactions: transactions() },
+      { baseline, candidate, customers, activations, history, transactions: transactions() },
       { timeZone: options.timeZone },
     );
     if (options.report !== undefined) {
@@ -133,6 +135,10 @@ export function addBacktestCommand(program: Command): void {
     .requiredOption('--baseline <file>', 'the offers in force (JSON array)')
     .requiredOption('--candidate <file>', 'the offers to compare (JSON array)')
     .requiredOption('--customers <file>', 'customers')
+    .option(
+      '--activations <file>',
+      'activations {customer_id, offer_id, date} of offers with requires_activation',
+    )
     .option('--history <file>', 'history transactions')
     .requiredOption('--transactions <file>', 'transactions, in date order (streamed)')
     .option('--report <file>', 'write a self-contained HTML report with charts')

@@ -16,6 +16,7 @@ import { addReadLimitOptions, parseTimeZone, readLimitsOf, UsageError } from './
 interface ReplayCommandOptions extends Partial<Record<ReadLimit, number>> {
   readonly offers: string;
   readonly customers: string;
+  readonly activations?: string;
   readonly history?: string;
   readonly transactions: string;
   readonly out?: string;
@@ -194,6 +195,9 @@ function formatSummary(s: ReplayCommandSummary): string {
  *   malformed line
  */
 async function replayCommand(options: ReplayCommandOptions): Promise<void> {
+  if (options.workers > 1 && options.activations !== undefined) {
+    throw new UsageError('--activations cannot be used with --workers above 1 yet');
+  }
   const bar = process.stderr.isTTY ? progressBar() : undefined;
   const reportMalformed = (m: MalformedRecord): void => {
     process.stderr.write(`cashback: skipped ${m.file}:${m.line}: ${m.reason}\n`);
@@ -201,6 +205,7 @@ async function replayCommand(options: ReplayCommandOptions): Promise<void> {
   const paths = {
     offers: options.offers,
     customers: options.customers,
+    ...(options.activations === undefined ? {} : { activations: options.activations }),
     ...(options.history === undefined ? {} : { history: options.history }),
     transactions: options.transactions,
   };
@@ -263,6 +268,10 @@ export function addReplayCommand(program: Command): void {
     )
     .requiredOption('--offers <file>', 'offers (JSON array)')
     .requiredOption('--customers <file>', 'customers')
+    .option(
+      '--activations <file>',
+      'activations {customer_id, offer_id, date} of offers with requires_activation',
+    )
     .option('--history <file>', 'history transactions, applied after the customers')
     .requiredOption('--transactions <file>', 'transactions to decide, in any order (streamed)')
     .option('--out <file>', 'payments, CSV, NDJSON (.gz compresses) or Parquet by extension')

@@ -4,7 +4,9 @@ import {
   type CandidateExplanation,
 } from '../matching/explainOffer.js';
 import { matchInput } from '../matching/match.js';
+import type { WallClock } from '../model/dateTime.js';
 import { type CoreOptions, resolveOptions } from '../model/options.js';
+import { parseActivation } from '../model/parseActivation.js';
 import { parseCustomer } from '../model/parseCustomer.js';
 import {
   type ParsedTransaction,
@@ -23,6 +25,11 @@ export interface ExplainContext {
   readonly customer: unknown;
   /** The customer's earlier transactions (history items of the partner API). */
   readonly history?: readonly unknown[];
+  /**
+   * Activations `{customer_id, offer_id, date}` (docs/concepts.md, Activation; `date` required),
+   * for offers with `requires_activation`; those of other customers and invalid ones are ignored.
+   */
+  readonly activations?: readonly unknown[];
 }
 
 /** Why a transaction gets what it gets. @public */
@@ -56,12 +63,20 @@ export function explain(
   const customer = parsedCustomer?.ok === true ? parsedCustomer.value : undefined;
   const ids = new Set<string>();
   const purchases = new PurchaseLists();
+  const activated = new Map<number, WallClock>();
+  (context.activations ?? []).forEach((a, i) => {
+    const r = parseActivation(a, i, resolved.timeZone, true);
+    if (r.ok && r.value.customerId === customer?.customerId) {
+      activated.set(r.value.offerId, r.value.when as WallClock);
+    }
+  });
   const state: DecideState = {
     offers,
     options: resolved,
     customer: (id) => (customer?.customerId === id ? customer : undefined),
     hasTransaction: (id) => ids.has(id),
     purchases: (c, k) => purchases.get(c, k),
+    activation: (c, o) => (customer?.customerId === c ? activated.get(o) : undefined),
   };
   const history = screenHistory(
     (context.history ?? []).map((h, i) => parseTransaction(h, i, resolved.timeZone, true)),

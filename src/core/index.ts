@@ -1,5 +1,11 @@
 export { TransactionIdSet } from '../model/TransactionIdSet.js';
 export {
+  type ActivationBatch,
+  type ActivationLookups,
+  screenActivations,
+  screenActivationTargets,
+} from './activations.js';
+export {
   type BacktestData,
   type BacktestFigures,
   type BacktestOptions,
@@ -7,12 +13,6 @@ export {
   type BacktestRow,
   backtest,
 } from './backtest.js';
-export {
-  type ActivationBatch,
-  type ActivationLookups,
-  screenActivations,
-  screenActivationTargets,
-} from './activations.js';
 export type { BacktestCharts, VegaLiteSpec } from './backtestCharts.js';
 export { type CustomerBatch, screenCustomers } from './customers.js';
 export { type DecideState, type Decision, decide, purchaseOf, screenHistory } from './decide.js';

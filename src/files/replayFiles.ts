@@ -20,6 +20,8 @@ export interface ReplayFilePaths {
   readonly offers: string;
   /** Customers. */
   readonly customers: string;
+  /** Activations (docs/concepts.md, Activation; `date` required), known from the start. */
+  readonly activations?: string;
   /** History transactions, applied after the customers. */
   readonly history?: string;
   /** The transactions to decide, in date order; streamed. */
@@ -72,12 +74,19 @@ const FILE_OPTION_KEYS: readonly string[] = [
   'onMalformed',
   'onProgress',
 ];
-const PATH_KEYS: readonly string[] = ['offers', 'customers', 'history', 'transactions'];
+const PATH_KEYS: readonly string[] = [
+  'offers',
+  'customers',
+  'activations',
+  'history',
+  'transactions',
+];
 
 /** The inputs of a file replay that are read whole, and the malformed records skipped so far. */
 export interface SmallInputs {
   readonly offers: unknown[];
   readonly customers: unknown[];
+  readonly activations: unknown[];
   readonly history: unknown[];
   /** The size of the transactions file, in bytes. */
   readonly total: number;
@@ -114,8 +123,9 @@ export async function readSmallInputs(
   const total = await fileSize(paths.transactions);
   const offers = await whole(paths.offers);
   const customers = await whole(paths.customers);
+  const activations = paths.activations === undefined ? [] : await whole(paths.activations);
   const history = paths.history === undefined ? [] : await whole(paths.history);
-  return { offers, customers, history, total, skip, malformed: () => malformed };
+  return { offers, customers, activations, history, total, skip, malformed: () => malformed };
 }
 
 /**
@@ -142,11 +152,14 @@ export async function replayFiles(
   assertKnownKeys(paths, PATH_KEYS, 'replayFiles paths', 'field');
   const { format, strict, onMalformed, onProgress, ...streamOptions } = options;
   assertKnownKeys(options, FILE_OPTION_KEYS, 'replayFiles options');
-  const { offers, customers, history, total, skip, malformed } = await readSmallInputs(paths, {
-    format,
-    strict,
-    onMalformed,
-  });
+  const { offers, customers, activations, history, total, skip, malformed } = await readSmallInputs(
+    paths,
+    {
+      format,
+      strict,
+      onMalformed,
+    },
+  );
   const batches = readRecordBatches(paths.transactions, {
     ...(format === undefined ? {} : { format }),
     ...(onProgress === undefined ? {} : { onBytes: (bytes: number) => onProgress(bytes, total) }),
@@ -164,9 +177,9 @@ export async function replayFiles(
   const { chunkSize: _, ...sessionOptions } = streamOptions;
   const stream =
     streamOptions.chunkSize === undefined
-      ? replayChunks({ offers, customers, history }, values(), sessionOptions)
+      ? replayChunks({ offers, customers, activations, history }, values(), sessionOptions)
       : replayStream(
-          { offers, customers, history },
+          { offers, customers, activations, history },
           (async function* () {
             for await (const chunk of values()) yield* chunk;
           })(),

@@ -21,6 +21,16 @@ export interface ParsedActivation {
 }
 
 /**
+ * The offer id as given, a string of decimal digits read as the number it writes: CSV and
+ * Parquet files give every cell as text (docs/decisions.md, Funding controls).
+ * @param raw - `offer_id` as sent
+ * @returns the number, or `raw` itself when it is not such a string
+ */
+function offerIdOf(raw: unknown): unknown {
+  return typeof raw === 'string' && /^[0-9]{1,16}$/.test(raw) ? Number(raw) : raw;
+}
+
+/**
  * The key of an activation's outcome: `<customer_id>/<offer_id>` when both are usable, else
  * `#<index>` (docs/decisions.md, Funding controls).
  * @param input - the item as sent
@@ -30,13 +40,13 @@ export interface ParsedActivation {
 export function activationKey(input: unknown, index: number): string {
   if (!isRecord(input)) return `#${index}`;
   const customer = itemKey(input.customer_id, index);
-  const offer = OfferIdSchema.safeParse(input.offer_id);
+  const offer = OfferIdSchema.safeParse(offerIdOf(input.offer_id));
   return customer.startsWith('#') || !offer.success ? `#${index}` : `${customer}/${offer.data}`;
 }
 
 /**
  * Parses an activation `{customer_id, offer_id, date?}`: the fields are read as a transaction's
- * `customer_id` and `date`, and an offer's `offer_id`.
+ * `customer_id` and `date`, and an offer's `offer_id` (also as a string of decimal digits).
  * @param input - the JSON item
  * @param index - its position, for the `#<index>` key of an item without a usable id
  * @param timeZone - the engine's IANA time zone
@@ -55,7 +65,7 @@ export function parseActivation(
   }
   const issues: FieldIssue[] = [];
   const customerId = readId(input.customer_id, 'customer_id', issues);
-  const offer = OfferIdSchema.safeParse(input.offer_id, { error: zodMessage });
+  const offer = OfferIdSchema.safeParse(offerIdOf(input.offer_id), { error: zodMessage });
   if (!offer.success) {
     for (const i of zodIssues(offer.error.issues)) issues.push({ ...i, path: 'offer_id' });
   }

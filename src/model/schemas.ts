@@ -204,7 +204,15 @@ export const OfferSchema = z
  */
 export const ActivationSchema = z.object({
   customer_id: IdSchema,
-  offer_id: OfferIdSchema,
+  // Also as decimal digits: CSV and Parquet files give every cell as text.
+  offer_id: z.union([
+    OfferIdSchema,
+    z
+      .string()
+      .regex(/^[0-9]{1,16}$/, 'must be a whole number')
+      .transform(Number)
+      .pipe(OfferIdSchema),
+  ]),
   date: DateTimeSchema.optional(),
 });
 

@@ -46,6 +46,10 @@ export async function replayInWorkers(
   if (options.operators !== undefined) {
     throw new TypeError('custom operators cannot be used with workers: they do not cross threads');
   }
+  // Partitions are not given activations yet: refused rather than replayed without them.
+  if (paths.activations !== undefined) {
+    throw new TypeError('activations cannot be used with workers yet: replay them with one worker');
+  }
   const resolved = resolveOptions({
     ...(options.timeZone === undefined ? {} : { timeZone: options.timeZone }),
     ...(options.scale === undefined ? {} : { scale: options.scale }),

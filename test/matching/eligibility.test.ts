@@ -53,11 +53,11 @@ describe('offer eligibility (docs/concepts.md)', () => {
           { customer_id: 'c2', offer_id: 1, date: '2000-01-01T00:00:00' },
         ],
       }).candidates[0];
-    expect(at('2025-06-02T09:15:00').matched).toBe(true);
-    expect(at('2025-06-02T09:15:00.000000001').failed).toEqual({
+    expect(at('2025-06-02T09:15:00')?.matched).toBe(true);
+    expect(at('2025-06-02T09:15:00.000000001')?.failed).toEqual({
       check: 'activation',
       detail:
-        'the customer activated the offer at 2025-06-02T09:15:00.000, after 2025-06-02T09:15:00.000',
+        'the customer activated the offer at 2025-06-02T09:15:00.000000001, after 2025-06-02T09:15:00.000',
     });
   });
 

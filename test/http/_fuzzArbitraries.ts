@@ -15,6 +15,7 @@ export const POST_ROUTES = {
   '/transactions-history': 'history',
   '/customers/': 'customer',
   '/customers': 'customer',
+  '/activations': 'activation',
 } as const;
 export type PostRoute = keyof typeof POST_ROUTES;
 export type ItemKind = (typeof POST_ROUTES)[PostRoute];
@@ -41,6 +42,7 @@ export const POLLUTION_KEYS = ['polluted', 'isAdmin', 'then', 'toJSON', 'sub', '
 const FIELD_KEYS = [
   'transaction_id',
   'customer_id',
+  'offer_id',
   'description',
   'date',
   'amount',
@@ -342,12 +344,19 @@ const BAD_FIELDS: Record<ItemKind, Record<string, Bad[]>> = {
     gender: [DELETE, '', '  ', ...NOT_A_STRING],
     location: BAD_LOCATION,
   },
+  activation: {
+    customer_id: BAD_ID,
+    offer_id: [DELETE, null, 0, -1, 1.5, '1.5', '-1', 'x', '', [], {}, true, 2 ** 53],
+    // `date` may be left out: only a present, malformed one makes the item invalid.
+    date: BAD_DATE_TIME.filter((bad) => bad !== DELETE),
+  },
 };
 
 const VALID: Record<ItemKind, () => Record<string, unknown>> = {
   transaction: tx,
   history,
   customer,
+  activation: () => ({ customer_id: 'c1', offer_id: 1, date: '2025-06-01T08:00:00' }),
 };
 
 /** A valid item of the kind with one field made invalid (or dropped). */
@@ -420,7 +429,7 @@ function validItem(kind: ItemKind): fc.Arbitrary<string> {
     fc.constant('9'.repeat(400)),
   );
   const fields: fc.Arbitrary<Record<string, unknown>> =
-    kind === 'customer'
+    kind === 'customer' || kind === 'activation'
       ? fc.record({ customer_id: id })
       : fc.record({
           transaction_id: id,

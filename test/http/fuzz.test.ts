@@ -539,7 +539,7 @@ async function judgePostResult(
   if (answer.status !== 200) return;
   const items = (JSON.parse(await new Response(bytes(body.text)).text()) as unknown[]).length;
   const context = `${label} → ${JSON.stringify(answer.body).slice(0, 300)}`;
-  if (kind === 'customer') {
+  if (kind === 'customer' || kind === 'activation') {
     const { Added, Updated, Errors } = answer.body;
     expect(Added + Updated, context).toBeLessThanOrEqual(items);
     if (body.allJunk) {

@@ -224,6 +224,7 @@ async function replayCommand(options: ReplayCommandOptions): Promise<void> {
       options.workers > 1
         ? await replayInWorkers(paths, fileOptions, options.workers)
         : await replayFiles(paths, fileOptions);
+    reportRejectedActivations(replay.rejected.activations);
     payments = options.out === undefined ? undefined : outputFile(options.out, PAYMENT_COLUMNS);
     errors = options.errors === undefined ? undefined : outputFile(options.errors, ERROR_COLUMNS);
     const months = monthTotals();
@@ -254,6 +255,15 @@ async function replayCommand(options: ReplayCommandOptions): Promise<void> {
   } catch (err) {
     throw asUsageError(err);
   }
+}
+
+/**
+ * Names each rejected activation on stderr: the summary counts customers and history only, and an
+ * activation lost quietly would only show as payments that never came.
+ * @param rejected - the replay's rejected activations
+ */
+function reportRejectedActivations(rejected: readonly { key: string; message: string }[]): void {
+  for (const e of rejected) process.stderr.write(`cashback: activation ${e.key}: ${e.message}\n`);
 }
 
 /**

@@ -251,13 +251,18 @@ describe('cashback replay', () => {
       '--history',
       file('history.json', JSON.stringify(sample.history)),
       '--activations',
-      file('activations.csv', stringify(activations, { header: true })),
+      file(
+        'activations.csv',
+        stringify([...activations, { customer_id: 'nobody', offer_id: 1, date: '' }], {
+          header: true,
+        }),
+      ),
       '--transactions',
       file('tx-gated.json', JSON.stringify(sample.transactions)),
       '--out',
       out,
     ]);
-    expect(r.stderr).toBe('');
+    expect(r.stderr).toBe('cashback: activation nobody/1: Invalid activation: date is required\n');
     expect(r.code).toBe(0);
     expect(lines(out)).toEqual(expected.payments);
     const workers = await cashback([

@@ -103,6 +103,7 @@ export {
 
 // The engine over a store, for a service, and the memory store it runs on by default.
 export {
+  type AddActivationsResult,
   type AddHistoryResult,
   type AddReturnsResult,
   type AddTransactionsResult,

@@ -24,6 +24,7 @@ interface BacktestCommandOptions extends Partial<Record<ReadLimit, number>> {
   readonly baseline: string;
   readonly candidate: string;
   readonly customers: string;
+  readonly activations?: string;
   readonly history?: string;
   readonly transactions: string;
   readonly returns?: string;
@@ -118,6 +119,7 @@ async function backtestCommand(options: BacktestCommandOptions): Promise<void> {
     const baseline = await whole(options.baseline);
     const candidate = await whole(options.candidate);
     const customers = await whole(options.customers);
+    const activations = options.activations === undefined ? [] : await whole(options.activations);
     const history = options.history === undefined ? [] : await whole(options.history);
     const returns = options.returns === undefined ? undefined : await whole(options.returns);
     const records = readRecords(options.transactions, { limits });
@@ -132,6 +134,7 @@ async function backtestCommand(options: BacktestCommandOptions): Promise<void> {
         baseline,
         candidate,
         customers,
+        activations,
         history,
         transactions: transactions(),
         ...(returns === undefined ? {} : { returns }),
@@ -166,6 +169,10 @@ export function addBacktestCommand(program: Command): void {
     .requiredOption('--baseline <file>', 'the offers in force (JSON array)')
     .requiredOption('--candidate <file>', 'the offers to compare (JSON array)')
     .requiredOption('--customers <file>', 'customers')
+    .option(
+      '--activations <file>',
+      'activations {customer_id, offer_id, date} of offers with requires_activation',
+    )
     .option('--history <file>', 'history transactions')
     .requiredOption('--transactions <file>', 'transactions, in date order (streamed)')
     .option(

@@ -18,6 +18,7 @@ import { addReadLimitOptions, parseTimeZone, readLimitsOf, UsageError } from './
 interface ReplayCommandOptions extends Partial<Record<ReadLimit, number>> {
   readonly offers: string;
   readonly customers: string;
+  readonly activations?: string;
   readonly history?: string;
   readonly transactions: string;
   readonly returns?: string;
@@ -228,6 +229,9 @@ function formatSummary(s: ReplayCommandSummary): string {
  *   malformed line
  */
 async function replayCommand(options: ReplayCommandOptions): Promise<void> {
+  if (options.workers > 1 && options.activations !== undefined) {
+    throw new UsageError('--activations cannot be used with --workers above 1 yet');
+  }
   const bar = process.stderr.isTTY ? progressBar() : undefined;
   const reportMalformed = (m: MalformedRecord): void => {
     process.stderr.write(`cashback: skipped ${m.file}:${m.line}: ${m.reason}\n`);
@@ -235,6 +239,7 @@ async function replayCommand(options: ReplayCommandOptions): Promise<void> {
   const paths = {
     offers: options.offers,
     customers: options.customers,
+    ...(options.activations === undefined ? {} : { activations: options.activations }),
     ...(options.history === undefined ? {} : { history: options.history }),
     transactions: options.transactions,
     ...(options.returns === undefined ? {} : { returns: options.returns }),
@@ -268,6 +273,7 @@ async function replayCommand(options: ReplayCommandOptions): Promise<void> {
       options.workers > 1
         ? await replayInWorkers(paths, fileOptions, options.workers)
         : await replayFiles(paths, fileOptions);
+    reportRejectedActivations(replay.rejected.activations);
     payments = options.out === undefined ? undefined : outputFile(options.out, PAYMENT_COLUMNS);
     errors = options.errors === undefined ? undefined : outputFile(options.errors, ERROR_COLUMNS);
     adjusted =
@@ -322,6 +328,15 @@ async function replayCommand(options: ReplayCommandOptions): Promise<void> {
 }
 
 /**
+ * Names each rejected activation on stderr: the summary counts customers and history only, and an
+ * activation lost quietly would only show as payments that never came.
+ * @param rejected - the replay's rejected activations
+ */
+function reportRejectedActivations(rejected: readonly { key: string; message: string }[]): void {
+  for (const e of rejected) process.stderr.write(`cashback: activation ${e.key}: ${e.message}\n`);
+}
+
+/**
  * Adds `cashback replay` to the program.
  * @param program - the `cashback` program
  */
@@ -333,6 +348,10 @@ export function addReplayCommand(program: Command): void {
     )
     .requiredOption('--offers <file>', 'offers (JSON array)')
     .requiredOption('--customers <file>', 'customers')
+    .option(
+      '--activations <file>',
+      'activations {customer_id, offer_id, date} of offers with requires_activation',
+    )
     .option('--history <file>', 'history transactions, applied after the customers')
     .requiredOption('--transactions <file>', 'transactions to decide, in any order (streamed)')
     .option(

@@ -30,6 +30,8 @@ export interface BacktestData {
   readonly candidate: readonly unknown[];
   /** Customers, applied first. */
   readonly customers: readonly unknown[];
+  /** Activations (docs/concepts.md, Activation; `date` required), known from the start. */
+  readonly activations?: readonly unknown[];
   /** History transactions, applied after the customers. */
   readonly history?: readonly unknown[];
   /** The transactions, in date order (an array, an iterable or an async iterable). */
@@ -97,6 +99,7 @@ const DATA_KEYS: readonly string[] = [
   'baseline',
   'candidate',
   'customers',
+  'activations',
   'history',
   'transactions',
   'returns',
@@ -212,7 +215,11 @@ export async function backtest(
   assertKnownKeys(options, BACKTEST_OPTION_KEYS, 'backtest options');
   const resolved = resolveCoreOptions(options);
   const scale = resolved.scale;
-  const shared = { customers: data.customers, history: data.history ?? [] };
+  const shared = {
+    customers: data.customers,
+    activations: data.activations ?? [],
+    history: data.history ?? [],
+  };
   if (data.returns !== undefined) requireArray(data.returns, 'backtest data.returns');
   const withReturns = { ...options, returns: data.returns !== undefined };
   const sessions = [

@@ -1,6 +1,7 @@
 import type { OfferSet } from '../matching/compileOffers.js';
 import type { Purchase } from '../matching/history.js';
 import { matchInput, matchOffers } from '../matching/match.js';
+import type { WallClock } from '../model/dateTime.js';
 import {
   customerNotFound as _customerNotFound,
   duplicateTransaction as _duplicateTransaction,
@@ -36,6 +37,11 @@ export interface DecideState {
    * `offers.historyKeys`; may omit purchases older than `offers.maxLookbackDays` before the batch.
    */
   purchases(customerId: string, merchantKey: string): readonly Purchase[] | undefined;
+  /**
+   * When a customer activated an offer, as wall-clock time in the engine's zone; `undefined`
+   * when they did not. Asked only for offers with `requires_activation`. Absent: nobody did.
+   */
+  activation?(customerId: string, offerId: number): WallClock | undefined;
 }
 
 /** The result of deciding one batch. @public */
@@ -199,6 +205,7 @@ function decideEach(
   accepted: ParsedTransaction[],
 ): void {
   const { offers, options } = state;
+  const activation = state.activation?.bind(state);
   const screened: Screened = { customer: undefined };
   // Screening first, for the whole batch, in a loop of its own: its lookups (the customer, the
   // id among the stored ones) are random reads into large tables, and a short loop lets the CPU
@@ -233,7 +240,7 @@ function decideEach(
     const purchases = offers.historyKeys.has(tx.merchantKey)
       ? history.list(tx.customerId, tx.merchantKey)
       : undefined;
-    const r = matchOffers(candidates, matchInput(tx, customer, purchases), options);
+    const r = matchOffers(candidates, matchInput(tx, customer, purchases, activation), options);
     if (purchases !== undefined) purchases.push(purchaseOf(tx));
     if (r.kind === 'paid') {
       outcomes[i] = {

@@ -4,7 +4,9 @@ import {
   type CandidateExplanation,
 } from '../matching/explainOffer.js';
 import { matchInput } from '../matching/match.js';
+import type { WallClock } from '../model/dateTime.js';
 import { type CoreOptions, resolveOptions } from '../model/options.js';
+import { parseActivation } from '../model/parseActivation.js';
 import { parseCustomer } from '../model/parseCustomer.js';
 import {
   type ParsedTransaction,
@@ -30,6 +32,11 @@ export interface ExplainContext {
    * given, the explanation says what they did.
    */
   readonly returns?: readonly unknown[];
+  /**
+   * Activations `{customer_id, offer_id, date}` (docs/concepts.md, Activation; `date` required),
+   * for offers with `requires_activation`; those of other customers and invalid ones are ignored.
+   */
+  readonly activations?: readonly unknown[];
 }
 
 /** Why a transaction gets what it gets. @public */
@@ -69,12 +76,20 @@ export function explain(
   const customer = parsedCustomer?.ok === true ? parsedCustomer.value : undefined;
   const ids = new Set<string>();
   const purchases = new PurchaseLists();
+  const activated = new Map<number, WallClock>();
+  (context.activations ?? []).forEach((a, i) => {
+    const r = parseActivation(a, i, resolved.timeZone, true);
+    if (r.ok && r.value.customerId === customer?.customerId) {
+      activated.set(r.value.offerId, r.value.when as WallClock);
+    }
+  });
   const state: DecideState = {
     offers,
     options: resolved,
     customer: (id) => (customer?.customerId === id ? customer : undefined),
     hasTransaction: (id) => ids.has(id),
     purchases: (c, k) => purchases.get(c, k),
+    activation: (c, o) => (customer?.customerId === c ? activated.get(o) : undefined),
   };
   const history = screenHistory(
     (context.history ?? []).map((h, i) => parseTransaction(h, i, resolved.timeZone, true)),
@@ -103,7 +118,12 @@ export function explainParsed(
   const customer = item.ok ? state.customer(item.value.customerId) : undefined;
   if (!item.ok || customer === undefined) return { outcome, candidates: [] };
   const tx = item.value;
-  const m = matchInput(tx, customer, state.purchases(tx.customerId, tx.merchantKey));
+  const m = matchInput(
+    tx,
+    customer,
+    state.purchases(tx.customerId, tx.merchantKey),
+    state.activation?.bind(state),
+  );
   const candidates = (state.offers.byMerchant.get(tx.merchantKey) ?? []).map((o) =>
     _explainOffer(o, m, state.options),
   );

@@ -13,6 +13,7 @@ import type { ParsedTransaction, ParseResult } from '../model/parseTransaction.j
 import { createMemoryStore } from '../store/memory/createMemoryStore.js';
 import { requirePartner } from '../store/requirePartner.js';
 import type { Store } from '../store/Store.js';
+import { addActivations } from './addActivations.js';
 import { addReturns } from './addReturns.js';
 import { addHistory, addTransactions } from './addTransactions.js';
 import { CustomerCache, customerRecord } from './customerRecords.js';
@@ -23,6 +24,7 @@ import { loadBatchState } from './loadBatchState.js';
 import { createMemoryPartners, type PartnerRegistry } from './partners.js';
 import { parsePaymentsQuery } from './paymentsQuery.js';
 import type {
+  AddActivationsResult,
   AddHistoryResult,
   AddReturnsResult,
   AddTransactionsResult,
@@ -79,6 +81,12 @@ export interface CashbackEngine {
   upsertOffers(offers: readonly unknown[]): Promise<UpsertOffersResult>;
   /** Registers or replaces customers (`POST /customers`). */
   upsertCustomers(partner: string, customers: readonly unknown[]): Promise<UpsertCustomersResult>;
+  /**
+   * Stores activations of offers by customers (`POST /activations`): `date` defaults to the
+   * engine's clock; activating a pair again changes nothing and counts in `Updated`
+   * (docs/concepts.md, Activation).
+   */
+  addActivations(partner: string, activations: readonly unknown[]): Promise<AddActivationsResult>;
   /** Stores history transactions (`POST /transactions-history`); nothing is paid for them. */
   addHistory(partner: string, transactions: readonly unknown[]): Promise<AddHistoryResult>;
   /**
@@ -177,6 +185,10 @@ export function createEngine(options: EngineOptions = {}): CashbackEngine {
         Errors: errorMap(batch.errors),
         details: { errors: batch.errors },
       };
+    },
+
+    async addActivations(partner, activations) {
+      return addActivations(ctx, requirePartner(partner), activations);
     },
 
     async addHistory(partner, transactions) {

@@ -1,6 +1,7 @@
 export { type CashbackEngine, createEngine, type EngineOptions } from './createEngine.js';
 export { createMemoryPartners, type PartnerRegistry, type PartnerSettings } from './partners.js';
 export {
+  type AddActivationsResult,
   type AddHistoryResult,
   type AddReturnsResult,
   type AddTransactionsResult,

@@ -3,6 +3,7 @@ import type { PurchaseLists } from '../core/PurchaseLists.js';
 import type { OfferSet } from '../matching/compileOffers.js';
 import type { ParsedCustomer } from '../model/parseCustomer.js';
 import type { ParsedTransaction, ParseResult } from '../model/parseTransaction.js';
+import { readActivations } from './activationLookup.js';
 import type { EngineContext } from './EngineContext.js';
 import { type Lookback, readLookback } from './lookback.js';
 
@@ -13,8 +14,9 @@ export interface BatchState {
 }
 
 /**
- * Reads what deciding a batch needs from the store, one call per resource: its customers and
- * which of its ids are stored (at once), then, when `withPurchases` and for merchants whose offers
+ * Reads what deciding a batch needs from the store, one call per resource: its customers, which
+ * of its ids are stored and, when a candidate offer requires activation, the activations of its
+ * customers for those offers (at once), then, when `withPurchases` and for merchants whose offers
  * read history, the customers' earlier purchases there.
  * @param ctx - the engine
  * @param partner - the tenant
@@ -38,9 +40,10 @@ export async function loadBatchState(
     txIds.push(item.value.transactionId);
   }
   const { store } = ctx;
-  const [customerRecords, existing] = await Promise.all([
+  const [customerRecords, existing, activation] = await Promise.all([
     customerIds.size === 0 ? [] : store.customers.get(partner, [...customerIds]),
     txIds.length === 0 ? [] : store.transactions.existing(partner, txIds),
+    readActivations(ctx, partner, items, offers),
   ]);
   const customers = new Map<string, ParsedCustomer>();
   for (const r of customerRecords) customers.set(r.customer_id, ctx.customers.get(r));
@@ -57,6 +60,7 @@ export async function loadBatchState(
     customer: (id) => customers.get(id),
     hasTransaction: stored === undefined ? () => false : (id) => stored.has(id),
     purchases: (c, k) => purchases?.get(c, k),
+    activation,
   };
   return { state, lookback };
 }

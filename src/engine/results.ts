@@ -1,7 +1,12 @@
 import type { Payment, TransactionError } from '../core/outcome.js';
 import type { Adjustment, ReturnError } from '../core/returns/ReturnOutcome.js';
 import type { Offer } from '../matching/offer.js';
-import type { CustomerErrorCode, FieldIssue, ItemError } from '../model/errors.js';
+import type {
+  ActivationErrorCode,
+  CustomerErrorCode,
+  FieldIssue,
+  ItemError,
+} from '../model/errors.js';
 
 /** A payment in the partner API's shape, as `addTransactions` returns it. @public */
 export interface SeedPayment {
@@ -75,13 +80,25 @@ export interface UpsertCustomersResult {
   readonly details: { readonly errors: readonly ItemError<CustomerErrorCode>[] };
 }
 
+/** What `addActivations` returns (`POST /activations`), shaped like customers'. @public */
+export interface AddActivationsResult {
+  /** Activations stored now. */
+  readonly Added: number;
+  /** Activations of pairs stored before: kept as they were. */
+  readonly Updated: number;
+  /** One entry per rejected pair or item. */
+  readonly Errors: ErrorMap;
+  /** The same errors with their code. Not part of the partner API's shape. */
+  readonly details: { readonly errors: readonly ItemError<ActivationErrorCode>[] };
+}
+
 /** What `upsertOffers` returns: the offer ids of each kind, ascending. @public */
 export interface UpsertOffersResult {
   /** Offers that were not stored before. */
   readonly created: readonly number[];
   /** Stored offers that changed (a field or the active status). */
   readonly updated: readonly number[];
-  /** Offers whose validated form (unknown fields dropped, `active` filled in) equals the stored one. */
+  /** Offers whose validated form (`active` filled in) equals the stored one. */
   readonly unchanged: readonly number[];
 }
 

@@ -21,6 +21,8 @@ export interface ReplayFilePaths {
   readonly offers: string;
   /** Customers. */
   readonly customers: string;
+  /** Activations (docs/concepts.md, Activation; `date` required), known from the start. */
+  readonly activations?: string;
   /** History transactions, applied after the customers. */
   readonly history?: string;
   /** The transactions to decide, in date order; streamed. */
@@ -85,12 +87,20 @@ const FILE_OPTION_KEYS: readonly string[] = [
   'onProgress',
   'limits',
 ];
-const PATH_KEYS: readonly string[] = ['offers', 'customers', 'history', 'transactions', 'returns'];
+const PATH_KEYS: readonly string[] = [
+  'offers',
+  'customers',
+  'activations',
+  'history',
+  'transactions',
+  'returns',
+];
 
 /** The inputs of a file replay that are read whole, and the malformed records skipped so far. */
 export interface SmallInputs {
   readonly offers: unknown[];
   readonly customers: unknown[];
+  readonly activations: unknown[];
   readonly history: unknown[];
   /** The returns, when a returns file is given. */
   readonly returns: unknown[] | undefined;
@@ -133,9 +143,19 @@ export async function readSmallInputs(
   const total = await fileSize(paths.transactions);
   const offers = await whole(paths.offers);
   const customers = await whole(paths.customers);
+  const activations = paths.activations === undefined ? [] : await whole(paths.activations);
   const history = paths.history === undefined ? [] : await whole(paths.history);
   const returns = paths.returns === undefined ? undefined : await whole(paths.returns);
-  return { offers, customers, history, returns, total, skip, malformed: () => malformed };
+  return {
+    offers,
+    customers,
+    activations,
+    history,
+    returns,
+    total,
+    skip,
+    malformed: () => malformed,
+  };
 }
 
 /**
@@ -165,10 +185,8 @@ export async function replayFiles(
   const { format, strict, onMalformed, onProgress, limits: given, ...streamOptions } = options;
   assertKnownKeys(options, FILE_OPTION_KEYS, 'replayFiles options');
   const limits = resolveReadLimits(given);
-  const { offers, customers, history, returns, total, skip, malformed } = await readSmallInputs(
-    paths,
-    { format, strict, onMalformed, limits },
-  );
+  const { offers, customers, activations, history, returns, total, skip, malformed } =
+    await readSmallInputs(paths, { format, strict, onMalformed, limits });
   const batches = readRecordBatches(paths.transactions, {
     ...(format === undefined ? {} : { format }),
     limits,
@@ -185,7 +203,13 @@ export async function replayFiles(
     }
   }
   const { chunkSize: _, ...sessionOptions } = streamOptions;
-  const data = { offers, customers, history, ...(returns === undefined ? {} : { returns }) };
+  const data = {
+    offers,
+    customers,
+    activations,
+    history,
+    ...(returns === undefined ? {} : { returns }),
+  };
   const stream =
     streamOptions.chunkSize === undefined
       ? replayChunks(data, values(), sessionOptions)

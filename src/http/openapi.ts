@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  ActivationSchema,
   CustomerSchema,
   DateTimeSchema,
   DaySchema,
@@ -253,6 +254,7 @@ export function openApiDocument(): Record<string, unknown> {
       securitySchemes: { Token: { type: 'apiKey', in: 'header', name: 'Token' } },
       schemas: {
         Customer: jsonSchema(CustomerSchema, 'input'),
+        Activation: jsonSchema(ActivationSchema, 'input'),
         Transaction: jsonSchema(TransactionSchema, 'input'),
         HistoryTransaction: jsonSchema(HistoryTransactionSchema, 'input'),
         Return: jsonSchema(ReturnSchema, 'input'),
@@ -264,6 +266,7 @@ export function openApiDocument(): Record<string, unknown> {
         ReturnsResult: jsonSchema(ReturnsResponseSchema, 'output'),
         HistoryResult: jsonSchema(HistoryResponseSchema, 'output'),
         CustomersResult: jsonSchema(CustomersResponseSchema, 'output'),
+        ActivationsResult: jsonSchema(CustomersResponseSchema, 'output'),
         PaymentsPage: jsonSchema(PaymentsPageSchema, 'output'),
         Token: jsonSchema(TokenResponseSchema, 'output'),
         Health: jsonSchema(HealthSchema, 'output'),
@@ -311,6 +314,18 @@ export function openApiDocument(): Record<string, unknown> {
           operationId: 'addCustomersNoSlash',
           summary: 'Add customers, path without the slash',
           ...batch('Customer', 'Customers', 'CustomersResult', 'Counts and per-item errors'),
+        },
+      },
+      '/activations': {
+        post: {
+          operationId: 'addActivations',
+          summary: 'Activate offers for customers (opt-in); date defaults to the server clock',
+          ...batch(
+            'Activation',
+            'Activations: customer_id, offer_id, optional date',
+            'ActivationsResult',
+            'Counts (a pair activated before counts as updated, unchanged) and per-item errors',
+          ),
         },
       },
       '/transactions': {

@@ -1,6 +1,6 @@
 import { parseDay } from '../model/day.js';
 import type { FieldIssue } from '../model/errors.js';
-import { assertKnownKeys } from '../model/knownKeys.js';
+import { assertKnownKeys, nearestKey } from '../model/knownKeys.js';
 import { type ExactAmount, parseAmount } from '../model/money.js';
 import { merchantKey, normaliseGender } from '../model/normalise.js';
 import { zodIssues, zodMessage } from '../model/parseCustomer.js';
@@ -105,6 +105,26 @@ function readCondition(
   }
 }
 
+/** Every field an offer may have; `metadata` is where an operator's own fields go. */
+const OFFER_FIELDS: readonly string[] = Object.keys(OfferSchema.shape);
+
+/**
+ * One issue per field the engine does not know, naming the nearest known one: a misspelt
+ * `max_cashbak`, or a field of a later version, must not load and pay uncapped
+ * (docs/decisions.md, Offers refuse unknown fields).
+ */
+function readUnknownFields(raw: object, add: (path: string, message: string) => void): void {
+  for (const field of Object.keys(raw)) {
+    if (OFFER_FIELDS.includes(field)) continue;
+    const hint = nearestKey(field, OFFER_FIELDS);
+    add(
+      field,
+      `is not an offer field${hint === undefined ? '' : `; did you mean '${hint}'?`} ` +
+        '(put data of your own in metadata)',
+    );
+  }
+}
+
 const COMPILE_OFFERS_OPTION_KEYS: readonly (keyof CompileOffersOptions)[] = ['operators'];
 
 /** An amount the schema has already accepted. */
@@ -125,6 +145,7 @@ function compileOne(
   // What the schema cannot check runs on the fields as sent, whatever else is wrong with the
   // offer, so that one load reports every problem of it.
   const raw = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
+  if (!Array.isArray(raw)) readUnknownFields(raw, add);
   const ageBands = readAgeBands(raw.age, add);
   const condition = readCondition(raw.conditions, options, add);
   if (!r.success || issues.length > before) return undefined;
@@ -151,6 +172,7 @@ function compileOne(
     audience,
     lookbackDays,
     condition,
+    requiresActivation: o.requires_activation === true,
     needsHistory: audience !== 'all' || condition?.usesHistory === true,
   };
 }

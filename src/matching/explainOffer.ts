@@ -1,3 +1,4 @@
+import type { WallClock } from '../model/dateTime.js';
 import { formatDay } from '../model/day.js';
 import type { ResolvedOptions } from '../model/options.js';
 import type { LeafResult } from '../rules/index.js';
@@ -46,6 +47,12 @@ function failedLeaves(offer: CompiledOffer, m: MatchInput): string {
   return `; false: ${shown.join(', ')}`;
 }
 
+/** A date-time's text to the nanosecond when it has a fraction of a millisecond. */
+function precise(w: WallClock): string {
+  const below = w.nanos % 1_000_000;
+  return below === 0 ? w.text : `${w.text}${String(below).padStart(6, '0')}`;
+}
+
 function bands(offer: CompiledOffer): string {
   return (offer.offer.age ?? []).join(', ');
 }
@@ -59,6 +66,12 @@ function detail(check: EligibilityCheck, offer: CompiledOffer, m: MatchInput): s
       return `merchant '${tx.merchantKey}' is not the offer's '${offer.merchantKey}'`;
     case 'valid_dates':
       return `day ${tx.when.dayText} is outside ${formatDay(offer.validFrom)}..${formatDay(offer.validTo)}`;
+    case 'activation': {
+      const at = m.activation?.(tx.customerId, offer.offerId);
+      return at === undefined
+        ? `the customer has not activated the offer`
+        : `the customer activated the offer at ${precise(at)}, after ${precise(tx.when)}`;
+    }
     case 'age':
       return m.age < 0
         ? `the customer's birthday ${m.customer.birthday} is after the day ${tx.when.dayText}`

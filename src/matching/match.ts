@@ -1,3 +1,4 @@
+import { isBefore, type WallClock } from '../model/dateTime.js';
 import { ageOn, formatDay } from '../model/day.js';
 import type { ResolvedOptions } from '../model/options.js';
 import type { ParsedCustomer } from '../model/parseCustomer.js';
@@ -19,6 +20,7 @@ export type EligibilityCheck =
   | 'active'
   | 'merchant'
   | 'valid_dates'
+  | 'activation'
   | 'age'
   | 'gender'
   | 'min_amount'
@@ -33,20 +35,41 @@ export interface MatchInput {
   readonly age: number;
   /** Earlier purchases of the customer at the transaction's merchant; `undefined` when none. */
   readonly purchases: readonly Purchase[] | undefined;
+  /** When a customer activated an offer (docs/concepts.md, Activation); absent: nobody did. */
+  readonly activation: ActivationLookup | undefined;
   /** Built on first use by a condition. */
   txFacts: TransactionFacts | undefined;
   /** Built on first use by a condition. */
   customerFacts: CustomerFacts | undefined;
 }
 
+/**
+ * When a customer activated an offer, as wall-clock time in the engine's zone; `undefined` when
+ * they did not.
+ */
+export type ActivationLookup = (customerId: string, offerId: number) => WallClock | undefined;
+
 /** Builds the shared state of one transaction. */
 export function matchInput(
   tx: ParsedTransaction,
   customer: ParsedCustomer,
   purchases: readonly Purchase[] | undefined,
+  activation?: ActivationLookup,
 ): MatchInput {
   const age = ageOn(customer.birthYear, customer.birthMonthDay, tx.when.year, tx.when.monthDay);
-  return { tx, customer, age, purchases, txFacts: undefined, customerFacts: undefined };
+  return { tx, customer, age, purchases, activation, txFacts: undefined, customerFacts: undefined };
+}
+
+/**
+ * When the transaction's customer activated the offer, if they did at or before the
+ * transaction's date-time; `undefined` otherwise.
+ * @param offerId - the offer
+ * @param m - the transaction's state
+ * @returns the activation's time, or `undefined` when it does not count for this transaction
+ */
+function activatedBy(offerId: number, m: MatchInput): WallClock | undefined {
+  const at = m.activation?.(m.tx.customerId, offerId);
+  return at === undefined || isBefore(m.tx.when.seconds, m.tx.when.nanos, at) ? undefined : at;
 }
 
 /**
@@ -62,6 +85,7 @@ export function firstFailedCheck(
   if (!offer.active) return 'active';
   const day = tx.when.day;
   if (day < offer.validFrom || day > offer.validTo) return 'valid_dates';
+  if (offer.requiresActivation && activatedBy(offer.offerId, m) === undefined) return 'activation';
   // Before the birthday the customer has no age, and no offer pays, age bands or not
   // (docs/decisions.md, Outcomes).
   if (m.age < 0 || (offer.ageBands.length > 0 && !inAnyBand(offer.ageBands, m.age))) return 'age';

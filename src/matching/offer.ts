@@ -48,6 +48,8 @@ export interface CompiledOffer {
   readonly lookbackDays: number;
   /** Compiled `conditions`, when present. */
   readonly condition: CompiledCondition | undefined;
+  /** Whether only customers who activated it qualify (docs/concepts.md, Activation). */
+  readonly requiresActivation: boolean;
   /** Whether deciding this offer reads earlier purchases (audience or `history` facts). */
   readonly needsHistory: boolean;
 }

@@ -4,7 +4,8 @@
  */
 export const ERROR_CODES = {
   invalid_transaction: 'A field of the transaction is missing or malformed.',
-  customer_not_found: 'The transaction names a customer the partner has not registered.',
+  customer_not_found:
+    'The transaction (or activation) names a customer the partner has not registered.',
   duplicate_transaction:
     'The transaction id is already stored, or was stored earlier in the same batch.',
   no_offer: 'No cashback offer is associated with the transaction.',
@@ -19,6 +20,10 @@ export const ERROR_CODES = {
     'The return is for more than what is left of the transaction once its returns are taken off.',
   not_paid: 'The transaction has no payment, or its payment is already 0: nothing to adjust.',
   after_warranty: 'The return came on or after the payment day: the cashback stands.',
+  invalid_activation: 'A field of the activation is missing or malformed.',
+  offer_not_found: 'The activation names an offer that is not loaded.',
+  duplicate_activation:
+    'Several activations of the same customer and offer were provided in one request.',
 } as const;
 
 /** A code for a transaction that earns nothing. @public */
@@ -44,6 +49,12 @@ export type ReturnErrorCode =
   | 'return_exceeds_amount'
   | 'not_paid'
   | 'after_warranty';
+/** A code for a rejected activation. @public */
+export type ActivationErrorCode =
+  | 'invalid_activation'
+  | 'customer_not_found'
+  | 'offer_not_found'
+  | 'duplicate_activation';
 
 /** Every outcome code. @public */
 export type ErrorCode = keyof typeof ERROR_CODES;
@@ -89,4 +100,14 @@ export function duplicateTransaction(transactionId: string): string {
 /** The partner API's message for several customers with one id in one request. */
 export function duplicateCustomer(customerId: string): string {
   return `Several customers with the id '${customerId}' were provided in the request`;
+}
+
+/** The message for an offer id that no loaded offer has. */
+export function offerNotFound(offerId: number): string {
+  return `Offer with id ${offerId} not found`;
+}
+
+/** The message for several activations of one customer and offer in one request. */
+export function duplicateActivation(customerId: string, offerId: number): string {
+  return `Several activations of offer ${offerId} by customer '${customerId}' were provided in the request`;
 }

@@ -43,7 +43,7 @@ export function parseReturn(
   const returnId = readId(input.return_id, 'return_id', issues);
   const keyOk = issues.length === 0;
   const transactionId = readId(input.transaction_id, 'transaction_id', issues);
-  const when = readDateTime(input.date, timeZone, issues);
+  const when = readDateTime(input.date, 'date', timeZone, issues);
   const amount = input.amount === undefined ? undefined : readAmount(input.amount, issues);
   if (issues.length > 0 || when === undefined) {
     return { ok: false, key: keyOk ? returnId : `#${index}`, issues };

@@ -62,6 +62,30 @@ export function readId(v: unknown, path: string, issues: FieldIssue[]): string {
   return id;
 }
 
+/**
+ * Reads a date-time field as a transaction's `date` (docs/concepts.md, Time zones).
+ * @param v - the value as sent
+ * @param path - the field's name in issues
+ * @param timeZone - the engine's IANA time zone
+ * @param issues - where a problem is added
+ * @returns the wall-clock time, or `undefined` when an issue was added
+ */
+export function readDateTime(
+  v: unknown,
+  path: string,
+  timeZone: string,
+  issues: FieldIssue[],
+): WallClock | undefined {
+  if (typeof v !== 'string') {
+    issues.push({ path, message: v === undefined ? 'is required' : 'must be a string' });
+    return undefined;
+  }
+  const w = parseDateTime(v, timeZone);
+  if (typeof w !== 'string') return w;
+  issues.push({ path, message: w });
+  return undefined;
+}
+
 function readString(v: unknown, path: string, issues: FieldIssue[], optional: boolean): string {
   if (typeof v === 'string') {
     const issue = textIssue(v);
@@ -85,29 +109,6 @@ function readLocation(v: unknown, issues: FieldIssue[], optional: boolean): Loca
   const country = readString(v.country, 'location.country', issues, false);
   const city = readString(v.city, 'location.city', issues, false);
   return { country, city };
-}
-
-/**
- * Reads a transaction's `date`: a date-time text, taken as wall-clock time in `timeZone`
- * (docs/concepts.md, Time zones). A problem is pushed to `issues` under the path `date`.
- * @param v - the value as sent
- * @param timeZone - the engine's IANA time zone
- * @param issues - where a problem goes
- * @returns the date-time, or `undefined` when an issue was pushed
- */
-export function readDateTime(
-  v: unknown,
-  timeZone: string,
-  issues: FieldIssue[],
-): WallClock | undefined {
-  if (typeof v !== 'string') {
-    issues.push({ path: 'date', message: v === undefined ? 'is required' : 'must be a string' });
-    return undefined;
-  }
-  const w = parseDateTime(v, timeZone);
-  if (typeof w !== 'string') return w;
-  issues.push({ path: 'date', message: w });
-  return undefined;
 }
 
 /**
@@ -163,7 +164,7 @@ export function parseTransaction(
   const keyOk = issues.length === 0;
   const customerId = readId(input.customer_id, 'customer_id', issues);
   const description = readString(input.description, 'description', issues, history);
-  const when = readDateTime(input.date, timeZone, issues);
+  const when = readDateTime(input.date, 'date', timeZone, issues);
   let amount: ExactAmount | undefined;
   if (input.amount === undefined) issues.push({ path: 'amount', message: 'is required' });
   else amount = readAmount(input.amount, issues);

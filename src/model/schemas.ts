@@ -163,14 +163,21 @@ function wholeDays() {
     .max(36_500, 'must be at most 36500');
 }
 
+const JSON_VALUE = z.json();
+const METADATA_JSON =
+  'must hold JSON values only (strings, finite numbers, booleans, null, lists, objects)';
+
+/** An offer id: a positive safe integer. @public */
+export const OfferIdSchema = z
+  .number()
+  .int('must be a whole number')
+  .positive('must be greater than 0')
+  .max(Number.MAX_SAFE_INTEGER, 'must be a safe integer');
+
 /** Offer with `active` and the extensions (docs/concepts.md, Offers). @public */
 export const OfferSchema = z
   .object({
-    offer_id: z
-      .number()
-      .int('must be a whole number')
-      .positive('must be greater than 0')
-      .max(Number.MAX_SAFE_INTEGER, 'must be a safe integer'),
+    offer_id: OfferIdSchema,
     name: z.string(),
     merchant_name: z.string().trim().min(1, 'must not be empty'),
     merchant_logo: z.url().optional(),
@@ -187,6 +194,12 @@ export const OfferSchema = z
     audience: AudienceSchema.optional(),
     lookback_days: wholeDays().optional(),
     conditions: z.unknown().optional(),
+    requires_activation: z.boolean().optional(),
+    // The operator's own data: kept and reported, never read (docs/concepts.md, Offers).
+    metadata: z
+      .record(z.string(), z.unknown(), 'must be an object')
+      .refine((m) => JSON_VALUE.safeParse(m).success, METADATA_JSON)
+      .optional(),
   })
   .refine((o) => (parseDay(o.valid_from) as number) <= (parseDay(o.valid_to) as number), {
     path: ['valid_to'],
@@ -197,6 +210,24 @@ export const OfferSchema = z
       return isDay(o?.valid_from) && isDay(o?.valid_to);
     },
   });
+
+/**
+ * An activation (docs/concepts.md, Activation): a customer opts in to an offer from `date` on
+ * (a date-time read as a transaction's; absent: the engine's clock). @public
+ */
+export const ActivationSchema = z.object({
+  customer_id: IdSchema,
+  // Also as decimal digits: CSV and Parquet files give every cell as text.
+  offer_id: z.union([
+    OfferIdSchema,
+    z
+      .string()
+      .regex(/^[0-9]{1,16}$/, 'must be a whole number')
+      .transform(Number)
+      .pipe(OfferIdSchema),
+  ]),
+  date: DateTimeSchema.optional(),
+});
 
 function isDay(value: unknown): boolean {
   return typeof value === 'string' && parseDay(value) !== undefined;
@@ -214,3 +245,5 @@ export type TransactionInput = z.input<typeof TransactionSchema>;
 export type HistoryTransactionInput = z.input<typeof HistoryTransactionSchema>;
 /** An offer as loaded, extensions included. @public */
 export type OfferInput = z.input<typeof OfferSchema>;
+/** An activation as sent. @public */
+export type ActivationInput = z.input<typeof ActivationSchema>;

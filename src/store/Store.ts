@@ -1,4 +1,5 @@
 import type {
+  ActivationRecord,
   CustomerRecord,
   OfferRecord,
   OutboxEvent,
@@ -39,6 +40,32 @@ export interface CustomerRepository {
   upsert(
     partner: string,
     customers: readonly CustomerRecord[],
+  ): Promise<{ readonly added: number; readonly updated: number }>;
+}
+
+/** Which activations a batch reads: those of these customers for these offers. @public */
+export interface ActivationQuery {
+  /** Customer ids (distinct). */
+  readonly customerIds: readonly string[];
+  /** Offer ids (distinct). */
+  readonly offerIds: readonly number[];
+}
+
+/**
+ * A partner's activations (docs/concepts.md, Activation), keyed by customer and offer.
+ * @public
+ */
+export interface ActivationRepository {
+  /** The partner's activations of these customers for these offers, in any order. */
+  get(partner: string, query: ActivationQuery): Promise<readonly ActivationRecord[]>;
+  /**
+   * Stores the activations whose (customer, offer) pair the partner has not stored yet; a pair
+   * already stored keeps its record and counts as updated, even when two calls race. Pairs are
+   * distinct within the call.
+   */
+  add(
+    partner: string,
+    activations: readonly ActivationRecord[],
   ): Promise<{ readonly added: number; readonly updated: number }>;
 }
 
@@ -297,6 +324,8 @@ export interface StoreSession {
   readonly offers: OfferRepository;
   /** Customers. */
   readonly customers: CustomerRepository;
+  /** Activations of offers by customers. */
+  readonly activations: ActivationRepository;
   /** Transactions, history and submitted. */
   readonly transactions: TransactionRepository;
   /** Cashback payments. */

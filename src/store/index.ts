@@ -5,6 +5,7 @@ export {
   type MemoryStoreUsage,
 } from './memory/createMemoryStore.js';
 export type {
+  ActivationRecord,
   CustomerRecord,
   OfferRecord,
   OutboxEvent,
@@ -15,6 +16,8 @@ export type {
   TransactionRecord,
 } from './records.js';
 export type {
+  ActivationQuery,
+  ActivationRepository,
   ClaimedDelivery,
   CustomerRepository,
   DeadLetter,

@@ -48,6 +48,23 @@ export interface TransactionRecord {
 }
 
 /**
+ * An activation as a store keeps it (docs/concepts.md, Activation): a customer of the partner
+ * opted in to an offer from `date` on. At most one per partner, customer and offer.
+ * @public
+ */
+export interface ActivationRecord {
+  /** The customer, trimmed. */
+  readonly customer_id: string;
+  /** The offer. */
+  readonly offer_id: number;
+  /**
+   * From when it counts: wall-clock date-time in the engine's time zone, in a transaction's stored
+   * form (`YYYY-MM-DDTHH:mm:ss.SSSSSSSSS`).
+   */
+  readonly date: string;
+}
+
+/**
  * A cashback payment as a store keeps it: the partner API's payment record with the payment day
  * and the processing event it was created by. At most one per partner and transaction id.
  * @public

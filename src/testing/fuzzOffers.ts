@@ -17,6 +17,8 @@ export interface FuzzDataSet {
   readonly offers: readonly unknown[];
   /** Customers, one per id. */
   readonly customers: readonly unknown[];
+  /** Activations, for offers with `requires_activation` (docs/concepts.md, Activation). */
+  readonly activations: readonly unknown[];
   /** History transactions. */
   readonly history: readonly unknown[];
   /** Submitted transactions. */
@@ -73,6 +75,8 @@ const OPTION_KEYS: readonly string[] = [
 ];
 
 interface OfferShape {
+  readonly offer_id?: unknown;
+  readonly requires_activation?: unknown;
   readonly merchant_name?: unknown;
   readonly valid_from?: unknown;
   readonly valid_to?: unknown;
@@ -146,13 +150,15 @@ function dataSets(offers: readonly OfferShape[], maxTransactions: number) {
       }),
       history: fc.array(tx(true), { maxLength: 8 }),
       transactions: fc.array(tx(false), { minLength: 1, maxLength: maxTransactions }),
+      activations: activationsFor(offers, customerIds, dates),
       cuts: fc.array(fc.nat(), { maxLength: 4 }),
       order: fc.array(fc.nat(), { minLength: offers.length, maxLength: offers.length }),
     })
-    .map(({ customers, history, transactions, cuts, order }) => ({
+    .map(({ customers, activations, history, transactions, cuts, order }) => ({
       data: {
         offers,
         customers,
+        activations,
         // Distinct ids: duplicates are decided elsewhere, and would only blur these properties.
         history: history.map((h, i) => ({ ...h, transaction_id: `h${i + 1}` })),
         transactions: transactions.map((t, i) => ({ ...t, transaction_id: `t${i + 1}` })),
@@ -160,6 +166,39 @@ function dataSets(offers: readonly OfferShape[], maxTransactions: number) {
       cuts,
       order,
     }));
+}
+
+/**
+ * Activations of the offers that require one, by some of the customers, dated anywhere in the
+ * offers' validity or before it, so that some transactions come before them and some after.
+ */
+function activationsFor(
+  offers: readonly OfferShape[],
+  customerIds: readonly string[],
+  dates: { from: string; to: string },
+): fc.Arbitrary<unknown[]> {
+  const gated = offers
+    .filter((o) => o.requires_activation === true && typeof o.offer_id === 'number')
+    .map((o) => o.offer_id as number);
+  if (gated.length === 0) return fc.constant([]);
+  const pair = fc.record({
+    customer_id: fc.constantFrom(...customerIds),
+    offer_id: fc.constantFrom(...gated),
+    day: fc.oneof(fc.constant(dates.from), fc.constant(dates.to), fc.constant('2000-01-01')),
+    hour: fc.integer({ min: 0, max: 23 }),
+  });
+  return fc
+    .uniqueArray(pair, {
+      selector: (a) => `${a.customer_id}/${a.offer_id}`,
+      maxLength: customerIds.length * gated.length,
+    })
+    .map((list) =>
+      list.map(({ customer_id, offer_id, day, hour }) => ({
+        customer_id,
+        offer_id,
+        date: `${day}T${String(hour).padStart(2, '0')}:00:00`,
+      })),
+    );
 }
 
 const key = (o: Outcome) =>
@@ -238,7 +277,8 @@ export function fuzzOffers(
         (c) => (c as { customer_id: string }).customer_id === id,
       );
       const history = [...data.history, ...data.transactions.slice(0, i)];
-      const verdict = key(explain(t, { offers: compiled, customer, history }, core).outcome);
+      const context = { offers: compiled, customer, history, activations: data.activations };
+      const verdict = key(explain(t, context, core).outcome);
       if (verdict !== expected[i]) {
         fail(
           `transaction ${(t as { transaction_id: string }).transaction_id}: replay gives ${expected[i]}, explain ${verdict}`,

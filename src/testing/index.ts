@@ -26,6 +26,9 @@ export type {
   ValueOperand,
 } from '../rules/index.js';
 export type {
+  ActivationQuery,
+  ActivationRecord,
+  ActivationRepository,
   ClaimedDelivery,
   CustomerRecord,
   CustomerRepository,

@@ -61,6 +61,10 @@ export interface OfferJson {
   lookback_days?: number;
   /** A condition tree (docs/concepts.md, The condition language). */
   conditions?: Record<string, unknown>;
+  /** Whether only customers who activated the offer qualify (docs/concepts.md, Activation). */
+  requires_activation?: boolean;
+  /** The operator's own data, JSON values only: kept and reported, never read. */
+  metadata?: Record<string, unknown>;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { assertKnownKeys } from '../model/knownKeys.js';
 import { wholeNumber } from '../model/wholeNumber.js';
 import type { Store } from '../store/index.js';
+import { activationTests } from './_internals/storeConformanceActivations.js';
 import { customerTests } from './_internals/storeConformanceCustomers.js';
 import { deliveryTests } from './_internals/storeConformanceDelivery.js';
 import type { Suite } from './_internals/storeConformanceKit.js';
@@ -108,6 +109,7 @@ export function storeConformance(options: StoreConformanceOptions): void {
     unitOfWorkTests(suite);
     transactionTests(suite);
     customerTests(suite);
+    activationTests(suite);
     paymentTests(suite);
     returnTests(suite);
     tenantTests(suite);

@@ -137,6 +137,29 @@ describe('condition_never_true', () => {
   });
 });
 
+describe('activation', () => {
+  test('activation_unseen: requires_activation on an inactive or expired offer, not on a listed one', () => {
+    const gated = (over: Raw = {}) => offer({ requires_activation: true, ...over });
+    expect(only('activation_unseen', [gated({ active: false })])).toEqual(['activation_unseen: 1']);
+    expect(only('activation_unseen', [gated({ valid_to: '2025-05-31' })], '2025-06-01')).toEqual([
+      'activation_unseen: 1',
+    ]);
+    expect(only('activation_unseen', [gated()], '2025-06-01')).toEqual([]);
+    expect(only('activation_unseen', [offer({ active: false })])).toEqual([]);
+  });
+
+  test('an offer that requires activation never makes another always lose', () => {
+    const winner = offer({ requires_activation: true, discount: 10 });
+    expect(only('always_loses', [winner, offer({ offer_id: 2 })])).toEqual([]);
+    expect(
+      only('always_loses', [
+        offer({ discount: 10 }),
+        offer({ offer_id: 2, requires_activation: true }),
+      ]),
+    ).toEqual(['always_loses: 2,1']);
+  });
+});
+
 describe('always_loses', () => {
   const base = { offer_id: 1, discount: 10 };
   test('fires when a lower id pays at least as much to a superset of customers', () => {

@@ -36,6 +36,28 @@ describe('fuzzOffers', () => {
     expect(again.failure?.counterexample).toEqual(counterexample);
   });
 
+  test('covers requires_activation: nothing wrong with the real engine, and a build that ignores it is caught', () => {
+    const offers = [
+      offer({ requires_activation: true, discount: 10 }),
+      offer({ offer_id: 2, merchant_name: 'Bakery', requires_activation: true }),
+    ];
+    expect(fuzzOffers(offers, { runs: 150, seed: 11 }).failure).toBeUndefined();
+    const ignoring: typeof replay = (data, options) =>
+      replay(
+        {
+          ...data,
+          offers: (data.offers as Record<string, unknown>[]).map((o) => ({
+            ...o,
+            requires_activation: false,
+          })),
+        },
+        options,
+      );
+    const report = fuzzOffers(offers, { runs: 300, seed: 11, replay: ignoring });
+    // The chunked session and explain read the activations; the faulty replay pays without them.
+    expect(report.failure?.message).toMatch(/outcomes differ|explain/);
+  });
+
   test('rejects an unknown option', () => {
     expect(() => fuzzOffers(sample, { rusn: 5 } as never)).toThrow(/did you mean 'runs'/);
   });

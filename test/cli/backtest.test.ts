@@ -133,6 +133,39 @@ describe('cashback backtest', () => {
     for (const l of body) expect(l, l).toMatch(/\s0\s+0\.00\s+0$/);
   });
 
+  it('takes --activations: a candidate that requires activation pays only the activated', async () => {
+    const gated = (sample.offers as { offer_id: number }[]).map((o) => ({
+      ...o,
+      requires_activation: true,
+    }));
+    const want = replay(sample);
+    const customer = want.payments[0]?.customer_id as string;
+    const activations = gated.map((o) => ({
+      customer_id: customer,
+      offer_id: o.offer_id,
+      date: '2000-01-01T00:00:00',
+    }));
+    const r = await cashback([
+      '--baseline',
+      examples('offers'),
+      '--candidate',
+      file('offers-gated.json', JSON.stringify(gated)),
+      '--activations',
+      file('activations.ndjson', activations.map((a) => JSON.stringify(a)).join('\n')),
+      ...inputs,
+      '--json',
+    ]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const b = JSON.parse(r.stdout) as Result;
+    const expected = replay({ ...sample, offers: gated, activations });
+    expect(b.total.candidate).toEqual({
+      paid: expected.summary.paid,
+      cashback: expected.summary.totalCashback,
+      customers: 1,
+    });
+  });
+
   it("changes offer 4's row by what replays of the two offer sets give, and no other offer's", async () => {
     const r = await cashback([
       '--baseline',

@@ -229,6 +229,55 @@ describe('cashback replay', () => {
     }
   });
 
+  it('takes --activations in CSV for offers that require activation, paying as replay() does', async () => {
+    const offers = sample.offers.map((o) => ({
+      ...(o as { offer_id: number }),
+      requires_activation: true,
+    }));
+    // Every paid customer but the first activates every offer.
+    const paid = [...new Set(want.payments.map((p) => p.customer_id))].slice(1);
+    const activations = paid.flatMap((customer_id) =>
+      offers.map((o) => ({ customer_id, offer_id: o.offer_id, date: '2000-01-01T00:00:00' })),
+    );
+    const expected = replay({ ...sample, offers, activations });
+    expect(expected.payments.length).toBeGreaterThan(0);
+    expect(expected.payments.length).toBeLessThan(want.payments.length);
+    const out = join(work, 'gated.ndjson');
+    const r = await cashback([
+      '--offers',
+      file('gated-offers.json', JSON.stringify(offers)),
+      '--customers',
+      file('customers.json', JSON.stringify(sample.customers)),
+      '--history',
+      file('history.json', JSON.stringify(sample.history)),
+      '--activations',
+      file(
+        'activations.csv',
+        stringify([...activations, { customer_id: 'nobody', offer_id: 1, date: '' }], {
+          header: true,
+        }),
+      ),
+      '--transactions',
+      file('tx-gated.json', JSON.stringify(sample.transactions)),
+      '--out',
+      out,
+    ]);
+    expect(r.stderr).toBe('cashback: activation nobody/1: Invalid activation: date is required\n');
+    expect(r.code).toBe(0);
+    expect(lines(out)).toEqual(expected.payments);
+    const workers = await cashback([
+      ...inputs,
+      '--activations',
+      join(work, 'activations.csv'),
+      '--transactions',
+      join(work, 'tx-gated.json'),
+      '--workers',
+      '2',
+    ]);
+    expect(workers.code).toBe(2);
+    expect(workers.stderr).toContain('--activations cannot be used with --workers above 1 yet');
+  });
+
   it('ends with one line and exit code 2 for a missing file', async () => {
     const missing = join(work, 'nope.ndjson');
     const r = await cashback([...inputs, '--transactions', missing]);

@@ -313,7 +313,7 @@ describe('replay: what it rejects before deciding', () => {
     expect(() => replay({ ...sessionData, transaction: transactions } as never)).toThrow(
       new TypeError(
         "data: unknown field 'transaction'; did you mean 'transactions'? " +
-          '(known: offers, customers, history, transactions, returns)',
+          '(known: offers, customers, activations, history, transactions, returns)',
       ),
     );
     expect(() => replay({ ...base, histroy: [] } as never)).toThrow(
@@ -380,6 +380,65 @@ describe('replay: what it rejects before deciding', () => {
       new RangeError(
         'maxLatenessDays must be a whole number of at least 0 or Infinity, got the number -1',
       ),
+    );
+  });
+});
+
+describe('replay with activations', () => {
+  const gated = offer({ requires_activation: true });
+
+  test('pays only customers with an activation at or before the transaction, known from the start', () => {
+    const r = run({
+      offers: [gated],
+      customers: [customer(), customer({ customer_id: 'c2' }), customer({ customer_id: 'c3' })],
+      activations: [
+        { customer_id: 'c1', offer_id: 1, date: '2025-06-02T09:15:00' },
+        { customer_id: 'c3', offer_id: 1, date: '2025-06-02T09:15:01' },
+      ],
+      transactions: [
+        tx(),
+        tx({ transaction_id: 't2', customer_id: 'c2' }),
+        tx({ transaction_id: 't3', customer_id: 'c3' }),
+      ],
+    });
+    expect(r.payments.map((p) => p.transaction_id)).toEqual(['t1']);
+    expect(codes(r)).toEqual({ t2: 'no_offer', t3: 'no_offer' });
+    expect(r.errors[0]?.message).toContain('failed its activation check');
+  });
+
+  test('rejects activations as the engine does, date required', () => {
+    const r = run({
+      offers: [gated],
+      activations: [
+        { customer_id: 'c1', offer_id: 1 },
+        { customer_id: 'nobody', offer_id: 1, date: '2025-01-01T00:00:00' },
+        { customer_id: 'c1', offer_id: 2, date: '2025-01-01T00:00:00' },
+      ],
+    });
+    expect(r.rejected.activations).toEqual([
+      { key: 'c1/1', code: 'invalid_activation', message: 'Invalid activation: date is required' },
+      {
+        key: 'nobody/1',
+        code: 'customer_not_found',
+        message: "Customer with id 'nobody' not found",
+      },
+      { key: 'c1/2', code: 'offer_not_found', message: 'Offer with id 2 not found' },
+    ]);
+    expect(r.payments).toEqual([]);
+  });
+
+  test('createReplay takes activations too', () => {
+    const session = createReplay({
+      offers: [gated],
+      customers: [customer()],
+      activations: [{ customer_id: 'c1', offer_id: 1, date: '2025-01-01T00:00:00' }],
+    });
+    expect(session.push([tx()])[0]?.ok).toBe(true);
+  });
+
+  test('activations that are not an array are a TypeError', () => {
+    expect(() => run({ activations: 5 as never })).toThrow(
+      new TypeError('data.activations must be an array, got the number 5'),
     );
   });
 });

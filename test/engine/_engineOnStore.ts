@@ -256,6 +256,17 @@ export function describeEngineOnStore(createStore: () => Promise<Store>): void {
       ]);
     });
 
+    test('metadata is kept, listed in activeOffers, and a change of it emits the offer', async () => {
+      const engine = await engineOf({ partners: partners() });
+      const metadata = { campaign: 'spring', tags: ['a', 1, null] };
+      await engine.upsertOffers([offer()]);
+      await engine.upsertOffers([offer({ metadata })]);
+      expect((await outboxOf(engine, A)).slice(1)).toEqual([
+        event('evt-3', 2, stored({ metadata })),
+      ]);
+      expect((await engine.activeOffers())[0]?.metadata).toEqual(metadata);
+    });
+
     test('without partners with webhooks, offers load and no event is written', async () => {
       const engine = await engineOf({ partners: createMemoryPartners([{ application_id: A }]) });
       expect(await engine.upsertOffers([offer()])).toEqual({
@@ -362,6 +373,7 @@ export function describeEngineOnStore(createStore: () => Promise<Store>): void {
         return {
           offers: s.offers,
           customers: s.customers,
+          activations: s.activations,
           transactions: s.transactions,
           payments: f === 'payments.insert' ? { ...s.payments, insert: boom } : s.payments,
           outbox: f === 'outbox.add' ? { add: boom, list: s.outbox.list } : s.outbox,
@@ -371,6 +383,7 @@ export function describeEngineOnStore(createStore: () => Promise<Store>): void {
       const store: Store = {
         offers: real.offers,
         customers: real.customers,
+        activations: real.activations,
         transactions: real.transactions,
         payments: real.payments,
         outbox: real.outbox,
@@ -521,6 +534,69 @@ export function describeEngineOnStore(createStore: () => Promise<Store>): void {
           'transaction',
         ],
       });
+    });
+  });
+
+  describe('activation (requires_activation)', () => {
+    const gated = () => offer({ requires_activation: true });
+
+    test('a customer without an activation is not paid, and the activation check is named', async () => {
+      const engine = await ready([gated()]);
+      const r = await engine.addTransactions(A, [tx()]);
+      expect(r.payments).toEqual([]);
+      expect(r.errors).toEqual({
+        t1: 'No cashback offer associated with this transaction: offer 1 failed its activation check',
+      });
+      const why = await engine.explain(A, tx({ transaction_id: 't2' }));
+      expect(why.candidates[0]?.failed).toEqual({
+        check: 'activation',
+        detail: 'the customer has not activated the offer',
+      });
+    });
+
+    test('an activation dated after the transaction does not count; one at its date-time does', async () => {
+      const engine = await ready([gated()]);
+      expect(
+        await engine.addActivations(A, [
+          { customer_id: 'c1', offer_id: 1, date: '2025-06-02T09:15:00.001' },
+        ]),
+      ).toMatchObject({ Added: 1, Updated: 0, Errors: {} });
+      const late = await engine.explain(A, tx());
+      expect(late.candidates[0]?.failed).toEqual({
+        check: 'activation',
+        detail:
+          'the customer activated the offer at 2025-06-02T09:15:00.001, after 2025-06-02T09:15:00.000',
+      });
+      const paid = await engine.addTransactions(A, [tx({ date: '2025-06-02T09:15:00.001' })]);
+      expect(paid.payments).toEqual([
+        { cashback: 0.5, payment_date: '2025-06-16', transaction_id: 't1' },
+      ]);
+    });
+
+    test('an activation without a date counts from the engine clock; activating again keeps it', async () => {
+      const engine = await ready([gated()]);
+      await engine.addActivations(A, [{ customer_id: 'c1', offer_id: 1 }]);
+      expect(
+        await engine.addActivations(A, [
+          { customer_id: 'c1', offer_id: 1, date: '2025-01-01T00:00:00' },
+        ]),
+      ).toMatchObject({ Added: 0, Updated: 1, Errors: {} });
+      const before = await engine.addTransactions(A, [tx({ date: '2025-06-01T11:59:59' })]);
+      expect(before.payments).toEqual([]);
+      const after = await engine.addTransactions(A, [
+        tx({ transaction_id: 't2', date: '2025-06-01T12:00:00' }),
+      ]);
+      expect(after.payments.map((p) => p.transaction_id)).toEqual(['t2']);
+    });
+
+    test('activations belong to one partner', async () => {
+      const engine = await ready([gated()]);
+      await engine.upsertCustomers(B, [customer()]);
+      await engine.addActivations(B, [
+        { customer_id: 'c1', offer_id: 1, date: '2025-01-01T00:00:00' },
+      ]);
+      expect((await engine.addTransactions(A, [tx()])).payments).toEqual([]);
+      expect((await engine.addTransactions(B, [tx()])).payments).toHaveLength(1);
     });
   });
 

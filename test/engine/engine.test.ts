@@ -169,3 +169,36 @@ describe('argument checks', () => {
     expect(engine.options.timeZone).toBe('Europe/Riga');
   });
 });
+
+describe('activations a batch reads', () => {
+  test('one call for the batch, only when a candidate offer requires activation', async () => {
+    const inner = createMemoryStore();
+    const queries: unknown[] = [];
+    const store: Store = {
+      ...inner,
+      activations: {
+        get: async (partner, query) => {
+          queries.push(query);
+          return inner.activations.get(partner, query);
+        },
+        add: (partner, activations) => inner.activations.add(partner, activations),
+      },
+    };
+    const engine = createEngine({ store, clock: () => new Date(NOON), ids: counter() });
+    await engine.upsertOffers([
+      offer(),
+      offer({ offer_id: 2, requires_activation: true }),
+      offer({ offer_id: 3, merchant_name: 'Bakery' }),
+    ]);
+    await engine.upsertCustomers(A, [customer(), customer({ customer_id: 'c2' })]);
+    const bakery = { id: 'm2', name: 'Bakery', category_code: '5462' };
+    await engine.addTransactions(A, [tx({ merchant: bakery })]);
+    expect(queries).toEqual([]);
+    await engine.addTransactions(A, [
+      tx({ transaction_id: 't2' }),
+      tx({ transaction_id: 't3', customer_id: 'c2' }),
+      tx({ transaction_id: 't4', customer_id: 'c2', merchant: bakery }),
+    ]);
+    expect(queries).toEqual([{ customerIds: ['c1', 'c2'], offerIds: [2] }]);
+  });
+});

@@ -16,6 +16,7 @@ export const POST_ROUTES = {
   '/customers/': 'customer',
   '/customers': 'customer',
   '/returns': 'return',
+  '/activations': 'activation',
 } as const;
 export type PostRoute = keyof typeof POST_ROUTES;
 export type ItemKind = (typeof POST_ROUTES)[PostRoute];
@@ -43,6 +44,7 @@ const FIELD_KEYS = [
   'return_id',
   'transaction_id',
   'customer_id',
+  'offer_id',
   'description',
   'date',
   'amount',
@@ -351,6 +353,12 @@ const BAD_FIELDS: Record<ItemKind, Record<string, Bad[]>> = {
     date: BAD_DATE_TIME,
     amount: BAD_AMOUNT.filter((bad) => bad !== DELETE),
   },
+  activation: {
+    customer_id: BAD_ID,
+    offer_id: [DELETE, null, 0, -1, 1.5, '1.5', '-1', 'x', '', [], {}, true, 2 ** 53],
+    // `date` may be left out: only a present, malformed one makes the item invalid.
+    date: BAD_DATE_TIME.filter((bad) => bad !== DELETE),
+  },
 };
 
 /** A return of the fixture transaction t1, within its warranty. */
@@ -366,6 +374,7 @@ const VALID: Record<ItemKind, () => Record<string, unknown>> = {
   history,
   customer,
   return: ret,
+  activation: () => ({ customer_id: 'c1', offer_id: 1, date: '2025-06-01T08:00:00' }),
 };
 
 /** A valid item of the kind with one field made invalid (or dropped). */
@@ -438,7 +447,7 @@ function validItem(kind: ItemKind): fc.Arbitrary<string> {
     fc.constant('9'.repeat(400)),
   );
   const fields: fc.Arbitrary<Record<string, unknown>> =
-    kind === 'customer'
+    kind === 'customer' || kind === 'activation'
       ? fc.record({ customer_id: id })
       : kind === 'return'
         ? fc.record(

@@ -83,6 +83,10 @@ function countedSession(s: StoreSession, wrote: () => void): StoreSession {
       get: (partner, ids) => s.customers.get(partner, ids),
       upsert: (partner, customers) => write(s.customers.upsert(partner, customers)),
     },
+    activations: {
+      get: (partner, query) => s.activations.get(partner, query),
+      add: (partner, activations) => write(s.activations.add(partner, activations)),
+    },
     transactions: {
       existing: (partner, ids) => s.transactions.existing(partner, ids),
       get: (partner, ids) => s.transactions.get(partner, ids),
@@ -544,7 +548,7 @@ async function judgePostResult(
   if (answer.status !== 200) return;
   const items = (JSON.parse(await new Response(bytes(body.text)).text()) as unknown[]).length;
   const context = `${label} → ${JSON.stringify(answer.body).slice(0, 300)}`;
-  if (kind === 'customer') {
+  if (kind === 'customer' || kind === 'activation') {
     const { Added, Updated, Errors } = answer.body;
     expect(Added + Updated, context).toBeLessThanOrEqual(items);
     if (body.allJunk) {

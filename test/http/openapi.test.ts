@@ -63,6 +63,7 @@ const ROUTES: Record<string, { method: 'get' | 'post'; auth: boolean; errors: nu
   '/transactions-history': { method: 'post', auth: true, errors: [400, 401, 405, 413, 415, 500] },
   '/customers/': { method: 'post', auth: true, errors: [400, 401, 405, 413, 415, 500] },
   '/customers': { method: 'post', auth: true, errors: [400, 401, 405, 413, 415, 500] },
+  '/activations': { method: 'post', auth: true, errors: [400, 401, 405, 413, 415, 500] },
   '/transactions': { method: 'post', auth: true, errors: [400, 401, 405, 413, 415, 500] },
   '/returns': { method: 'post', auth: true, errors: [400, 401, 405, 413, 415, 500] },
   '/cashback-payments': { method: 'get', auth: true, errors: [400, 401, 405, 500] },
@@ -76,6 +77,7 @@ const BODY_ITEM: Record<string, string> = {
   '/transactions-history': 'HistoryTransaction',
   '/customers/': 'Customer',
   '/customers': 'Customer',
+  '/activations': 'Activation',
   '/transactions': 'Transaction',
   '/returns': 'Return',
 };

@@ -118,6 +118,46 @@ describe('POST /customers/: { Added, Updated, Errors }', () => {
   });
 });
 
+describe('POST /activations: { Added, Updated, Errors }', () => {
+  test('activates offers, dated by the engine clock when date is absent; again counts as Updated', async () => {
+    const s = await ready();
+    await s.engine.upsertOffers([offer({ requires_activation: true })]);
+    const r = await s.post(A, '/activations', [{ customer_id: ' c1 ', offer_id: 1 }]);
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ Added: 1, Updated: 0, Errors: {} });
+    const again = await s.post(A, '/activations', [
+      { customer_id: 'c1', offer_id: 1, date: '2025-01-01T00:00:00' },
+    ]);
+    expect(again.body).toEqual({ Added: 0, Updated: 1, Errors: {} });
+    expect(await s.store.activations.get(A, { customerIds: ['c1'], offerIds: [1] })).toEqual([
+      { customer_id: 'c1', offer_id: 1, date: '2025-06-01T12:00:00.000000000' },
+    ]);
+  });
+
+  test('names every rejected item: repeated pair, malformed, unknown customer or offer', async () => {
+    const s = await ready();
+    const r = await s.post(A, '/activations', [
+      { customer_id: 'c1', offer_id: 1 },
+      { customer_id: 'c1', offer_id: 1, date: '2025-05-01T00:00:00' },
+      { customer_id: 'c1', offer_id: 0 },
+      { customer_id: 'c1', offer_id: 1.5, date: '2025-02-30T00:00:00' },
+      { customer_id: 'nobody', offer_id: 1 },
+      { customer_id: 'c1', offer_id: 99 },
+    ]);
+    expect(r.body).toEqual({
+      Added: 0,
+      Updated: 0,
+      Errors: {
+        'c1/1': "Several activations of offer 1 by customer 'c1' were provided in the request",
+        '#2': 'Invalid activation: offer_id must be greater than 0',
+        '#3': 'Invalid activation: offer_id must be a whole number; date is not a real calendar date',
+        'nobody/1': "Customer with id 'nobody' not found",
+        'c1/99': 'Offer with id 99 not found',
+      },
+    });
+  });
+});
+
 describe('POST /transactions: [{ event_id, payments, errors }]', () => {
   test('every condition in one request: one payment or one error per item', async () => {
     const s = await ready();

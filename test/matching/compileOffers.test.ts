@@ -178,6 +178,44 @@ describe('compileOffers', () => {
   });
 });
 
+describe('compileOffers and unknown fields', () => {
+  test('refuses a misspelt field, naming the nearest known one, with every other problem', () => {
+    expect(issues([offer({ offer_id: 1, max_cashbak: 1, discount: 0 } as never)])).toEqual([
+      '1 discount: must be greater than 0',
+      "1 max_cashbak: is not an offer field; did you mean 'max_cashback'? (put data of your own in metadata)",
+    ]);
+  });
+
+  test('refuses budget and customer_cap, which this version does not apply', () => {
+    expect(
+      issues([offer({ offer_id: 1, budget: { amount: 10 }, customer_cap: { count: 1 } } as never)]),
+    ).toEqual([
+      '1 budget: is not an offer field (put data of your own in metadata)',
+      '1 customer_cap: is not an offer field (put data of your own in metadata)',
+    ]);
+  });
+
+  test('keeps metadata as loaded and never reads it', () => {
+    const metadata = { campaign: 'spring', tags: ['a', 1, null, { deep: true }] };
+    const set = compileOffers([offer({ metadata })]);
+    expect(set.offers[0]?.offer.metadata).toEqual(metadata);
+  });
+
+  test('refuses metadata that is not an object of JSON values', () => {
+    expect(
+      issues([
+        offer({ offer_id: 1, metadata: ['a'] } as never),
+        offer({ offer_id: 2, metadata: { n: Number.NaN } }),
+        offer({ offer_id: 3, metadata: { d: new Date(0) } }),
+      ]),
+    ).toEqual([
+      '1 metadata: must be an object',
+      '2 metadata: must hold JSON values only (strings, finite numbers, booleans, null, lists, objects)',
+      '3 metadata: must hold JSON values only (strings, finite numbers, booleans, null, lists, objects)',
+    ]);
+  });
+});
+
 describe('compileOffers and the caller’s JSON', () => {
   test('reports a frozen copy: mutating the input later changes nothing', () => {
     const input = offer({

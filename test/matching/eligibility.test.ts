@@ -37,6 +37,30 @@ describe('offer eligibility (docs/concepts.md)', () => {
     expect(failedCheck(offer({ active: false }))).toBe('active');
   });
 
+  test('activation comes right after valid_dates, and counts from its date-time on', () => {
+    const gated = offer({ requires_activation: true });
+    expect(failedCheck(gated)).toBe('activation');
+    // valid_dates is checked first: outside the dates, the missing activation is not named.
+    expect(failedCheck({ ...gated, valid_to: '2025-05-31' })).toBe('valid_dates');
+    // activation before age: a customer too young and not activated fails activation.
+    expect(failedCheck({ ...gated, age: ['60+'] })).toBe('activation');
+    const at = (date: string) =>
+      explain(tx(), {
+        offers: [gated],
+        customer: customer(),
+        activations: [
+          { customer_id: 'c1', offer_id: 1, date },
+          { customer_id: 'c2', offer_id: 1, date: '2000-01-01T00:00:00' },
+        ],
+      }).candidates[0];
+    expect(at('2025-06-02T09:15:00')?.matched).toBe(true);
+    expect(at('2025-06-02T09:15:00.000000001')?.failed).toEqual({
+      check: 'activation',
+      detail:
+        'the customer activated the offer at 2025-06-02T09:15:00.000000001, after 2025-06-02T09:15:00.000',
+    });
+  });
+
   test('merchant names meet after NFKC, trimming, folding white space and lower-casing', () => {
     const names = [
       'coffee house',

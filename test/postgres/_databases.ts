@@ -24,6 +24,7 @@ export function warnWhenSkipped(what: string): void {
 const TABLES = [
   'cashback_offers',
   'cashback_customers',
+  'cashback_activations',
   'cashback_transactions',
   'cashback_payments',
   'cashback_outbox_counters',

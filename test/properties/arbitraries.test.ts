@@ -61,7 +61,7 @@ describe('arbitraries', () => {
     fc.assert(
       fc.property(clean, (s) => {
         const r = replay(s);
-        expect(r.rejected).toEqual({ customers: [], history: [] });
+        expect(r.rejected).toEqual({ customers: [], activations: [], history: [] });
         const codes = r.errors.map((e) => e.code);
         expect(codes).not.toContain('invalid_transaction');
         expect(codes).not.toContain('customer_not_found');

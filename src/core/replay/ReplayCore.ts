@@ -91,6 +91,7 @@ export function replayCore(
     data.history ?? [],
     resolved,
     lateness,
+    data.activations ?? [],
   );
   const { customers, ledger, rejected } = start;
   const purchases = new PurchaseHistory(offers, lateness);
@@ -108,6 +109,7 @@ export function replayCore(
     customer: (id) => customers.get(id),
     hasTransaction: () => false,
     purchases: (customerId, key) => purchases.get(customerId, key),
+    activation: start.activation,
   };
   const totals = new SummaryBuilder(resolved.scale, resolved.currency);
   let offset = 0;

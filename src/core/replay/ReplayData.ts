@@ -9,6 +9,11 @@ export interface ReplayData {
   readonly offers: readonly unknown[] | OfferSet;
   /** Customers (docs/concepts.md, Input rules), applied first as one request. */
   readonly customers: readonly unknown[];
+  /**
+   * Activations `{customer_id, offer_id, date}` (docs/concepts.md, Activation; `date` required),
+   * applied after the customers, known from the start.
+   */
+  readonly activations?: readonly unknown[];
   /** History transactions (docs/concepts.md, Input rules), applied after the customers. */
   readonly history?: readonly unknown[];
   /**
@@ -24,7 +29,14 @@ export interface ReplayData {
 }
 
 // One data set feeds `replay` and `createReplay` alike; a session leaves `transactions` to `push`.
-const DATA_KEYS: readonly string[] = ['offers', 'customers', 'history', 'transactions', 'returns'];
+const DATA_KEYS: readonly string[] = [
+  'offers',
+  'customers',
+  'activations',
+  'history',
+  'transactions',
+  'returns',
+];
 
 /**
  * Whether `offers` is what `compileOffers` returns (an array is not: it is offers to compile).
@@ -45,8 +57,9 @@ export function isOfferSet(offers: unknown): offers is OfferSet {
 
 /**
  * Checks the input object of `createReplay` and `replay`: an object with no key but `offers`,
- * `customers`, `history`, `transactions` and `returns`, `offers` an array or an `OfferSet`, the other lists
- * arrays (`history` may be left out, and `transactions` too unless `withTransactions`).
+ * `customers`, `activations`, `history`, `transactions` and `returns`, `offers` an array or an
+ * `OfferSet`, the other lists arrays (`activations`, `history` and `returns` may be left out, and
+ * `transactions` too unless `withTransactions`).
  * @param data - the input as given
  * @param withTransactions - whether `transactions` is required
  * @throws TypeError naming what is wrong
@@ -61,6 +74,7 @@ export function checkData(data: unknown, withTransactions: boolean): asserts dat
     );
   }
   requireArray(d.customers, 'data.customers');
+  if (d.activations !== undefined) requireArray(d.activations, 'data.activations');
   if (d.history !== undefined) requireArray(d.history, 'data.history');
   if (withTransactions || d.transactions !== undefined) {
     requireArray(d.transactions, 'data.transactions');

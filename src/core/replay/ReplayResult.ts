@@ -1,4 +1,9 @@
-import type { CustomerErrorCode, ItemError, TransactionErrorCode } from '../../model/errors.js';
+import type {
+  ActivationErrorCode,
+  CustomerErrorCode,
+  ItemError,
+  TransactionErrorCode,
+} from '../../model/errors.js';
 import type { Payment, TransactionError } from '../outcome.js';
 import type { Adjustment, ReturnError } from '../returns/ReturnOutcome.js';
 import type { ReplaySummary } from '../SummaryBuilder.js';
@@ -17,9 +22,10 @@ export interface ReplayResult {
   readonly adjustments: readonly Adjustment[];
   /** One error per return that adjusts nothing, in the order decided (empty without returns). */
   readonly returnErrors: readonly ReturnError[];
-  /** Customers and history transactions that were not applied. */
+  /** Customers, activations and history transactions that were not applied. */
   readonly rejected: {
     readonly customers: readonly ItemError<CustomerErrorCode>[];
+    readonly activations: readonly ItemError<ActivationErrorCode>[];
     readonly history: readonly ItemError<TransactionErrorCode>[];
   };
   /** Counts by outcome and by offer. */

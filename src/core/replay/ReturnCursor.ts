@@ -10,7 +10,7 @@ import { isRecord } from '../../rules/_internals/isRecord.js';
  * @returns its wall-clock date-time, if readable
  */
 export function dateOf(item: unknown, timeZone: string): WallClock | undefined {
-  return isRecord(item) ? readDateTime(item.date, timeZone, []) : undefined;
+  return isRecord(item) ? readDateTime(item.date, 'date', timeZone, []) : undefined;
 }
 
 /**

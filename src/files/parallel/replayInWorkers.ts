@@ -50,6 +50,10 @@ export async function replayInWorkers(
     // Returns read every partition's payments in date order: one session decides them.
     throw new TypeError('returns cannot be replayed with workers: replay them with one worker');
   }
+  // Partitions are not given activations yet: refused rather than replayed without them.
+  if (paths.activations !== undefined) {
+    throw new TypeError('activations cannot be used with workers yet: replay them with one worker');
+  }
   const resolved = resolveOptions({
     ...(options.timeZone === undefined ? {} : { timeZone: options.timeZone }),
     ...(options.scale === undefined ? {} : { scale: options.scale }),

@@ -6,8 +6,9 @@ import type { ResolvedLimits } from '../options.js';
 
 /**
  * The POST routes that take a batch (docs/http.md): `/transactions-history`, `/customers/` (and
- * `/customers`), `/transactions` and `/returns`. Each checks, in order, the token, the content
- * type, the byte limit, then reads the body as a JSON array within the item and nesting limits.
+ * `/customers`), `/activations`, `/transactions` and `/returns`. Each checks, in order, the token,
+ * the content type, the byte limit, then reads the body as a JSON array within the item and
+ * nesting limits.
  * @param engine - the engine the routes call
  * @param limits - the app's limits
  * @param authenticate - the token check
@@ -30,6 +31,10 @@ export function batchRoutes(
     })
     .post('/customers/', ...checks, customers)
     .post('/customers', ...checks, customers)
+    .post('/activations', ...checks, async (c) => {
+      const r = await engine.addActivations(c.get('partner'), await readBatch(c, limits));
+      return c.json({ Added: r.Added, Updated: r.Updated, Errors: r.Errors });
+    })
     .post('/transactions', ...checks, async (c) => {
       const r = await engine.addTransactions(c.get('partner'), await readBatch(c, limits));
       return c.json([{ event_id: r.event_id, payments: r.payments, errors: r.errors }]);

@@ -4,6 +4,8 @@
  * - `duplicate_offer_id`: two offers share an `offer_id`;
  * - `inactive`: `active` is false, so it never pays;
  * - `expired`: `valid_to` is before `today`;
+ * - `activation_unseen`: the offer requires activation but is not listed in active offers
+ *   (inactive, or `valid_to` before `today`), so customers cannot find it to activate;
  * - `zero_max_cashback`: `max_cashback` rounds down to 0 at the engine's scale;
  * - `condition_never_true`: the conditions are false for every transaction the offer's other
  *   fields let through;
@@ -20,6 +22,7 @@ export type OfferCheckRule =
   | 'duplicate_offer_id'
   | 'inactive'
   | 'expired'
+  | 'activation_unseen'
   | 'zero_max_cashback'
   | 'condition_never_true'
   | 'always_loses'

@@ -4,6 +4,7 @@ import { CORE_OPTION_KEYS, type CoreOptions, resolveCoreOptions } from '../../mo
 import { describeValue } from '../../rules/_internals/describe.js';
 import { compileOffers, OfferValidationError } from '../compileOffers.js';
 import type { CompiledOffer } from '../offer.js';
+import { activationUnseen } from './activationUnseen.js';
 import { alwaysLoses } from './alwaysLoses.js';
 import type { CheckContext, CheckedOffer, OfferCheck } from './CheckContext.js';
 import { conditionNeverTrue } from './conditionNeverTrue.js';
@@ -38,6 +39,7 @@ const RULES: readonly OfferCheck[] = [
   duplicateOfferId,
   inactive,
   expired,
+  activationUnseen,
   zeroMaxCashback,
   conditionNeverTrue,
   alwaysLoses,

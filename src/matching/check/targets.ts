@@ -51,10 +51,13 @@ function conditionsText(offer: CompiledOffer): string {
  * Whether `b` qualifies for every transaction `a` qualifies for, at the same merchant: valid on
  * every day `a` is, every age and gender, every amount from `a`'s `min_amount`, the same audience
  * or a wider one, and no conditions or the same ones. Conditions that are different but implied
- * are not recognised, so the answer may be a false "no", never a false "yes".
+ * are not recognised, so the answer may be a false "no", never a false "yes". An offer that
+ * requires activation never covers another: activations are per offer, so a customer who earns
+ * `a` need not have activated `b`.
  */
 export function targetsSuperset(a: CompiledOffer, b: CompiledOffer): boolean {
-  if (!b.active || b.validFrom > a.validFrom || b.validTo < a.validTo) return false;
+  if (!b.active || b.requiresActivation) return false;
+  if (b.validFrom > a.validFrom || b.validTo < a.validTo) return false;
   if (b.minAmount !== undefined) {
     if (a.minAmount === undefined || compareExact(b.minAmount, a.minAmount) > 0) return false;
   }

@@ -31,8 +31,13 @@ export function assertKnownKeys(
   }
 }
 
-/** The known key nearest to `key` in edit distance, ignoring case, when it is near enough. */
-function nearestKey(key: string, known: readonly string[]): string | undefined {
+/**
+ * The known key nearest to `key` in edit distance, ignoring case, when it is near enough.
+ * @param key - the unknown key
+ * @param known - every key allowed
+ * @returns the nearest known key, or `undefined` when none is near enough
+ */
+export function nearestKey(key: string, known: readonly string[]): string | undefined {
   if (known.length === 0) return undefined;
   const lower = key.toLowerCase();
   const lowered = known.map((k) => k.toLowerCase());

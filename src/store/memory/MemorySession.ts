@@ -1,6 +1,13 @@
 import { Money } from '../../model/money.js';
-import type { CustomerRecord, PaymentRecord, ReturnRecord, TransactionRecord } from '../records.js';
 import type {
+  ActivationRecord,
+  CustomerRecord,
+  PaymentRecord,
+  ReturnRecord,
+  TransactionRecord,
+} from '../records.js';
+import type {
+  ActivationRepository,
   CustomerRepository,
   OfferRepository,
   OutboxRepository,
@@ -126,6 +133,46 @@ export class MemorySession implements StoreSession {
       });
       this.added(added);
       return { added, updated: customers.length - added };
+    },
+  };
+
+  readonly activations: ActivationRepository = {
+    get: async (partner, query) => {
+      this.check();
+      const data = this.db.partner(partner);
+      const out: ActivationRecord[] = [];
+      if (data === undefined) return out;
+      for (const id of query.customerIds) {
+        const byOffer = data.activations.get(id);
+        if (byOffer === undefined) continue;
+        for (const offerId of query.offerIds) {
+          const a = byOffer.get(offerId);
+          if (a !== undefined) out.push(a);
+        }
+      }
+      return out;
+    },
+    add: async (partner, activations) => {
+      this.check();
+      const data = this.db.partnerForWrite(partner);
+      const fresh = activations.filter(
+        (a) => data.activations.get(a.customer_id)?.has(a.offer_id) !== true,
+      );
+      this.db.reserve(fresh.length);
+      for (const a of fresh) {
+        const byOffer = data.activations.get(a.customer_id);
+        if (byOffer === undefined) data.activations.set(a.customer_id, new Map([[a.offer_id, a]]));
+        else byOffer.set(a.offer_id, a);
+      }
+      this.undo.push(() => {
+        for (const a of fresh) {
+          const byOffer = data.activations.get(a.customer_id);
+          byOffer?.delete(a.offer_id);
+          if (byOffer?.size === 0) data.activations.delete(a.customer_id);
+        }
+      });
+      this.added(fresh.length);
+      return { added: fresh.length, updated: activations.length - fresh.length };
     },
   };
 

@@ -1,6 +1,11 @@
 import { compareText } from '../../model/compareText.js';
 import { TransactionIdSet } from '../../model/TransactionIdSet.js';
-import type { CustomerRecord, PaymentRecord, TransactionRecord } from '../records.js';
+import type {
+  ActivationRecord,
+  CustomerRecord,
+  PaymentRecord,
+  TransactionRecord,
+} from '../records.js';
 import type { PaymentPage, PaymentQuery, PurchaseQuery, StoredOutboxEvent } from '../Store.js';
 import { PartnerReturns } from './PartnerReturns.js';
 
@@ -46,6 +51,8 @@ function lowerBound(days: readonly string[], day: string): number {
 /** One partner's data in the memory store, with the indexes its queries need. */
 export class PartnerData {
   readonly customers = new Map<string, CustomerRecord>();
+  /** Activations by customer, then offer. */
+  readonly activations = new Map<string, Map<number, ActivationRecord>>();
   /**
    * Ids of the stored transactions. Records are reached through `stored` and `byMerchant`;
    * nothing looks one up by id, so a set of ids is enough, and `TransactionIdSet` answers the two

@@ -166,6 +166,10 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       get: one((s) => s.customers.get),
       upsert: one((s) => s.customers.upsert),
     },
+    activations: {
+      get: one((s) => s.activations.get),
+      add: one((s) => s.activations.add),
+    },
     transactions: {
       existing: one((s) => s.transactions.existing),
       get: one((s) => s.transactions.get),

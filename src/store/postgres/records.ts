@@ -1,4 +1,10 @@
-import type { CustomerRecord, OfferRecord, PaymentRecord, TransactionRecord } from '../records.js';
+import type {
+  ActivationRecord,
+  CustomerRecord,
+  OfferRecord,
+  PaymentRecord,
+  TransactionRecord,
+} from '../records.js';
 import type { StoredOutboxEvent } from '../Store.js';
 import type { SqlRow } from './sql.js';
 
@@ -26,6 +32,15 @@ export function transactionRecord(row: SqlRow): TransactionRecord {
   return row.country === null || row.country === undefined
     ? record
     : { ...record, location: { country: row.country as string, city: row.city as string } };
+}
+
+/** An activation from its row. */
+export function activationRecord(row: SqlRow): ActivationRecord {
+  return {
+    customer_id: row.customer_id as string,
+    offer_id: row.offer_id as number,
+    date: row.date as string,
+  };
 }
 
 /** A customer from its row. */

@@ -1,5 +1,6 @@
 import { requirePartner } from '../requirePartner.js';
 import type {
+  ActivationRepository,
   CustomerRepository,
   OfferRepository,
   OutboxRepository,
@@ -10,6 +11,7 @@ import type {
 import { lockRows } from './lockRows.js';
 import { paymentChanges } from './paymentChanges.js';
 import {
+  activationRecord,
   customerRecord,
   offerRecord,
   orderKey,
@@ -97,6 +99,51 @@ function customers(db: SqlClient): CustomerRepository {
       );
       const added = rows[0]?.added as number;
       return { added, updated: (rows[0]?.total as number) - added };
+    },
+  };
+}
+
+/**
+ * Activations: `add` inserts the pairs not stored yet, in key order (as customers take their row
+ * locks), and keeps a stored pair as it is.
+ */
+function activations(db: SqlClient): ActivationRepository {
+  return {
+    get: async (partner, query) => {
+      requirePartner(partner);
+      if (query.customerIds.length === 0 || query.offerIds.length === 0) return [];
+      const rows = await db.query(
+        `SELECT a.* FROM unnest($2::text[]) AS u(id), LATERAL (
+           SELECT customer_id, offer_id::float8 AS offer_id, date FROM cashback_activations
+           WHERE partner = $1 AND customer_id = u.id AND offer_id = ANY($3::bigint[]) OFFSET 0
+         ) AS a`,
+        [partner, query.customerIds, query.offerIds],
+      );
+      return rows.map(activationRecord);
+    },
+    add: async (partner, list) => {
+      requirePartner(partner);
+      if (list.length === 0) return { added: 0, updated: 0 };
+      // A pair stored before, or by a racing call this one waited for, inserts no row.
+      const rows = await db.query(
+        `WITH up AS (
+           INSERT INTO cashback_activations (partner, customer_id, offer_id, date)
+           SELECT $1, u.* FROM unnest($2::text[], $3::bigint[], $4::text[])
+             AS u(customer_id, offer_id, date)
+           ORDER BY u.customer_id COLLATE "C", u.offer_id
+           ON CONFLICT (partner, customer_id, offer_id) DO NOTHING
+           RETURNING 1
+         )
+         SELECT count(*)::int AS added FROM up`,
+        [
+          partner,
+          list.map((a) => a.customer_id),
+          list.map((a) => a.offer_id),
+          list.map((a) => a.date),
+        ],
+      );
+      const added = rows[0]?.added as number;
+      return { added, updated: list.length - added };
     },
   };
 }
@@ -290,7 +337,7 @@ function outbox(db: SqlClient): OutboxRepository {
 }
 
 /**
- * The six repositories over one query interface.
+ * The repositories over one query interface.
  * @param db - a connection inside a unit of work, or the driver (one statement at a time)
  * @param inUnit - whether `db` is a unit's connection (then `transactions.insert` locks customers
  *   and `returns.insert` transactions)
@@ -300,6 +347,7 @@ export function repositories(db: SqlClient, inUnit: boolean): StoreSession {
   return {
     offers: offers(db),
     customers: customers(db),
+    activations: activations(db),
     transactions: transactions(db, inUnit),
     payments: payments(db),
     outbox: outbox(db),

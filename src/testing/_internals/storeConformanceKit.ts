@@ -151,6 +151,7 @@ export function makeRichOffer(id: number): OfferRecord {
     conditions: {
       all: [{ fact: 'transaction', path: '$.location.city', operator: 'equal', value: 'Lyon' }],
     },
+    metadata: { campaign: 'spring', tags: ['a', 1, null], owner: { team: 'cards' } },
   });
 }
 

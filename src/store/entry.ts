@@ -7,6 +7,7 @@ export { StorageFullError, StoreUnavailableError } from './errors.js';
 
 // The records the repositories store and return.
 export type {
+  ActivationRecord,
   CustomerRecord,
   OfferRecord,
   OutboxEvent,
@@ -18,6 +19,8 @@ export type {
 } from './records.js';
 // The contract: one unit of work over batch-oriented repositories, scoped by partner.
 export type {
+  ActivationQuery,
+  ActivationRepository,
   ClaimedDelivery,
   CustomerRepository,
   DeadLetter,

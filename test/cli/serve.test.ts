@@ -1037,6 +1037,7 @@ describe('cashback serve', () => {
       'GET /get-token 200',
       'POST /customers/ 200',
       'POST /customers 200',
+      'POST /activations 200',
       'POST /transactions-history 200',
       'POST /transactions 200',
       'GET /cashback-payments 200',
@@ -1046,10 +1047,29 @@ describe('cashback serve', () => {
       'GET /active-offers 200',
     ]);
     for (const c of calls) checkAgainstOpenApi(c.method, c.path, c.status, c.body);
-    const [, , added, refused, history, transactions, byQuery, byHeaders, returns, after] =
-      calls.map((c) => c.body);
+    const [
+      ,
+      ,
+      added,
+      refused,
+      activated,
+      history,
+      transactions,
+      byQuery,
+      byHeaders,
+      returns,
+      after,
+    ] = calls.map((c) => c.body);
     // The answers the comments of docs/http.md show.
     expect(added).toEqual({ Added: 2, Updated: 0, Errors: {} });
+    expect(activated).toEqual({
+      Added: 2,
+      Updated: 0,
+      Errors: {
+        'c-002/99': 'Offer with id 99 not found',
+        'nobody/7': "Customer with id 'nobody' not found",
+      },
+    });
     expect(Object.keys(refused.Errors)).toEqual(['c-003', 'c-004']);
     expect(history[0].errors).toEqual({ 'h-002': "Customer with id 'nobody' not found" });
     expect(transactions[0].payments).toEqual([

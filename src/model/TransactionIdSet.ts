@@ -111,8 +111,9 @@ export class TransactionIdSet implements Iterable<string> {
    * @returns its 0-based position among the ids added, or -1 when it is not in the set
    */
   indexOf(id: string): number {
-    const slot = this.find(id, hashId(id));
-    return slot < 0 ? -1 : (this.slots[(slot << 1) + 1] as number) - 1;
+    const found = this.find(id, hashId(id));
+    if (found >= 0) return (this.slots[(found << 1) + 1] as number) - 1;
+    return this.overflowed(id, found) ? (this.overflow.get(id) as number) - 1 : -1;
   }
 
   /**

@@ -57,6 +57,17 @@ describe('TransactionIdSet', () => {
     );
   });
 
+  test('gives the position of ids kept in the overflow map, before and after it grows', () => {
+    const set = new TransactionIdSet();
+    const ids = [...sharedHash, ...collidingIds(14).slice(0, 2000)];
+    for (const [i, id] of ids.entries()) {
+      set.add(id);
+      expect(set.indexOf(id)).toBe(i);
+    }
+    for (const [i, id] of ids.entries()) expect(set.indexOf(id)).toBe(i);
+    expect(set.indexOf('absent')).toBe(-1);
+  });
+
   test('grows past a million ids and still finds each one', () => {
     const set = new TransactionIdSet();
     const n = 1_100_000;

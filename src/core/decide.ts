@@ -1,6 +1,15 @@
+import type { Cashback } from '../matching/cashback.js';
 import type { OfferSet } from '../matching/compileOffers.js';
+import {
+  addSpent,
+  eachCounter,
+  type Spent,
+  type SpentLookup,
+  spentKey,
+} from '../matching/funding.js';
 import type { Purchase } from '../matching/history.js';
 import { matchInput, matchOffers } from '../matching/match.js';
+import type { CompiledOffer } from '../matching/offer.js';
 import type { WallClock } from '../model/dateTime.js';
 import {
   customerNotFound as _customerNotFound,
@@ -42,6 +51,22 @@ export interface DecideState {
    * when they did not. Asked only for offers with `requires_activation`. Absent: nobody did.
    */
   activation?(customerId: string, offerId: number): WallClock | undefined;
+  /**
+   * What an offer's budget (`customerId` undefined) or a customer's cap of it spent before the
+   * batch in the period starting on day number `start` (docs/concepts.md, Funding controls);
+   * `undefined` when nothing. Asked only for offers with a budget or a cap. Absent: nothing.
+   */
+  spent?(offerId: number, start: number, customerId: string | undefined): Spent | undefined;
+}
+
+/** A payment of an offer with a budget or a cap: what its counters add. @public */
+export interface FundedPayment {
+  /** The offer that paid. */
+  readonly offer: CompiledOffer;
+  /** The paid transaction. */
+  readonly tx: ParsedTransaction;
+  /** The cashback as paid. */
+  readonly cashback: Cashback;
 }
 
 /** The result of deciding one batch. @public */
@@ -50,6 +75,8 @@ export interface Decision {
   readonly outcomes: readonly Outcome[];
   /** Transactions to store (valid, known customer, not duplicate), in input order. */
   readonly accepted: readonly ParsedTransaction[];
+  /** The payments of offers with a budget or a cap, in input order: what their counters add. */
+  readonly funded: readonly FundedPayment[];
 }
 
 /**
@@ -192,8 +219,37 @@ export function decide(
   requireArray(items, 'items');
   const outcomes: Outcome[] = new Array(items.length);
   const accepted: ParsedTransaction[] = [];
-  decideEach(items, state, idClaims(state), new BatchHistory(state), outcomes, accepted);
-  return { outcomes, accepted };
+  const funding = new BatchFunding(state);
+  decideEach(items, state, idClaims(state), new BatchHistory(state), funding, outcomes, accepted);
+  return { outcomes, accepted, funded: funding.paid };
+}
+
+/**
+ * Batch-local spending of budgets and caps: a transaction sees what earlier items of its own
+ * batch were paid, as it sees their purchases (docs/concepts.md, Funding controls).
+ */
+class BatchFunding {
+  /** What the batch added, by `spentKey`. */
+  private readonly added = new Map<string, Spent>();
+  readonly paid: FundedPayment[] = [];
+  constructor(private readonly state: DecideState) {}
+
+  /** What the state spent plus what the batch added. */
+  readonly lookup: SpentLookup = (offerId, start, customerId) => {
+    const stored = this.state.spent?.(offerId, start, customerId);
+    const added = this.added.get(spentKey(offerId, start, customerId));
+    if (added === undefined) return stored;
+    return addSpent(stored, added.amount, added.count, this.state.options);
+  };
+
+  /** Counts a payment of a funded offer. */
+  pay(offer: CompiledOffer, tx: ParsedTransaction, cashback: Cashback): void {
+    this.paid.push({ offer, tx, cashback });
+    eachCounter(offer.budget, offer.customerCap, tx.customerId, tx.when.day, (start, _, c) => {
+      const k = spentKey(offer.offerId, start, c);
+      this.added.set(k, addSpent(this.added.get(k), cashback, 1, this.state.options));
+    });
+  }
 }
 
 function decideEach(
@@ -201,6 +257,7 @@ function decideEach(
   state: DecideState,
   ids: IdClaims,
   history: BatchHistory,
+  funding: BatchFunding,
   outcomes: Outcome[],
   accepted: ParsedTransaction[],
 ): void {
@@ -240,9 +297,11 @@ function decideEach(
     const purchases = offers.historyKeys.has(tx.merchantKey)
       ? history.list(tx.customerId, tx.merchantKey)
       : undefined;
-    const r = matchOffers(candidates, matchInput(tx, customer, purchases, activation), options);
+    const m = matchInput(tx, customer, purchases, activation, funding.lookup);
+    const r = matchOffers(candidates, m, options);
     if (purchases !== undefined) purchases.push(purchaseOf(tx));
     if (r.kind === 'paid') {
+      if (r.offer.funded) funding.pay(r.offer, tx, r.cashback);
       outcomes[i] = {
         ok: true,
         cashback: r.cashback,

@@ -46,10 +46,34 @@ export function cashbackReference(
     const cap = capAtScale(offer.maxCashback, options);
     if (rounded.gt(cap)) rounded = cap;
   }
-  const units = rounded.times(options.unit).toNumber();
+  return cashbackOf(rounded, options);
+}
+
+/**
+ * A decimal with at most `scale` places as a cashback: integer units when they are safe.
+ * @param d - the decimal
+ * @param options - scale
+ * @returns the same value as a cashback
+ */
+export function cashbackOf(d: MoneyValue, options: ResolvedOptions): Cashback {
+  const units = d.times(options.unit).toNumber();
   return Number.isSafeInteger(units)
     ? { units, decimal: undefined, value: units / options.unit }
-    : { units: Number.NaN, decimal: rounded, value: rounded.toNumber() };
+    : { units: Number.NaN, decimal: d, value: d.toNumber() };
+}
+
+/**
+ * A cap (`max_cashback`, a budget, a cap's amount) as units at `scale`, rounded down: exact on
+ * safe integers, `NaN` when it is not one.
+ * @param cap - the cap
+ * @param scale - decimal places of cashback
+ * @returns `cap × 10^scale` rounded down, or `NaN`
+ */
+export function capUnits(cap: ExactAmount, scale: number): number {
+  const s = cap.scale - scale;
+  return s <= 0
+    ? cap.units * pow10(-s)
+    : roundQuotient(cap.units, pow10(s), Money.ROUND_DOWN as number);
 }
 
 /**
@@ -79,12 +103,7 @@ export function computeCashback(
   else if (shift <= 15) units = roundQuotient(product, pow10(shift), options.roundingMode);
   const cap = offer.maxCashback;
   if (cap !== undefined && Number.isSafeInteger(units)) {
-    // The cap at `scale`, rounded down: exact on safe integers (NaN when it is not one).
-    const s = cap.scale - options.scale;
-    const capped =
-      s <= 0
-        ? cap.units * pow10(-s)
-        : roundQuotient(cap.units, pow10(s), Money.ROUND_DOWN as number);
+    const capped = capUnits(cap, options.scale);
     units = Number.isSafeInteger(capped) ? Math.min(units, capped) : Number.NaN;
   }
   if (!Number.isSafeInteger(units)) return cashbackReference(amount, offer, options);

@@ -4,11 +4,12 @@ import { assertKnownKeys, nearestKey } from '../model/knownKeys.js';
 import { type ExactAmount, parseAmount } from '../model/money.js';
 import { merchantKey, normaliseGender } from '../model/normalise.js';
 import { zodIssues, zodMessage } from '../model/parseCustomer.js';
-import { OfferSchema } from '../model/schemas.js';
+import { BudgetSchema, CustomerCapSchema, OfferSchema } from '../model/schemas.js';
 import { describeValue } from '../rules/_internals/describe.js';
 import { freezeLiteral } from '../rules/_internals/freezeLiteral.js';
 import { ConditionError, compileCondition, type OperatorRegistry } from '../rules/index.js';
 import { type AgeBand, parseAgeBand } from './ageBands.js';
+import type { FundingLimit } from './funding.js';
 import type { CompiledOffer, Offer } from './offer.js';
 
 /** One problem with one offer: the offer (its id, or `#<index>`), the field and the reason. @public */
@@ -108,20 +109,39 @@ function readCondition(
 /** Every field an offer may have; `metadata` is where an operator's own fields go. */
 const OFFER_FIELDS: readonly string[] = Object.keys(OfferSchema.shape);
 
+/** The fields of the objects inside an offer, whose unknown fields are refused too. */
+const NESTED_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  budget: Object.keys(BudgetSchema.shape),
+  customer_cap: Object.keys(CustomerCapSchema.shape),
+};
+
 /**
  * One issue per field the engine does not know, naming the nearest known one: a misspelt
  * `max_cashbak`, or a field of a later version, must not load and pay uncapped
- * (docs/decisions.md, Offers refuse unknown fields).
+ * (docs/decisions.md, Offers refuse unknown fields). The same for the fields of `budget` and
+ * `customer_cap`.
  */
 function readUnknownFields(raw: object, add: (path: string, message: string) => void): void {
-  for (const field of Object.keys(raw)) {
-    if (OFFER_FIELDS.includes(field)) continue;
-    const hint = nearestKey(field, OFFER_FIELDS);
-    add(
-      field,
-      `is not an offer field${hint === undefined ? '' : `; did you mean '${hint}'?`} ` +
-        '(put data of your own in metadata)',
-    );
+  for (const [field, value] of Object.entries(raw)) {
+    if (!OFFER_FIELDS.includes(field)) {
+      const hint = nearestKey(field, OFFER_FIELDS);
+      add(
+        field,
+        `is not an offer field${hint === undefined ? '' : `; did you mean '${hint}'?`} ` +
+          '(put data of your own in metadata)',
+      );
+      continue;
+    }
+    const nested = NESTED_FIELDS[field];
+    if (nested === undefined || typeof value !== 'object' || value === null) continue;
+    for (const key of Object.keys(value)) {
+      if (nested.includes(key)) continue;
+      const hint = nearestKey(key, nested);
+      add(
+        `${field}.${key}`,
+        `is not a field of ${field}${hint === undefined ? '' : `; did you mean '${hint}'?`}`,
+      );
+    }
   }
 }
 
@@ -156,6 +176,19 @@ function compileOne(
   const offer: Offer = freezeLiteral({ ...o, active });
   const audience = o.audience ?? 'all';
   const lookbackDays = o.lookback_days ?? 365;
+  const budget: FundingLimit | undefined =
+    o.budget === undefined
+      ? undefined
+      : {
+          amount: validAmount(o.budget.amount),
+          count: undefined,
+          period: o.budget.period ?? 'offer',
+        };
+  const cap = o.customer_cap;
+  const customerCap: FundingLimit | undefined =
+    cap === undefined
+      ? undefined
+      : { amount: validAmount(cap.amount), count: cap.count, period: cap.period };
   return {
     offer,
     offerId: o.offer_id,
@@ -173,6 +206,9 @@ function compileOne(
     lookbackDays,
     condition,
     requiresActivation: o.requires_activation === true,
+    budget,
+    customerCap,
+    funded: budget !== undefined || customerCap !== undefined,
     needsHistory: audience !== 'all' || condition?.usesHistory === true,
   };
 }

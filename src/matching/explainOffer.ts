@@ -4,8 +4,16 @@ import type { ResolvedOptions } from '../model/options.js';
 import type { LeafResult } from '../rules/index.js';
 import { computeCashback, isZeroCashback } from './cashback.js';
 import { customerFactsOf, factContext, transactionFactsOf } from './facts.js';
+import { type FundingPeriod, periodEnd, periodStart } from './funding.js';
 import { historyFacts } from './history.js';
-import { type EligibilityCheck, firstFailedCheck, type MatchInput } from './match.js';
+import {
+  asPaid,
+  type EligibilityCheck,
+  type FundingRoom,
+  firstFailedCheck,
+  fundingRoom,
+  type MatchInput,
+} from './match.js';
 import type { CompiledOffer } from './offer.js';
 
 /** How one candidate offer fared against a transaction. @public */
@@ -25,6 +33,56 @@ export interface CandidateExplanation {
    * and its result, whichever check failed (absent when the offer has no conditions).
    */
   readonly conditions?: readonly LeafResult[];
+  /**
+   * For an offer with a budget or a cap that passed the checks before them: what its customer's
+   * cap and its budget had left in the transaction's period before it (docs/concepts.md,
+   * Funding controls).
+   */
+  readonly funding?: FundingExplanation;
+}
+
+/** What a budget and a cap had left for one transaction. @public */
+export interface FundingExplanation {
+  /** What the customer's cap amount had left, when the cap has an amount. */
+  readonly cap_left?: number;
+  /** Payments the customer's cap still allowed, when the cap has a count. */
+  readonly cap_count_left?: number;
+  /** What the budget had left, when the offer has a budget and the cap did not fail. */
+  readonly budget_left?: number;
+}
+
+function fundingOf(f: FundingRoom): FundingExplanation {
+  return {
+    ...(f.capLeft === undefined ? {} : { cap_left: f.capLeft.value }),
+    ...(f.countLeft === undefined ? {} : { cap_count_left: f.countLeft }),
+    ...(f.budgetLeft === undefined ? {} : { budget_left: f.budgetLeft.value }),
+  };
+}
+
+/** Why `customer_cap` or `budget` failed: what was left of which limit in which period. */
+function fundingDetail(
+  check: 'customer_cap' | 'budget',
+  offer: CompiledOffer,
+  m: MatchInput,
+  f: FundingRoom,
+): string {
+  const limit = check === 'budget' ? offer.budget : offer.customerCap;
+  const period = limit === undefined ? '' : periodText(limit.period, m.tx.when.day);
+  if (check === 'budget') {
+    return `the budget of ${offer.budget?.amount?.text ?? ''} has nothing left ${period}`;
+  }
+  if (f.countLeft === 0) {
+    return `the customer has had the cap's ${offer.customerCap?.count ?? ''} payment(s) ${period}`;
+  }
+  return `the customer's cap of ${offer.customerCap?.amount?.text ?? ''} has nothing left ${period}`;
+}
+
+/** The period holding a day, in words: `in 2026-11-01..2026-11-30`, or `over the offer`. */
+function periodText(period: FundingPeriod, day: number): string {
+  if (period === 'offer') return 'over the offer';
+  const start = periodStart(period, day);
+  const end = periodEnd(period, start);
+  return start === end ? `on ${formatDay(start)}` : `in ${formatDay(start)}..${formatDay(end)}`;
 }
 
 function leaves(offer: CompiledOffer, m: MatchInput): { conditions?: readonly LeafResult[] } {
@@ -57,7 +115,11 @@ function bands(offer: CompiledOffer): string {
   return (offer.offer.age ?? []).join(', ');
 }
 
-function detail(check: EligibilityCheck, offer: CompiledOffer, m: MatchInput): string {
+function detail(
+  check: Exclude<EligibilityCheck, 'customer_cap' | 'budget'>,
+  offer: CompiledOffer,
+  m: MatchInput,
+): string {
   const tx = m.tx;
   switch (check) {
     case 'active':
@@ -112,7 +174,19 @@ export function explainOffer(
       ...leaves(offer, m),
     };
   }
-  const cashback = computeCashback(m.tx.amount, offer, options);
+  const f = offer.funded ? fundingRoom(offer, m, options) : undefined;
+  const funding = f === undefined ? {} : { funding: fundingOf(f) };
+  if (f?.failed !== undefined) {
+    return {
+      offer_id: offer.offerId,
+      matched: false,
+      failed: { check: f.failed, detail: fundingDetail(f.failed, offer, m, f) },
+      ...leaves(offer, m),
+      ...funding,
+    };
+  }
+  const computed = computeCashback(m.tx.amount, offer, options);
+  const cashback = f === undefined ? computed : asPaid(computed, f.room, options.scale);
   const paymentDate = formatDay(m.tx.when.day + offer.warranty);
   if (isZeroCashback(cashback)) {
     return {
@@ -125,6 +199,7 @@ export function explainOffer(
         detail: `cashback rounds to 0 at ${options.scale} decimal places`,
       },
       ...leaves(offer, m),
+      ...funding,
     };
   }
   return {
@@ -133,5 +208,6 @@ export function explainOffer(
     cashback: cashback.value,
     payment_date: paymentDate,
     ...leaves(offer, m),
+    ...funding,
   };
 }

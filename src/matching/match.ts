@@ -7,6 +7,7 @@ import type { CustomerFacts, TransactionFacts } from '../rules/index.js';
 import { inAnyBand } from './ageBands.js';
 import { type Cashback, compareCashback, computeCashback, isZeroCashback } from './cashback.js';
 import { customerFactsOf, factContext, transactionFactsOf } from './facts.js';
+import { isNothingLeft, periodStart, remainder, type SpentLookup } from './funding.js';
 import { hasEarlierPurchase, type Purchase } from './history.js';
 import { belowMinAmount } from './netCashback.js';
 import type { CompiledOffer } from './offer.js';
@@ -25,7 +26,9 @@ export type EligibilityCheck =
   | 'gender'
   | 'min_amount'
   | 'audience'
-  | 'conditions';
+  | 'conditions'
+  | 'customer_cap'
+  | 'budget';
 
 /** Per-transaction state shared by the checks of every candidate offer. */
 export interface MatchInput {
@@ -37,6 +40,8 @@ export interface MatchInput {
   readonly purchases: readonly Purchase[] | undefined;
   /** When a customer activated an offer (docs/concepts.md, Activation); absent: nobody did. */
   readonly activation: ActivationLookup | undefined;
+  /** What budgets and caps spent (docs/concepts.md, Funding controls); absent: nothing. */
+  readonly spent: SpentLookup | undefined;
   /** Built on first use by a condition. */
   txFacts: TransactionFacts | undefined;
   /** Built on first use by a condition. */
@@ -55,9 +60,19 @@ export function matchInput(
   customer: ParsedCustomer,
   purchases: readonly Purchase[] | undefined,
   activation?: ActivationLookup,
+  spent?: SpentLookup,
 ): MatchInput {
   const age = ageOn(customer.birthYear, customer.birthMonthDay, tx.when.year, tx.when.monthDay);
-  return { tx, customer, age, purchases, activation, txFacts: undefined, customerFacts: undefined };
+  return {
+    tx,
+    customer,
+    age,
+    purchases,
+    activation,
+    spent,
+    txFacts: undefined,
+    customerFacts: undefined,
+  };
 }
 
 /**
@@ -73,14 +88,15 @@ function activatedBy(offerId: number, m: MatchInput): WallClock | undefined {
 }
 
 /**
- * The first eligibility check an offer fails for a transaction, or `undefined` when it qualifies.
+ * The first eligibility check before `customer_cap` and `budget` (see `fundingRoom`) that an offer
+ * fails for a transaction, or `undefined` when it passes them all.
  * The merchant check is implied by the index (only offers at the transaction's merchant are ever
  * candidates), so it is not repeated here; `explain` makes it for offers passed to it directly.
  */
 export function firstFailedCheck(
   offer: CompiledOffer,
   m: MatchInput,
-): EligibilityCheck | undefined {
+): Exclude<EligibilityCheck, 'customer_cap' | 'budget'> | undefined {
   const tx = m.tx;
   if (!offer.active) return 'active';
   const day = tx.when.day;
@@ -104,6 +120,76 @@ export function firstFailedCheck(
   return undefined;
 }
 
+/**
+ * What a funded offer leaves for one transaction (docs/concepts.md, Funding controls): its
+ * customer's cap and its budget in the transaction's period, checked in that order.
+ */
+export interface FundingRoom {
+  /** The check that fails (nothing left, or the cap's count reached), if one does. */
+  readonly failed: 'customer_cap' | 'budget' | undefined;
+  /** The smallest remainder of the cap's amount and the budget; absent when neither has one. */
+  readonly room: Cashback | undefined;
+  /** What is left of the cap's amount, when it has one and was read. */
+  readonly capLeft: Cashback | undefined;
+  /** Payments the cap's count still allows, when it has one and was read. */
+  readonly countLeft: number | undefined;
+  /** What is left of the budget, when it has one and was read. */
+  readonly budgetLeft: Cashback | undefined;
+}
+
+/**
+ * The checks `customer_cap` and `budget` of an offer that passed every other check, and what the
+ * cashback as paid may be at most: each remainder rounded down to `scale`. A remainder of 0, or
+ * a count reached, fails the check.
+ * @param offer - a funded offer (`offer.budget` or `offer.customerCap` set)
+ * @param m - the transaction's state
+ * @param options - scale
+ * @returns the failed check or the room
+ */
+export function fundingRoom(
+  offer: CompiledOffer,
+  m: MatchInput,
+  options: ResolvedOptions,
+): FundingRoom {
+  const day = m.tx.when.day;
+  let room: Cashback | undefined;
+  let capLeft: Cashback | undefined;
+  let countLeft: number | undefined;
+  const cap = offer.customerCap;
+  if (cap !== undefined) {
+    const spent = m.spent?.(offer.offerId, periodStart(cap.period, day), m.tx.customerId);
+    if (cap.count !== undefined) countLeft = Math.max(0, cap.count - (spent?.count ?? 0));
+    if (cap.amount !== undefined) room = capLeft = remainder(cap.amount, spent?.amount, options);
+    if (countLeft === 0 || (capLeft !== undefined && isNothingLeft(capLeft))) {
+      return { failed: 'customer_cap', room: undefined, capLeft, countLeft, budgetLeft: undefined };
+    }
+  }
+  const budget = offer.budget;
+  let budgetLeft: Cashback | undefined;
+  if (budget !== undefined && budget.amount !== undefined) {
+    const spent = m.spent?.(offer.offerId, periodStart(budget.period, day), undefined);
+    budgetLeft = remainder(budget.amount, spent?.amount, options);
+    if (isNothingLeft(budgetLeft)) {
+      return { failed: 'budget', room: undefined, capLeft, countLeft, budgetLeft };
+    }
+    if (room === undefined || compareCashback(budgetLeft, room, options.scale) < 0) {
+      room = budgetLeft;
+    }
+  }
+  return { failed: undefined, room, capLeft, countLeft, budgetLeft };
+}
+
+/**
+ * The cashback as paid: the smaller of the cashback and the room its funding leaves.
+ * @param cashback - after `max_cashback`
+ * @param room - the smallest remainder, if any
+ * @param scale - decimal places
+ * @returns what is paid
+ */
+export function asPaid(cashback: Cashback, room: Cashback | undefined, scale: number): Cashback {
+  return room !== undefined && compareCashback(room, cashback, scale) < 0 ? room : cashback;
+}
+
 /** What matching decided for one transaction of a known customer. */
 export type MatchResult =
   | {
@@ -124,8 +210,8 @@ export type MatchResult =
 
 /**
  * Selects the payment for a transaction among the offers at its merchant: the highest cashback
- * as paid, ties to the lowest `offer_id` (candidates come sorted by id, and only a strictly
- * higher cashback replaces the best).
+ * as paid (after its budget and cap), ties to the lowest `offer_id` (candidates come sorted by
+ * id, and only a strictly higher cashback replaces the best).
  */
 export function matchOffers(
   candidates: readonly CompiledOffer[] | undefined,
@@ -138,12 +224,17 @@ export function matchOffers(
   let zeroOffer: CompiledOffer | undefined;
   let firstFailure: { offerId: number; check: EligibilityCheck } | undefined;
   for (const offer of candidates) {
-    const failure = firstFailedCheck(offer, m);
+    let failure: EligibilityCheck | undefined = firstFailedCheck(offer, m);
+    const funding =
+      failure === undefined && offer.funded ? fundingRoom(offer, m, options) : undefined;
+    if (funding !== undefined) failure = funding.failed;
     if (failure !== undefined) {
       if (firstFailure === undefined) firstFailure = { offerId: offer.offerId, check: failure };
       continue;
     }
-    const cashback = computeCashback(m.tx.amount, offer, options);
+    const computed = computeCashback(m.tx.amount, offer, options);
+    const cashback =
+      funding === undefined ? computed : asPaid(computed, funding.room, options.scale);
     if (isZeroCashback(cashback)) {
       if (zeroOffer === undefined) zeroOffer = offer;
     } else if (

@@ -2,6 +2,7 @@ import type { ExactAmount } from '../model/money.js';
 import type { OfferInput } from '../model/schemas.js';
 import type { CompiledCondition } from '../rules/index.js';
 import type { AgeBand } from './ageBands.js';
+import type { FundingLimit } from './funding.js';
 
 /** Audience of an offer. @public */
 export type Audience = 'all' | 'new' | 'returning';
@@ -50,6 +51,12 @@ export interface CompiledOffer {
   readonly condition: CompiledCondition | undefined;
   /** Whether only customers who activated it qualify (docs/concepts.md, Activation). */
   readonly requiresActivation: boolean;
+  /** Its budget (docs/concepts.md, Funding controls), if it has one. */
+  readonly budget: FundingLimit | undefined;
+  /** Its per-customer cap, if it has one. */
+  readonly customerCap: FundingLimit | undefined;
+  /** Whether it has a budget or a cap: its payments are counted. */
+  readonly funded: boolean;
   /** Whether deciding this offer reads earlier purchases (audience or `history` facts). */
   readonly needsHistory: boolean;
 }

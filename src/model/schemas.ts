@@ -167,6 +167,31 @@ const JSON_VALUE = z.json();
 const METADATA_JSON =
   'must hold JSON values only (strings, finite numbers, booleans, null, lists, objects)';
 
+/** The period of a budget or a cap (docs/concepts.md, Funding controls). @public */
+export const FundingPeriodSchema = z.enum(['offer', 'day', 'week', 'month']);
+
+/** An offer's budget: what its payments in one period add up to at most. @public */
+export const BudgetSchema = z.object({
+  amount: AmountSchema,
+  period: FundingPeriodSchema.optional(),
+});
+
+/** A per-customer cap of an offer: an amount, a count of payments, or both, per period. @public */
+export const CustomerCapSchema = z
+  .object({
+    amount: AmountSchema.optional(),
+    count: z
+      .number()
+      .int('must be a whole number')
+      .positive('must be greater than 0')
+      .max(Number.MAX_SAFE_INTEGER, 'must be a safe integer')
+      .optional(),
+    period: FundingPeriodSchema,
+  })
+  .refine((c) => c.amount !== undefined || c.count !== undefined, {
+    message: 'must have an amount, a count or both',
+  });
+
 /** An offer id: a positive safe integer. @public */
 export const OfferIdSchema = z
   .number()
@@ -195,6 +220,8 @@ export const OfferSchema = z
     lookback_days: wholeDays().optional(),
     conditions: z.unknown().optional(),
     requires_activation: z.boolean().optional(),
+    budget: BudgetSchema.optional(),
+    customer_cap: CustomerCapSchema.optional(),
     // The operator's own data: kept and reported, never read (docs/concepts.md, Offers).
     metadata: z
       .record(z.string(), z.unknown(), 'must be an object')

@@ -186,12 +186,15 @@ describe('compileOffers and unknown fields', () => {
     ]);
   });
 
-  test('refuses budget and customer_cap, which this version does not apply', () => {
+  test('refuses unknown fields of budget and customer_cap, and a cap with neither amount nor count', () => {
     expect(
-      issues([offer({ offer_id: 1, budget: { amount: 10 }, customer_cap: { count: 1 } } as never)]),
+      issues([
+        offer({ offer_id: 1, budget: { amount: 10, perid: 'day' } } as never),
+        offer({ offer_id: 2, customer_cap: { period: 'day' } } as never),
+      ]),
     ).toEqual([
-      '1 budget: is not an offer field (put data of your own in metadata)',
-      '1 customer_cap: is not an offer field (put data of your own in metadata)',
+      "1 budget.perid: is not a field of budget; did you mean 'period'?",
+      '2 customer_cap: must have an amount, a count or both',
     ]);
   });
 

@@ -7,6 +7,7 @@ import { type ResolvedOptions, resolveCoreOptions } from '../../model/options.js
 import type { ParsedTransaction, ParseResult } from '../../model/parseTransaction.js';
 import { describeValue } from '../../rules/_internals/describe.js';
 import { type DecideState, decide } from '../decide.js';
+import { FundingCounters } from '../FundingCounters.js';
 import type { Outcome } from '../outcome.js';
 import { parseTransactions } from '../parseTransactions.js';
 import { parseReturns } from '../returns/parseReturns.js';
@@ -97,7 +98,9 @@ export function replayCore(
   const purchases = new PurchaseHistory(offers, lateness);
   purchases.store(start.stored);
   // Only a session that takes returns keeps what they need: none costs nothing.
-  const book = withReturns ? new ReturnBook(offers, resolved) : undefined;
+  // Budgets and caps follow the processing order (docs/replay.md, Funding controls).
+  const counters = offers.offers.some((o) => o.funded) ? new FundingCounters(resolved) : undefined;
+  const book = withReturns ? new ReturnBook(offers, resolved, counters) : undefined;
   book?.store(start.stored);
   const returnTotals = withReturns ? new ReturnTotals(resolved.scale) : undefined;
   let returnOffset = 0;
@@ -110,12 +113,14 @@ export function replayCore(
     hasTransaction: () => false,
     purchases: (customerId, key) => purchases.get(customerId, key),
     activation: start.activation,
+    spent: counters?.spent,
   };
   const totals = new SummaryBuilder(resolved.scale, resolved.currency);
   let offset = 0;
 
   const decideScreened = (items: readonly ParseResult<ParsedTransaction>[]): readonly Outcome[] => {
     const d = decide(items, state);
+    counters?.paid(d.funded);
     purchases.store(d.accepted);
     book?.store(d.accepted, d.outcomes);
     return d.outcomes;

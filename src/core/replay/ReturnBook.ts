@@ -6,6 +6,7 @@ import { type ExactAmount, ExactMoney } from '../../model/money.js';
 import type { ResolvedOptions } from '../../model/options.js';
 import type { ParsedReturn } from '../../model/parseReturn.js';
 import type { ParsedTransaction, ParseResult } from '../../model/parseTransaction.js';
+import type { FundingCounters } from '../FundingCounters.js';
 import type { Outcome } from '../outcome.js';
 import { decideReturns } from '../returns/decideReturns.js';
 import type { ReturnDecision } from '../returns/ReturnOutcome.js';
@@ -36,8 +37,13 @@ export class ReturnBook {
   /**
    * @param offers - the compiled offers, to find the one that paid each payment
    * @param options - the resolved options
+   * @param counters - the replay's budgets and caps, given back what returns take
    */
-  constructor(offers: OfferSet, options: ResolvedOptions) {
+  constructor(
+    offers: OfferSet,
+    options: ResolvedOptions,
+    private readonly counters?: FundingCounters,
+  ) {
     this.byOffer = new Map(offers.offers.map((o) => [o.offerId, o]));
     this.state = {
       options,
@@ -91,8 +97,13 @@ export class ReturnBook {
       k.returned = new ExactMoney(k.returned).plus(r.amount).toFixed();
     }
     for (const c of d.changes) {
-      const payment = this.kept.get(c.transactionId)?.payment;
-      if (payment !== undefined) payment.cashback = c.cashback;
+      const k = this.kept.get(c.transactionId);
+      const payment = k?.payment;
+      if (k === undefined || payment === undefined) continue;
+      payment.cashback = c.cashback;
+      if (payment.offer.funded) {
+        this.counters?.giveBack(payment.offer, k.customerId, k.when.day, c.previous, c.cashback);
+      }
     }
     return d;
   }

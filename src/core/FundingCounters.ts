@@ -1,0 +1,78 @@
+import type { Cashback } from '../matching/cashback.js';
+import {
+  addSpent,
+  cashbackOfText,
+  eachCounter,
+  negateCashback,
+  type Spent,
+  type SpentLookup,
+  spentKey,
+} from '../matching/funding.js';
+import type { CompiledOffer } from '../matching/offer.js';
+import { ExactMoney } from '../model/money.js';
+import type { ResolvedOptions } from '../model/options.js';
+import type { FundedPayment } from './decide.js';
+
+/**
+ * What a replay's budgets and caps have spent, by counter and period (docs/replay.md, Funding
+ * controls): payments add to them in processing order, and a return that lowers a payment gives
+ * the difference back.
+ */
+export class FundingCounters {
+  private readonly byKey = new Map<string, Spent>();
+
+  /** @param options - scale */
+  constructor(private readonly options: ResolvedOptions) {}
+
+  /** How many counters and periods hold something. */
+  get size(): number {
+    return this.byKey.size;
+  }
+
+  /** What a counter spent in a period, as `DecideState.spent` asks it. */
+  readonly spent: SpentLookup = (offerId, start, customerId) =>
+    this.byKey.get(spentKey(offerId, start, customerId));
+
+  /**
+   * Counts the payments of a decided chunk.
+   * @param funded - its payments of funded offers (`Decision.funded`)
+   */
+  paid(funded: readonly FundedPayment[]): void {
+    for (const p of funded) this.add(p.offer, p.tx.customerId, p.tx.when.day, p.cashback, 1);
+  }
+
+  /**
+   * Gives back what a return took off a payment of a funded offer.
+   * @param offer - the offer that paid
+   * @param customerId - the paid customer
+   * @param day - the transaction's day number
+   * @param previous - the cashback before the return, exact text
+   * @param cashback - after it
+   */
+  giveBack(
+    offer: CompiledOffer,
+    customerId: string,
+    day: number,
+    previous: string,
+    cashback: string,
+  ): void {
+    const before = new ExactMoney(previous);
+    const after = new ExactMoney(cashback);
+    const count = after.isZero() && !before.isZero() ? -1 : 0;
+    const lowered = negateCashback(cashbackOfText(before.minus(after).toFixed(), this.options));
+    this.add(offer, customerId, day, lowered, count);
+  }
+
+  private add(
+    offer: CompiledOffer,
+    customerId: string,
+    day: number,
+    amount: Cashback,
+    count: number,
+  ): void {
+    eachCounter(offer.budget, offer.customerCap, customerId, day, (start, _, c) => {
+      const k = spentKey(offer.offerId, start, c);
+      this.byKey.set(k, addSpent(this.byKey.get(k), amount, count, this.options));
+    });
+  }
+}

@@ -1,11 +1,15 @@
+import type { Cashback } from '../matching/cashback.js';
 import { compileOffers, type OfferSet } from '../matching/compileOffers.js';
 import {
   explainOffer as _explainOffer,
   type CandidateExplanation,
 } from '../matching/explainOffer.js';
+import { cashbackOfText, type SpentLookup } from '../matching/funding.js';
 import { matchInput } from '../matching/match.js';
 import type { WallClock } from '../model/dateTime.js';
-import { type CoreOptions, resolveOptions } from '../model/options.js';
+import { assertKnownKeys } from '../model/knownKeys.js';
+import { parseAmount } from '../model/money.js';
+import { type CoreOptions, type ResolvedOptions, resolveOptions } from '../model/options.js';
 import { parseActivation } from '../model/parseActivation.js';
 import { parseCustomer } from '../model/parseCustomer.js';
 import {
@@ -13,10 +17,12 @@ import {
   type ParseResult,
   parseTransaction,
 } from '../model/parseTransaction.js';
+import { describeValue } from '../rules/_internals/describe.js';
 import { type DecideState, decide, purchaseOf, screenHistory } from './decide.js';
 import { explainReturns } from './explainReturns.js';
 import type { Outcome } from './outcome.js';
 import { PurchaseLists } from './PurchaseLists.js';
+import { requireObject } from './requireInput.js';
 import type { ReturnsExplanation } from './returns/ReturnsExplanation.js';
 
 /** What `explain` needs besides the transaction. @public */
@@ -37,6 +43,53 @@ export interface ExplainContext {
    * for offers with `requires_activation`; those of other customers and invalid ones are ignored.
    */
   readonly activations?: readonly unknown[];
+  /**
+   * What offers' budgets and the customer's caps had spent in the transaction's period before it
+   * (docs/concepts.md, Funding controls), by offer id; absent: nothing.
+   */
+  readonly spent?: ExplainSpent;
+}
+
+/** What budgets and caps had spent before the explained transaction, by offer id. @public */
+export interface ExplainSpent {
+  /** Per offer id, what its budget had spent: an amount (a number or a plain decimal string). */
+  readonly budgets?: Readonly<Record<string, number | string>>;
+  /** Per offer id, what the customer's cap had spent: an amount, a count of payments, or both. */
+  readonly caps?: Readonly<
+    Record<string, { readonly amount?: number | string; readonly count?: number }>
+  >;
+}
+
+/** `DecideState.spent` over what an explanation's context says was spent. */
+function spentOf(
+  spent: ExplainSpent | undefined,
+  options: ResolvedOptions,
+): SpentLookup | undefined {
+  if (spent === undefined) return undefined;
+  requireObject(spent, 'context.spent');
+  assertKnownKeys(spent, ['budgets', 'caps'], 'context.spent', 'field');
+  const amountOf = (v: unknown, what: string): Cashback => {
+    if (v === undefined || v === 0 || v === '0') return cashbackOfText('0', options);
+    const a = parseAmount(v);
+    if (typeof a === 'object') return cashbackOfText(a.text, options);
+    throw new TypeError(
+      `${what} must be an amount (a number or a plain decimal string), got ${describeValue(v)}`,
+    );
+  };
+  return (offerId, _start, customerId) => {
+    if (customerId === undefined) {
+      const v = spent.budgets?.[String(offerId)];
+      return v === undefined
+        ? undefined
+        : { amount: amountOf(v, `context.spent.budgets.${offerId}`), count: 0 };
+    }
+    const c = spent.caps?.[String(offerId)];
+    if (c === undefined) return undefined;
+    return {
+      amount: amountOf(c.amount, `context.spent.caps.${offerId}.amount`),
+      count: c.count ?? 0,
+    };
+  };
 }
 
 /** Why a transaction gets what it gets. @public */
@@ -90,6 +143,7 @@ export function explain(
     hasTransaction: (id) => ids.has(id),
     purchases: (c, k) => purchases.get(c, k),
     activation: (c, o) => (customer?.customerId === c ? activated.get(o) : undefined),
+    spent: spentOf(context.spent, resolved),
   };
   const history = screenHistory(
     (context.history ?? []).map((h, i) => parseTransaction(h, i, resolved.timeZone, true)),
@@ -123,6 +177,7 @@ export function explainParsed(
     customer,
     state.purchases(tx.customerId, tx.merchantKey),
     state.activation?.bind(state),
+    state.spent?.bind(state),
   );
   const candidates = (state.offers.byMerchant.get(tx.merchantKey) ?? []).map((o) =>
     _explainOffer(o, m, state.options),

@@ -8,10 +8,12 @@ import type {
 } from '../core/returns/ReturnOutcome.js';
 import { formatDay } from '../model/day.js';
 import type { PaymentRecord, ReturnRecord } from '../store/records.js';
+import type { FundingChange } from '../store/Store.js';
 import { Conflict, untilCommitted } from './commitBatch.js';
 import type { EngineContext } from './EngineContext.js';
 import { errorMap } from './errorMap.js';
 import { cashbackAdjusted } from './events.js';
+import { givenBack } from './funding.js';
 import { type LoadedReturns, loadReturnState } from './loadReturnState.js';
 import type { AddReturnsResult } from './results.js';
 import { storedDate } from './transactionRecords.js';
@@ -106,6 +108,8 @@ async function commitReturns(
           })),
         );
         if (changed.length !== decision.changes.length) throw new Conflict('returns');
+        const back = givenBackBy(decision, loaded);
+        if (back.length > 0) await s.funding.add(partner, back);
       }
       if (adjusted.length > 0) {
         const event = cashbackAdjusted(eventId, ctx.clock().toISOString(), adjusted);
@@ -117,6 +121,21 @@ async function commitReturns(
     if (e instanceof Conflict) return e;
     throw e;
   }
+}
+
+/**
+ * What the batch's lowered payments of funded offers give back to their budgets and caps
+ * (docs/concepts.md, Funding controls).
+ */
+function givenBackBy(decision: ReturnDecision, loaded: LoadedReturns): FundingChange[] {
+  const out: FundingChange[] = [];
+  for (const c of decision.changes) {
+    const tx = loaded.state.transaction(c.transactionId);
+    const offer = tx?.payment?.offer;
+    if (tx === undefined || offer === undefined || !offer.funded) continue;
+    givenBack(offer, tx.customerId, tx.when.day, c.previous, c.cashback, out);
+  }
+  return out;
 }
 
 /** Per adjustment of the batch, in input order: its payment as read and the two cashbacks. */

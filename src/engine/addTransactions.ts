@@ -9,6 +9,7 @@ import { commitBatch, untilCommitted } from './commitBatch.js';
 import type { EngineContext } from './EngineContext.js';
 import { errorMap } from './errorMap.js';
 import { cashbackCreated } from './events.js';
+import { fundingRanges, paidChanges, spentFrom } from './funding.js';
 import { loadBatchState } from './loadBatchState.js';
 import type { AddHistoryResult, AddTransactionsResult, SeedPayment } from './results.js';
 import { cashbackText } from './seedShapes.js';
@@ -68,25 +69,34 @@ export async function addTransactions(
   const offers = await ctx.offers.current();
   return untilCommitted(items.length, async () => {
     const { state, lookback } = await loadBatchState(ctx, partner, items, offers, true);
-    const decision = decide(items, state);
-    const { paid, errors, records } = paymentsOf(ctx, items, decision.outcomes, event_id);
-    const more =
-      records.length === 0
-        ? undefined
-        : async (s: StoreSession) => {
-            await s.payments.insert(partner, records);
-            await s.outbox.add(partner, [
-              cashbackCreated(event_id, ctx.clock().toISOString(), records),
-            ]);
-          };
+    const first = decide(items, state);
+    // Budgets and caps are read inside the unit of work, held until it ends, and the batch is
+    // decided again on them there: no racing unit can spend from them in between
+    // (docs/engine.md, Funding controls).
+    const funding = fundingRanges(offers, first.accepted);
+    let decision = first;
+    const more = async (s: StoreSession) => {
+      if (funding.ranges.length > 0) {
+        const totals = await s.funding.hold(partner, funding.ranges);
+        decision = decide(items, { ...state, spent: spentFrom(funding, totals, ctx.options) });
+      }
+      const { records } = paymentsOf(ctx, items, decision.outcomes, event_id);
+      if (records.length === 0) return;
+      await s.payments.insert(partner, records);
+      if (decision.funded.length > 0) {
+        await s.funding.add(partner, paidChanges(decision.funded, ctx.options.scale));
+      }
+      await s.outbox.add(partner, [cashbackCreated(event_id, ctx.clock().toISOString(), records)]);
+    };
     const conflict = await commitBatch(ctx, {
       partner,
-      accepted: decision.accepted,
+      accepted: first.accepted,
       source: 'transaction',
       lookback,
       more,
     });
     if (conflict !== undefined) return conflict;
+    const { paid, errors } = paymentsOf(ctx, items, decision.outcomes, event_id);
     const result: AddTransactionsResult = {
       event_id,
       payments: paid.map(

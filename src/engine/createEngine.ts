@@ -20,6 +20,7 @@ import { CustomerCache, customerRecord } from './customerRecords.js';
 import { createOfferCache, type EngineContext } from './EngineContext.js';
 import { errorMap } from './errorMap.js';
 import { explainStored } from './explainStored.js';
+import { fundingRanges, spentFrom } from './funding.js';
 import { loadBatchState } from './loadBatchState.js';
 import { createMemoryPartners, type PartnerRegistry } from './partners.js';
 import { parsePaymentsQuery } from './paymentsQuery.js';
@@ -236,7 +237,12 @@ export function createEngine(options: EngineOptions = {}): CashbackEngine {
       const offers = await ctx.offers.current();
       const { state } = await loadBatchState(ctx, partner, items, offers, true);
       const item = items[0] as ParseResult<ParsedTransaction>;
-      const explanation = explainParsed(item, state);
+      // What its offers' budgets and caps have spent, read (not held) for the explanation.
+      const funding = fundingRanges(offers, item.ok ? [item.value] : []);
+      const totals =
+        funding.ranges.length === 0 ? [] : await ctx.store.funding.hold(partner, funding.ranges);
+      const spent = funding.ranges.length === 0 ? undefined : spentFrom(funding, totals, resolved);
+      const explanation = explainParsed(item, { ...state, spent });
       // An id already stored: what its returns did (docs/engine.md, explain).
       if (!item.ok || explanation.outcome.ok) return explanation;
       if (explanation.outcome.error.code !== 'duplicate_transaction') return explanation;

@@ -213,4 +213,48 @@ describe('funding controls: explain', () => {
       funding: { cap_left: 5, cap_count_left: 3 },
     });
   });
+
+  test('with what was spent: the check that fails, its detail and what was left', () => {
+    const offers = [
+      offer({ offer_id: 1, discount: 10, budget: { amount: 10, period: 'month' } }),
+      offer({ offer_id: 2, discount: 10, customer_cap: { count: 2, period: 'week' } }),
+      offer({ offer_id: 3, discount: 10, budget: { amount: 10 } }),
+    ];
+    const e = explain(tx({ amount: 40 }), {
+      offers,
+      customer: customer(),
+      spent: { budgets: { 1: 10, 3: '8.5' }, caps: { 2: { count: 2 } } },
+    });
+    expect(e.candidates).toEqual([
+      {
+        offer_id: 1,
+        matched: false,
+        failed: {
+          check: 'budget',
+          detail: 'the budget of 10 has nothing left in 2025-06-01..2025-06-30',
+        },
+        funding: { budget_left: 0 },
+      },
+      {
+        offer_id: 2,
+        matched: false,
+        failed: {
+          check: 'customer_cap',
+          detail: "the customer has had the cap's 2 payment(s) in 2025-06-02..2025-06-08",
+        },
+        funding: { cap_count_left: 0 },
+      },
+      {
+        offer_id: 3,
+        matched: true,
+        cashback: 1.5,
+        payment_date: '2025-06-16',
+        funding: { budget_left: 1.5 },
+      },
+    ]);
+    expect(e.outcome).toMatchObject({ ok: true, payment: { offer_id: 3, cashback: 1.5 } });
+    expect(() =>
+      explain(tx(), { offers, customer: customer(), spent: { budgets: { 1: -1 } } }),
+    ).toThrow(/context.spent.budgets.1 must be an amount/);
+  });
 });

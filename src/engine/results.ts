@@ -1,5 +1,6 @@
 import type { Payment, TransactionError } from '../core/outcome.js';
 import type { Adjustment, ReturnError } from '../core/returns/ReturnOutcome.js';
+import type { FundingPeriod } from '../matching/funding.js';
 import type { Offer } from '../matching/offer.js';
 import type {
   ActivationErrorCode,
@@ -140,7 +141,7 @@ export interface AdjustedPaymentRecord extends CashbackPaymentRecord {
  */
 export type SeedOffer = Omit<
   Offer,
-  'age' | 'gender' | 'discount' | 'min_amount' | 'max_cashback'
+  'age' | 'gender' | 'discount' | 'min_amount' | 'max_cashback' | 'budget' | 'customer_cap'
 > & {
   /** Eligible age bands; empty means any age. */
   readonly age: readonly string[];
@@ -152,6 +153,14 @@ export type SeedOffer = Omit<
   readonly min_amount?: number;
   /** Cap of cashback per transaction (extension). */
   readonly max_cashback?: number;
+  /** What the offer's payments in one period add up to at most (docs/concepts.md, Funding controls). */
+  readonly budget?: { readonly amount: number; readonly period: FundingPeriod };
+  /** What one customer's payments of the offer in one period add up to and number at most. */
+  readonly customer_cap?: {
+    readonly amount?: number;
+    readonly count?: number;
+    readonly period: FundingPeriod;
+  };
 };
 
 /**

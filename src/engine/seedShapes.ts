@@ -9,7 +9,7 @@ import type { CashbackPaymentRecord, SeedOffer } from './results.js';
  * @returns the offer with `age` and `gender` filled in and its amounts as JSON numbers
  */
 export function seedOffer(o: Offer): SeedOffer {
-  const { min_amount, max_cashback, ...rest } = o;
+  const { min_amount, max_cashback, budget, customer_cap, ...rest } = o;
   return {
     ...rest,
     age: o.age ?? [],
@@ -18,6 +18,19 @@ export function seedOffer(o: Offer): SeedOffer {
     discount: Number(o.discount),
     ...(min_amount === undefined ? {} : { min_amount: Number(min_amount) }),
     ...(max_cashback === undefined ? {} : { max_cashback: Number(max_cashback) }),
+    // A budget without its period has the default, shown so partners need not know it.
+    ...(budget === undefined
+      ? {}
+      : { budget: { amount: Number(budget.amount), period: budget.period ?? 'offer' } }),
+    ...(customer_cap === undefined
+      ? {}
+      : {
+          customer_cap: {
+            ...(customer_cap.amount === undefined ? {} : { amount: Number(customer_cap.amount) }),
+            ...(customer_cap.count === undefined ? {} : { count: customer_cap.count }),
+            period: customer_cap.period,
+          },
+        }),
   };
 }
 

@@ -4,6 +4,7 @@ import {
   CustomerSchema,
   DateTimeSchema,
   DaySchema,
+  FundingPeriodSchema,
   HistoryTransactionSchema,
   OfferSchema,
   ReturnSchema,
@@ -129,9 +130,29 @@ function offerResponseSchema(): JsonSchema {
   const s = jsonSchema(OfferSchema, 'input');
   const amount = jsonSchema(z.number().positive(), 'output');
   const properties = s.properties as Record<string, JsonSchema>;
+  const period = jsonSchema(FundingPeriodSchema, 'output');
+  const budget = {
+    type: 'object',
+    properties: { amount, period },
+    required: ['amount', 'period'],
+    additionalProperties: false,
+  };
+  const customerCap = {
+    type: 'object',
+    properties: { amount, count: jsonSchema(z.number().int().positive(), 'output'), period },
+    required: ['period'],
+    additionalProperties: false,
+  };
   return {
     ...s,
-    properties: { ...properties, discount: amount, min_amount: amount, max_cashback: amount },
+    properties: {
+      ...properties,
+      discount: amount,
+      min_amount: amount,
+      max_cashback: amount,
+      budget,
+      customer_cap: customerCap,
+    },
     required: [...((s.required as string[]) ?? []), 'age', 'gender', 'active'],
   };
 }

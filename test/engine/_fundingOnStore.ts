@@ -1,0 +1,220 @@
+/**
+ * Budgets and caps through the engine and its store (docs/engine.md, Budgets and caps racing):
+ * payments limited by what is left, budgets shared by partners, a return giving back, offers
+ * listing the fields, `explain`, and concurrent calls of two partners and two engines on one store
+ * that never pay past a budget or a cap. Shared by every store: the memory store
+ * (test/engine/funding.test.ts), PGlite and a PostgreSQL server (test/postgres/funding.test.ts).
+ */
+import fc from 'fast-check';
+import { afterEach, describe, expect, test } from 'vitest';
+import { type CashbackEngine, createEngine, Money } from '../../src/index.js';
+import type { Store } from '../../src/store/entry.js';
+import { customer, offer, tx } from '../fixtures.js';
+
+const A = 'bank-a';
+const B = 'bank-b';
+const NOON = '2025-06-01T12:00:00.000Z';
+const EVERYTHING = { date_from: '0001-01-01', date_to: '9999-12-31', page_size: 1000 };
+
+/** Counting event ids `evt-1`, `evt-2`, … */
+function counter(): () => string {
+  let n = 0;
+  return () => `evt-${++n}`;
+}
+
+/** `n` transactions `<prefix>1…` of customer `c`, 40.00 each, on 2025-06-02. */
+function batch(prefix: string, n: number, c = 'c1', amount: number | string = 40) {
+  return Array.from({ length: n }, (_, i) =>
+    tx({
+      transaction_id: `${prefix}${i + 1}`,
+      customer_id: c,
+      amount,
+      date: `2025-06-02T09:${String(i % 60).padStart(2, '0')}:00`,
+    }),
+  );
+}
+
+/** The listing's payments of a partner: cashback by transaction id. */
+async function listed(engine: CashbackEngine, partner: string): Promise<number[]> {
+  const page = await engine.listPayments(partner, EVERYTHING);
+  return page.transactions.map((p) => p.cashback_amount);
+}
+
+/** The exact sum of cashback amounts. */
+function sum(amounts: readonly (number | string)[]): string {
+  return amounts.reduce<InstanceType<typeof Money>>((s, a) => s.plus(a), new Money(0)).toFixed(2);
+}
+
+/**
+ * The tests, on engines over stores from `createStore`: each call gives a new, empty store,
+ * closed after the test.
+ * @param createStore - a fresh, empty store
+ * @param runs - runs of the property test
+ */
+export function describeFundingOnStore(createStore: () => Promise<Store>, runs: number): void {
+  const opened: Store[] = [];
+  afterEach(async () => {
+    for (const store of opened.splice(0)) await store.close?.();
+  });
+
+  async function engineWith(offers: readonly unknown[], store?: Store): Promise<CashbackEngine> {
+    let s = store;
+    if (s === undefined) {
+      s = await createStore();
+      opened.push(s);
+    }
+    const engine = createEngine({ store: s, clock: () => new Date(NOON), ids: counter() });
+    await engine.upsertOffers(offers);
+    for (const p of [A, B]) {
+      await engine.upsertCustomers(p, [
+        customer(),
+        customer({ customer_id: 'c2' }),
+        customer({ customer_id: 'c3' }),
+      ]);
+    }
+    return engine;
+  }
+
+  describe('budgets and caps through the engine', () => {
+    test('a budget pays partially, then fails; it is shared by the partners', async () => {
+      const engine = await engineWith([offer({ discount: 10, budget: { amount: 10 } })]);
+      const a = await engine.addTransactions(A, batch('a', 2));
+      expect(a.payments.map((p) => p.cashback)).toEqual([4, 4]);
+      const b = await engine.addTransactions(B, batch('b', 2));
+      expect(b.payments.map((p) => p.cashback)).toEqual([2]);
+      expect(b.details.errors[0]?.message).toMatch(/failed its budget check/);
+      expect(sum([...(await listed(engine, A)), ...(await listed(engine, B))])).toBe('10.00');
+    });
+
+    test('a cap by count and amount per day, per partner and customer', async () => {
+      const engine = await engineWith([
+        offer({ discount: 10, customer_cap: { amount: 7, count: 3, period: 'day' } }),
+      ]);
+      const a = await engine.addTransactions(A, batch('a', 3));
+      expect(a.payments.map((p) => p.cashback)).toEqual([4, 3]);
+      expect(a.details.errors[0]?.message).toMatch(/failed its customer_cap check/);
+      const b = await engine.addTransactions(B, batch('b', 1));
+      expect(b.payments.map((p) => p.cashback)).toEqual([4]);
+      const next = await engine.addTransactions(A, [
+        tx({ transaction_id: 'n1', amount: 40, date: '2025-06-03T09:00:00' }),
+      ]);
+      expect(next.payments.map((p) => p.cashback)).toEqual([4]);
+    });
+
+    test('a return gives back to the budget and the cap', async () => {
+      const engine = await engineWith([
+        offer({ discount: 10, budget: { amount: 4 }, customer_cap: { count: 1, period: 'offer' } }),
+      ]);
+      await engine.addTransactions(A, batch('a', 1));
+      const refused = await engine.addTransactions(A, batch('x', 1));
+      expect(refused.payments).toEqual([]);
+      const r = await engine.addReturns(A, [
+        { return_id: 'r1', transaction_id: 'a1', date: '2025-06-03T10:00:00' },
+      ]);
+      expect(r.adjustments).toHaveLength(1);
+      const again = await engine.addTransactions(A, batch('y', 1));
+      expect(again.payments.map((p) => p.cashback)).toEqual([4]);
+    });
+
+    test('offers list the fields, amounts as numbers; explain says what is left', async () => {
+      const engine = await engineWith([
+        offer({
+          discount: 10,
+          budget: { amount: '10.50' },
+          customer_cap: { count: 2, period: 'week' },
+        }),
+      ]);
+      const offers = await engine.activeOffers(new Date('2025-06-01T00:00:00Z'));
+      expect(offers[0]).toMatchObject({
+        budget: { amount: 10.5, period: 'offer' },
+        customer_cap: { count: 2, period: 'week' },
+      });
+      await engine.addTransactions(A, batch('a', 1));
+      const e = await engine.explain(A, batch('z', 1)[0]);
+      expect(e.candidates[0]).toMatchObject({
+        matched: true,
+        cashback: 4,
+        funding: { cap_count_left: 1, budget_left: 6.5 },
+      });
+    });
+  });
+
+  describe('budgets and caps racing', () => {
+    test('two partners and two engines never pay past a budget, to the cent', async () => {
+      const store = await createStore();
+      opened.push(store);
+      const offers = [
+        offer({ discount: 10, budget: { amount: '25.37' } }),
+        offer({ offer_id: 2, discount: 1 }),
+      ];
+      const one = await engineWith(offers, store);
+      const two = createEngine({ store, clock: () => new Date(NOON), ids: counter() });
+      const calls = [];
+      for (let i = 0; i < 8; i++) {
+        const engine = i % 2 === 0 ? one : two;
+        const partner = i % 4 < 2 ? A : B;
+        calls.push(engine.addTransactions(partner, batch(`k${i}-`, 3, `c${(i % 3) + 1}`)));
+      }
+      const results = await Promise.all(calls);
+      const paidBy1 = results.flatMap((r) =>
+        r.details.payments.filter((p) => p.offer_id === 1).map((p) => p.cashback),
+      );
+      expect(sum(paidBy1)).toBe('25.37');
+      // Every transaction is paid: by offer 1 while it lasts, then by offer 2.
+      expect(results.flatMap((r) => r.payments)).toHaveLength(24);
+    });
+
+    test('property: concurrent calls pay min(budget, demand) and no customer passes the cap', async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(fc.tuple(fc.integer({ min: 1, max: 4 }), fc.integer({ min: 0, max: 2 })), {
+            minLength: 1,
+            maxLength: 6,
+          }),
+          fc.integer({ min: 1, max: 3000 }),
+          async (calls, budgetCents) => {
+            const store = await createStore();
+            opened.push(store);
+            const budget = new Money(budgetCents).div(100).toFixed(2);
+            const engine = await engineWith(
+              [
+                offer({
+                  discount: 10,
+                  budget: { amount: budget, period: 'day' },
+                  customer_cap: { amount: 9, count: 3, period: 'offer' },
+                }),
+              ],
+              store,
+            );
+            const results = await Promise.all(
+              calls.map(([n, c], i) =>
+                engine.addTransactions(i % 2 === 0 ? A : B, batch(`p${i}-`, n, `c${c + 1}`, 33)),
+              ),
+            );
+            const payments = results.flatMap((r) => r.details.payments);
+            const byCustomer = new Map<string, number[]>();
+            results.forEach((r, i) => {
+              for (const p of r.details.payments) {
+                const key = `${i % 2}/${p.customer_id}`;
+                byCustomer.set(key, [...(byCustomer.get(key) ?? []), p.cashback]);
+              }
+            });
+            for (const paid of byCustomer.values()) {
+              expect(paid.length).toBeLessThanOrEqual(3);
+              expect(new Money(sum(paid)).lte(9)).toBe(true);
+            }
+            const total = new Money(sum(payments.map((p) => p.cashback)));
+            expect(total.lte(budget)).toBe(true);
+            // Every customer's cap allows 9.00 in 3 payments of 3.30; a customer left unpaid
+            // means the budget is spent to the cent.
+            const unpaid = results.some((r) => r.details.errors.length > 0);
+            if (unpaid && [...byCustomer.values()].every((p) => p.length < 3)) {
+              expect(total.toFixed(2)).toBe(budget);
+            }
+          },
+        ),
+        { numRuns: runs, seed: 29 },
+      );
+    });
+  });
+}

@@ -69,6 +69,65 @@ export interface ActivationRepository {
   ): Promise<{ readonly added: number; readonly updated: number }>;
 }
 
+/**
+ * One funding counter over a range of days (docs/stores.md, Funding counters): an offer's budget
+ * (`customer_id` null: one counter that every partner shares) or the cap of one of the
+ * partner's customers for an offer.
+ * @public
+ */
+export interface FundingRange {
+  /** The offer. */
+  readonly offer_id: number;
+  /** The customer of a cap; `null` for the offer's budget. */
+  readonly customer_id: string | null;
+  /** First day, inclusive, `YYYY-MM-DD`. */
+  readonly from: string;
+  /** Last day, inclusive, `YYYY-MM-DD`. */
+  readonly to: string;
+}
+
+/** What a counter holds over a range of days. @public */
+export interface FundingTotal {
+  /** Sum of the current cashback of its payments, an exact plain decimal text (`0` when none). */
+  readonly amount: string;
+  /** How many of its payments are above 0. */
+  readonly count: number;
+}
+
+/** A change of one counter on one day (the day of the paid transaction). @public */
+export interface FundingChange {
+  /** The offer. */
+  readonly offer_id: number;
+  /** The customer of a cap; `null` for the offer's budget. */
+  readonly customer_id: string | null;
+  /** The transaction's day, `YYYY-MM-DD`. */
+  readonly day: string;
+  /** What is added, an exact plain decimal text; negative when a return gives back. */
+  readonly amount: string;
+  /** Payments added: `1` for a new payment, `-1` for one a return brought to 0, else `0`. */
+  readonly count: number;
+}
+
+/**
+ * What budgets and caps have spent, per offer (and customer) and day (docs/stores.md, Funding
+ * counters). Exact under concurrency: inside a unit of work, `hold` keeps every counter it names
+ * from other units until the unit ends, so a unit that holds, decides and adds is never raced.
+ * @public
+ */
+export interface FundingRepository {
+  /**
+   * The totals of `ranges`, one per range, in order. Inside a unit of work it first holds every
+   * counter the ranges name (the budgets, shared by all partners, and the partner's caps) until
+   * the unit ends: no other unit can hold or change them in between. Outside one, a plain read.
+   */
+  hold(partner: string, ranges: readonly FundingRange[]): Promise<readonly FundingTotal[]>;
+  /**
+   * Adds `changes` to the counters (a counter never written holds 0). Inside a unit of work it
+   * holds the counters it changes, as `hold` does.
+   */
+  add(partner: string, changes: readonly FundingChange[]): Promise<void>;
+}
+
 /** Which purchases a lookback reads: pairs of customer and merchant key, from a day on. @public */
 export interface PurchaseQuery {
   /** Customer and merchant key pairs (distinct). */
@@ -334,6 +393,8 @@ export interface StoreSession {
   readonly outbox: OutboxRepository;
   /** Returns. */
   readonly returns: ReturnRepository;
+  /** What budgets and caps have spent. */
+  readonly funding: FundingRepository;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { Money } from '../../model/money.js';
+import { checkFundingChanges, checkFundingRanges } from '../fundingInput.js';
 import type {
   ActivationRecord,
   CustomerRecord,
@@ -6,9 +7,11 @@ import type {
   ReturnRecord,
   TransactionRecord,
 } from '../records.js';
+import { requirePartner } from '../requirePartner.js';
 import type {
   ActivationRepository,
   CustomerRepository,
+  FundingRepository,
   OfferRepository,
   OutboxRepository,
   PaymentRepository,
@@ -328,6 +331,29 @@ export class MemorySession implements StoreSession {
       const after = query.after ?? 0;
       // Sequences are 1, 2, 3…: the events after `after` start at index `after`.
       return events.slice(Math.max(0, after), Math.max(0, after) + query.limit);
+    },
+  };
+
+  /**
+   * Funding counters. Units run one at a time, so `hold` is a read: no other unit can change a
+   * counter before this one ends.
+   */
+  readonly funding: FundingRepository = {
+    hold: async (partner, ranges) => {
+      this.check();
+      requirePartner(partner);
+      checkFundingRanges(ranges);
+      return ranges.map((r) => this.db.funding.total(partner, r));
+    },
+    add: async (partner, changes) => {
+      this.check();
+      requirePartner(partner);
+      checkFundingChanges(changes);
+      const funding = this.db.funding;
+      if (!this.db.fits(changes.length)) this.db.reserve(funding.countNew(partner, changes));
+      const { created, undo } = funding.add(partner, changes);
+      this.undo.push(undo);
+      this.added(created);
     },
   };
 }

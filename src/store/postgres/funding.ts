@@ -96,11 +96,13 @@ const RECOUNTED = `(partner = '' AND offer_id = ANY($1::bigint[]))
  */
 const RECOUNT = [
   `INSERT INTO cashback_funding_scopes AS s (partner, customer_id, offer_id)
-   SELECT '', '', offer_id FROM unnest($1::bigint[]) AS offer_id
-   UNION SELECT partner, customer_id, offer_id FROM (${PAID}) AS paid
-     WHERE offer_id = ANY($2::bigint[])
-   UNION SELECT partner, customer_id, offer_id FROM cashback_funding_scopes WHERE ${RECOUNTED}
-   ORDER BY 1 COLLATE "C", 2 COLLATE "C", 3
+   SELECT * FROM (
+     SELECT ''::text, ''::text, offer_id FROM unnest($1::bigint[]) AS offer_id
+     UNION SELECT partner, customer_id, offer_id FROM (${PAID}) AS paid
+       WHERE offer_id = ANY($2::bigint[])
+     UNION SELECT partner, customer_id, offer_id FROM cashback_funding_scopes WHERE ${RECOUNTED}
+   ) AS u(partner, customer_id, offer_id)
+   ORDER BY u.partner COLLATE "C", u.customer_id COLLATE "C", u.offer_id
    ON CONFLICT (partner, customer_id, offer_id) DO UPDATE SET offer_id = EXCLUDED.offer_id`,
   `DELETE FROM cashback_funding_days WHERE ${RECOUNTED}`,
   `INSERT INTO cashback_funding_days (partner, customer_id, offer_id, day, amount, count)

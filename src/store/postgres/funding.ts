@@ -90,9 +90,10 @@ const RECOUNTED = `(partner = '' AND offer_id = ANY($1::bigint[]))
   OR (partner <> '' AND offer_id = ANY($2::bigint[]))`;
 
 /**
- * A recount's three statements (docs/postgres.md, Funding counters): its scopes created and
- * locked (as `LOCK_SCOPES`) first, so that a unit holding one of them ends before the days are
- * read; then the old days removed; then the days its payments add up to written.
+ * A recount's statements (docs/postgres.md, Funding counters): its scopes created and locked (as
+ * `LOCK_SCOPES`) first, so that a unit holding one of them ends before the days are read; the
+ * payments locked against writes until the unit ends; then the old days removed; then the days
+ * its payments add up to written.
  */
 const RECOUNT = [
   `INSERT INTO cashback_funding_scopes AS s (partner, customer_id, offer_id)
@@ -104,6 +105,9 @@ const RECOUNT = [
    ) AS u(partner, customer_id, offer_id)
    ORDER BY u.partner COLLATE "C", u.customer_id COLLATE "C", u.offer_id
    ON CONFLICT (partner, customer_id, offer_id) DO UPDATE SET offer_id = EXCLUDED.offer_id`,
+  // Payments stored by units still running are waited for, and units that pay after this point
+  // wait until the recount commits (then find the offers' revision moved, and decide again).
+  'LOCK TABLE cashback_payments IN SHARE MODE',
   `DELETE FROM cashback_funding_days WHERE ${RECOUNTED}`,
   `INSERT INTO cashback_funding_days (partner, customer_id, offer_id, day, amount, count)
    SELECT '', '', offer_id, day, sum(amount), count(*) FROM (${PAID}) AS paid
@@ -155,7 +159,9 @@ export function funding(db: SqlClient, inUnit: boolean): FundingRepository {
     recount: async (query) => {
       checkFundingRecount(query);
       if (query.budgets.length === 0 && query.caps.length === 0) return;
-      for (const statement of RECOUNT) await db.query(statement, [query.budgets, query.caps]);
+      for (const statement of RECOUNT) {
+        await db.query(statement, statement.includes('$1') ? [query.budgets, query.caps] : []);
+      }
     },
   };
 }

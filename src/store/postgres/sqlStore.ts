@@ -130,7 +130,7 @@ export function sqlStore(driver: SqlDriver): Store {
   const session = repositories(autocommit(driver), false);
   return {
     ...session,
-    // A recount is three statements: on the store itself, a unit of its own keeps it atomic.
+    // A recount is several statements: on the store itself, a unit of its own keeps it atomic.
     funding: {
       ...session.funding,
       recount: (query) => transaction((s) => s.funding.recount(query)),

@@ -37,19 +37,20 @@ function budgetsText(budgets: NonNullable<BacktestResult['budgets']>): string {
   return `budgets (per offer: periods, periods that ran out, the first day one did, cashback spent as decided)\n${aligned([head, ...rows])}`;
 }
 
-/** Held-back cashback by offer and check, then the total: baseline | candidate | difference. */
+/**
+ * Held-back cashback by offer and check (and net of returns, with returns), then the total:
+ * baseline | candidate | difference.
+ */
 function heldBackText(held: BacktestHeldBack): string {
-  const head = [
-    '',
-    ...['', '', 'Δ '].flatMap((p) =>
-      ['tx', 'customer_cap', 'budget', 'held back'].map((h) => p + h),
-    ),
-  ];
+  const names = ['tx', 'customer_cap', 'budget', 'held back'];
+  if (held.total.baseline.netOfReturns !== undefined) names.push('net of returns');
+  const head = ['', ...['', '', 'Δ '].flatMap((p) => names.map((h) => p + h))];
   const figures = (f: HeldBackFigures): string[] => [
     String(f.transactions),
     f.byCheck.customer_cap,
     f.byCheck.budget,
     f.cashback,
+    ...(f.netOfReturns === undefined ? [] : [f.netOfReturns.cashback]),
   ];
   const rows = [...held.byOffer, held.total].map((r) => [
     r.key,

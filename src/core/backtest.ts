@@ -253,7 +253,7 @@ export async function backtest(
   const cursor = new ReturnCursor(data.returns ?? [], resolved.timeZone);
   const pushReturns = (date: WallClock | undefined | null): void => {
     const run = cursor.take(date);
-    for (const s of sessions) s.pushReturns(run);
+    for (const { session, funding } of opened) funding.returns(run, session.pushReturns(run));
   };
   const customers = new Map(screenCustomers(data.customers).accepted.map((c) => [c.customerId, c]));
   // Customers with a stored transaction: history first, then every transaction decided.
@@ -353,7 +353,7 @@ function openSet(
     throw new TypeError(`backtest offers must be an array, got ${describeValue(offers)}`);
   }
   const set = compileOffers(offers, { operators: resolved.operators });
-  const funding = setFunding(set, resolved.scale);
+  const funding = setFunding(set, resolved, options.returns === true);
   return { session: openReplay({ ...shared, offers: set }, options, funding.observe), funding };
 }
 

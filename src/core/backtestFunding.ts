@@ -1,8 +1,11 @@
 import type { OfferSet } from '../matching/compileOffers.js';
+import type { ResolvedOptions } from '../model/options.js';
 import { type BudgetBurn, BurnBook } from './BudgetBurn.js';
-import { watchFunding } from './fundingWatch.js';
+import { watchFunding, withoutFunding } from './fundingWatch.js';
 import { type BacktestHeldBack, HeldBackTally, heldBackRows } from './HeldBack.js';
+import { HeldBackReturns } from './HeldBackReturns.js';
 import type { DecisionObserver } from './replay/ReplayCore.js';
+import type { ReturnOutcome } from './returns/ReturnOutcome.js';
 
 /** The burn of each set's budgets (docs/backtest.md, Budgets and caps). @public */
 export interface BacktestBudgets {
@@ -21,24 +24,34 @@ export interface SetFunding {
   /** Whether an offer of the set has a budget; a cap. */
   readonly budgets: boolean;
   readonly funded: boolean;
+  /** Takes a run of returns and the session's outcomes of them. */
+  returns(run: readonly unknown[], outcomes: readonly ReturnOutcome[]): void;
 }
 
 /**
  * What the backtest gathers of one set's budgets and caps.
  * @param offers - the set's compiled offers
- * @param scale - decimal places
+ * @param options - the resolved options
+ * @param withReturns - whether the backtest has returns
  * @returns the set's books and the observer of its session
  */
-export function setFunding(offers: OfferSet, scale: number): SetFunding {
-  const burn = new BurnBook(offers, scale);
-  const held = new HeldBackTally();
+export function setFunding(
+  offers: OfferSet,
+  options: ResolvedOptions,
+  withReturns: boolean,
+): SetFunding {
+  const burn = new BurnBook(offers, options.scale);
+  const held = new HeldBackTally(withReturns);
   const funded = offers.offers.some((o) => o.funded);
+  const plain = funded ? withoutFunding(offers) : offers;
+  const followed = funded && withReturns ? new HeldBackReturns(plain, options, held) : undefined;
   return {
-    observe: funded ? watchFunding(offers, burn, held) : undefined,
+    observe: funded ? watchFunding(offers, burn, held, plain, followed) : undefined,
     burn,
     held,
     budgets: offers.offers.some((o) => o.budget !== undefined),
     funded,
+    returns: (run, outcomes) => followed?.returns(run, outcomes),
   };
 }
 

@@ -3,17 +3,13 @@
 // (`firstFailedCheck`, `fundingRoom`, `computeCashback`); what this module rebuilds is only the
 // state each item of the chunk saw, as `decide` builds it: the session's spending plus the
 // chunk's earlier payments, the stored purchases plus the chunk's earlier ones.
-import {
-  type Cashback,
-  cashbackDecimal,
-  compareCashback,
-  computeCashback,
-} from '../matching/cashback.js';
+import { cashbackDecimal, compareCashback, computeCashback } from '../matching/cashback.js';
 import type { OfferSet } from '../matching/compileOffers.js';
 import { addSpent, type SpentLookup } from '../matching/funding.js';
 import type { Purchase } from '../matching/history.js';
 import { firstFailedCheck, fundingRoom, type MatchInput, matchInput } from '../matching/match.js';
 import type { CompiledOffer } from '../matching/offer.js';
+import { ExactMoney } from '../model/money.js';
 import type { ResolvedOptions } from '../model/options.js';
 import type { ParsedCustomer } from '../model/parseCustomer.js';
 import type { ParsedTransaction, ParseResult } from '../model/parseTransaction.js';
@@ -21,6 +17,7 @@ import type { BurnBook } from './BudgetBurn.js';
 import { type DecideState, type Decision, decide, purchaseOf } from './decide.js';
 import { FundingCounters } from './FundingCounters.js';
 import type { FundingCheck, HeldBackTally } from './HeldBack.js';
+import type { HeldBackReturns } from './HeldBackReturns.js';
 import type { Outcome } from './outcome.js';
 import type { DecisionObserver } from './replay/ReplayCore.js';
 
@@ -49,14 +46,17 @@ export function withoutFunding(set: OfferSet): OfferSet {
  * @param offers - the set's compiled offers (the session's)
  * @param burn - where budgets' payments and run-out days go
  * @param held - where held-back cashback goes
+ * @param plain - the same offers `withoutFunding`
+ * @param returns - follows the transactions held back through their returns, when there are returns
  * @returns the observer to open the set's session with
  */
 export function watchFunding(
   offers: OfferSet,
   burn: BurnBook,
   held: HeldBackTally,
+  plain: OfferSet,
+  returns: HeldBackReturns | undefined,
 ): DecisionObserver {
-  const plain = withoutFunding(offers);
   const fundedKeys = new Set(
     [...offers.byMerchant].filter(([, list]) => list.some((o) => o.funded)).map(([key]) => key),
   );
@@ -87,8 +87,11 @@ export function watchFunding(
       const m = walk.input(tx);
       budgetChecks(offers.byMerchant.get(tx.merchantKey) ?? [], m, outcome, burn, state.options);
       const best = unfunded[k] as Outcome;
-      if (best.ok)
-        heldBack(byId.get(best.payment.offer_id), best.cashback, m, outcome, held, state.options);
+      if (
+        best.ok &&
+        heldBack(byId.get(best.payment.offer_id), best, m, outcome, held, state.options)
+      )
+        returns?.keep(tx, best);
       walk.after(tx, outcome, burn);
     });
   };
@@ -187,20 +190,20 @@ function budgetChecks(
 /**
  * Counts what the best offer with no budget and no cap would have paid beyond what was paid, under
  * that offer's check that held it back: the one it failed, or else the one whose remainder limited
- * it (the cap on a tie, as it is checked first).
+ * it (the cap on a tie, as it is checked first). Says whether it counted the transaction.
  */
 function heldBack(
   offer: CompiledOffer | undefined,
-  best: Cashback,
+  best: Outcome & { ok: true },
   m: MatchInput,
   outcome: Outcome,
   held: HeldBackTally,
   options: ResolvedOptions,
-): void {
+): boolean {
   const scale = options.scale;
-  const paid = outcome.ok ? cashbackDecimal(outcome.cashback, scale) : undefined;
-  const amount = cashbackDecimal(best, scale).minus(paid ?? 0);
-  if (offer === undefined || !amount.gt(0)) return;
+  const paid = outcome.ok ? cashbackDecimal(outcome.cashback, scale) : new ExactMoney(0);
+  const would = cashbackDecimal(best.cashback, scale);
+  if (offer === undefined || !would.gt(paid)) return false;
   const room = fundingRoom(offer, m, options);
   let check: FundingCheck | undefined = room.failed;
   if (check === undefined && room.room !== undefined) {
@@ -210,5 +213,7 @@ function heldBack(
         ? 'customer_cap'
         : 'budget';
   }
-  if (check !== undefined) held.add(offer.offerId, check, amount);
+  if (check === undefined) return false;
+  held.add(offer.offerId, check, m.tx.transactionId, would, paid);
+  return true;
 }

@@ -33,20 +33,34 @@ ${rows.map((r) => `<tr>${r}</tr>`).join('\n')}
 `;
 }
 
-/** Cashback held back by offer and check, both sets and their difference. */
+/** Cashback held back by offer and check (and net of returns), both sets and their difference. */
 function heldBackTable(held: BacktestHeldBack | undefined): string {
   if (held === undefined) return '';
-  const head = ['transactions', 'customer_cap', 'budget', 'cashback'];
+  const net = held.total.baseline.netOfReturns !== undefined;
+  const head = [
+    'transactions',
+    'customer_cap',
+    'budget',
+    'cashback',
+    ...(net ? ['net of returns'] : []),
+  ];
   const cells = (f: HeldBackFigures): string =>
-    [String(f.transactions), f.byCheck.customer_cap, f.byCheck.budget, f.cashback]
+    [
+      String(f.transactions),
+      f.byCheck.customer_cap,
+      f.byCheck.budget,
+      f.cashback,
+      ...(f.netOfReturns === undefined ? [] : [f.netOfReturns.cashback]),
+    ]
       .map((c) => `<td>${html(c)}</td>`)
       .join('');
   const rows = [...held.byOffer, held.total].map(
     (r) => `<tr><th>${html(r.key)}</th>${SETS.map((s) => cells(r[s])).join('')}</tr>`,
   );
+  const span = head.length;
   return `<h2>Cashback held back by caps and budgets</h2>
 <table>
-<thead><tr><th rowspan="2">offer_id</th><th colspan="4">baseline</th><th colspan="4">candidate</th><th colspan="4">difference</th></tr>
+<thead><tr><th rowspan="2">offer_id</th><th colspan="${span}">baseline</th><th colspan="${span}">candidate</th><th colspan="${span}">difference</th></tr>
 <tr>${head
     .map((h) => `<th>${h}</th>`)
     .join('')

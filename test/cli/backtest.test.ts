@@ -325,6 +325,47 @@ describe('cashback backtest', () => {
     expect(specs.budgetBurn).toEqual(b.charts.budgetBurn);
   });
 
+  it('with --returns, gives the held-back cashback net of returns too, as backtest() does', async () => {
+    const funded = (sample.offers as { offer_id: number }[]).map((o) =>
+      o.offer_id === 5 ? { ...o, budget: { amount: 30 } } : o,
+    );
+    // t-0012 is the payment offer 5's budget cut to 5.00 of 7.50; returned whole that evening.
+    const t12 = (sample.transactions as { transaction_id: string; date: string }[]).find(
+      (t) => t.transaction_id === 't-0012',
+    ) as { date: string };
+    const returns = [
+      { return_id: 'r1', transaction_id: 't-0012', date: `${t12.date.slice(0, 10)}T23:59:00` },
+    ];
+    const args = [
+      '--baseline',
+      examples('offers'),
+      '--candidate',
+      file('offers-budget.json', JSON.stringify(funded)),
+      ...inputs,
+      '--returns',
+      file('returns.ndjson', returns.map((x) => JSON.stringify(x)).join('\n')),
+    ];
+    const r = await cashback([...args, '--json']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const { offers, ...shared } = sample;
+    const want = await backtest({ ...shared, baseline: offers, candidate: funded, returns });
+    const b = JSON.parse(r.stdout) as Awaited<ReturnType<typeof backtest>>;
+    expect(b.heldBack).toEqual(want.heldBack);
+    // Held back 2.50 as decided; the return takes both the 5.00 paid and the 7.50 unfunded to 0.
+    expect(b.heldBack?.total.candidate).toEqual({
+      transactions: 1,
+      cashback: '2.50',
+      byCheck: { customer_cap: '0.00', budget: '2.50' },
+      netOfReturns: { cashback: '0.00', byCheck: { customer_cap: '0.00', budget: '0.00' } },
+    });
+    const text = await cashback(args);
+    expect(text.code).toBe(0);
+    const held = text.stdout.split('\n\n').find((t) => t.startsWith('cashback held back'));
+    expect(held).toMatch(/\sΔ net of returns$/m);
+    expect(held).toMatch(/^total(\s+\S+){5}\s+1\s+0\.00\s+2\.50\s+2\.50\s+0\.00\s/m);
+  });
+
   it('prints no budget table and no held-back table when no offer has a budget or a cap', async () => {
     const text = await cashback([
       '--baseline',

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import type { BudgetBurn } from '../../src/core/BudgetBurn.js';
+import { backtestReport } from '../../src/files/index.js';
 import { backtest, Money, replay } from '../../src/index.js';
 import { generatedData, nested } from '../files/generated.js';
 import { customer, offer, tx } from '../fixtures.js';
@@ -277,3 +278,95 @@ function checkBurns(
     expect(sum.toFixed(2), `offer ${id}`).toBe(byOffer[String(id)]?.cashback ?? '0.00');
   }
 }
+
+describe('backtest: cashback held back, with returns', () => {
+  test('held back stays as decided, and its net of returns follows both payments through the returns', async () => {
+    const returns = [
+      // t3 (paid 2 of 4) returned whole the same evening: 2 goes back to the budget, so t4 is paid 2.
+      { return_id: 'r1', transaction_id: 't3', date: '2025-06-04T23:00:00' },
+    ];
+    const b = await backtest({
+      baseline: [offer({ discount: 10, budget: { amount: 10 } })],
+      candidate: [offer({ discount: 10 })],
+      customers: [customer()],
+      transactions: txs([40, 40, 40, 40]),
+      returns,
+    });
+    // Held back as decided: t3 2, t4 2. Net of returns: t3 nothing either way, t4 still 2.
+    expect(b.heldBack?.total.baseline).toEqual({
+      transactions: 2,
+      cashback: '4.00',
+      byCheck: { customer_cap: '0.00', budget: '4.00' },
+      netOfReturns: { cashback: '2.00', byCheck: { customer_cap: '0.00', budget: '2.00' } },
+    });
+    expect(b.heldBack?.total.candidate.netOfReturns?.cashback).toBe('0.00');
+    expect(b.heldBack?.total.difference.netOfReturns?.cashback).toBe('-2.00');
+    // The burn is as decided: 4 + 4 + 2 + 2, the return's 2 given back in between.
+    expect(b.budgets?.baseline[0]).toMatchObject({ spent: '12.00', ranOut: '2025-06-04' });
+    // The report's table has the net of returns after each set's held-back cashback.
+    const page = backtestReport(b);
+    expect(page).toContain('<th>cashback</th><th>net of returns</th>');
+    expect(page).toContain(
+      '<tr><th>total</th><td>2</td><td>0.00</td><td>4.00</td><td>4.00</td><td>2.00</td>',
+    );
+  });
+
+  test('property: with one offer, held back net of returns is the unfunded net less the funded net', async () => {
+    const period = fc.constantFrom('offer', 'week');
+    const scenario = fc.record({
+      discount: fc.integer({ min: 1, max: 20 }),
+      funding: fc.record(
+        {
+          budget: fc.record({ amount: fc.integer({ min: 1, max: 30 }), period }),
+          customer_cap: fc.record({ amount: fc.integer({ min: 1, max: 10 }), period }),
+        },
+        { requiredKeys: [] },
+      ),
+      items: fc.array(
+        fc.record({
+          amount: fc.integer({ min: 1, max: 200 }),
+          day: fc.nat(20),
+          customer: fc.constantFrom('c1', 'c2'),
+          returned: fc.option(fc.integer({ min: 1, max: 200 }), { nil: undefined }),
+          after: fc.nat(20),
+        }),
+        { maxLength: 25 },
+      ),
+    });
+    const at = (day: number) => `2025-06-${String(1 + day).padStart(2, '0')}T09:00:00`;
+    await fc.assert(
+      fc.asyncProperty(scenario, async ({ discount, funding, items }) => {
+        const set = [offer({ discount, warranty: 10, ...funding })];
+        const sorted = [...items].sort((x, y) => x.day - y.day);
+        const transactions = sorted.map((t, i) =>
+          tx({
+            transaction_id: `t${i}`,
+            customer_id: t.customer,
+            amount: t.amount,
+            date: at(t.day),
+          }),
+        );
+        const returns = sorted.flatMap((t, i) =>
+          t.returned === undefined
+            ? []
+            : [
+                {
+                  return_id: `r${i}`,
+                  transaction_id: `t${i}`,
+                  date: at(Math.min(t.day + t.after, 29)).replace('09:00', '10:00'),
+                  amount: Math.min(t.returned, t.amount),
+                },
+              ],
+        );
+        const data = { customers: [customer(), customer({ customer_id: 'c2' })], transactions };
+        const b = await backtest({ ...data, returns, baseline: set, candidate: unfunded(set) });
+        const net = (offers: unknown[]) =>
+          replay({ ...data, returns, offers }).summary.returns?.netCashback ?? '0.00';
+        expect(b.heldBack?.total.baseline.netOfReturns?.cashback ?? '0.00').toBe(
+          minus(net(unfunded(set)), net(set)),
+        );
+      }),
+      { numRuns: 60 },
+    );
+  });
+});

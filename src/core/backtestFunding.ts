@@ -19,10 +19,13 @@ export interface BacktestBudgets {
 export interface SetFunding {
   /** Opens the set's session: `undefined` when no offer of the set has a budget or a cap. */
   readonly observe: DecisionObserver | undefined;
+  /** The burn of the set's budgets. */
   readonly burn: BurnBook;
+  /** What the set's budgets and caps held back. */
   readonly held: HeldBackTally;
-  /** Whether an offer of the set has a budget; a cap. */
+  /** Whether an offer of the set has a budget. */
   readonly budgets: boolean;
+  /** Whether an offer of the set has a budget or a cap. */
   readonly funded: boolean;
   /** Takes a run of returns and the session's outcomes of them. */
   returns(run: readonly unknown[], outcomes: readonly ReturnOutcome[]): void;

@@ -122,6 +122,57 @@ describe('backtest: budget burn', () => {
   });
 });
 
+describe('backtest: the day a budget ran out', () => {
+  test('property: with one offer, it is the first day of its period a payment was cut or the budget check failed', async () => {
+    const scenario = fc.record({
+      discount: fc.integer({ min: 1, max: 20 }),
+      budget: fc.record({
+        amount: fc.integer({ min: 1, max: 40 }),
+        period: fc.constantFrom('offer', 'day', 'week', 'month'),
+      }),
+      items: fc.array(fc.tuple(fc.integer({ min: 1, max: 200 }), fc.nat(45)), { maxLength: 30 }),
+    });
+    await fc.assert(
+      fc.asyncProperty(scenario, async ({ discount, budget, items }) => {
+        const day = (n: number) => new Date(Date.UTC(2025, 5, 1 + n)).toISOString().slice(0, 10);
+        const transactions = [...items]
+          .sort((x, y) => x[1] - y[1])
+          .map(([amount, d], i) =>
+            tx({ transaction_id: `t${i}`, amount, date: `${day(d)}T09:00:00` }),
+          );
+        const set = [offer({ discount, budget })];
+        const data = { customers: [customer()], transactions };
+        const b = await backtest({ ...data, baseline: set, candidate: set });
+        const r = replay({ ...data, offers: set });
+        const paid = new Map(r.payments.map((p) => [p.transaction_id, p.cashback]));
+        const failed = new Set(
+          r.errors.filter((e) => e.message.includes('budget check')).map((e) => e.key),
+        );
+        // The days a payment was cut or the check failed, by the period they fall in.
+        const events = transactions.flatMap((t) => {
+          const id = t.transaction_id as string;
+          const full = new Money(t.amount as number).times(discount).div(100).toDecimalPlaces(2, 4);
+          const got = paid.get(id);
+          const cut = got !== undefined && full.gt(got);
+          return cut || failed.has(id) ? [(t.date as string).slice(0, 10)] : [];
+        });
+        const burns = b.budgets?.baseline ?? [];
+        const holds = (burn: BudgetBurn, d: string) =>
+          burn.start === undefined || (d >= burn.start && d <= (burn.end as string));
+        for (const burn of burns) {
+          expect(burn.ranOut, `${burn.start}`).toBe(events.find((d) => holds(burn, d)) ?? null);
+        }
+        for (const d of events)
+          expect(
+            burns.some((burn) => holds(burn, d)),
+            d,
+          ).toBe(true);
+      }),
+      { numRuns: 80 },
+    );
+  });
+});
+
 describe('backtest: cashback held back', () => {
   test('a cap holds back under customer_cap, and an offer behind the budget pays what it can', async () => {
     const b = await backtest({

@@ -111,7 +111,7 @@ export class Routes {
     const byCustomer = new LineRouter(bytes, this.partitions);
     if (this.budgeted.size === 0) return byCustomer;
     return new BudgetLineRouter(bytes, byCustomer, {
-      merchant: (key) => this.budgeted.get(key),
+      merchant: (key) => this.ofBudgetedMerchant(key),
       record: (record) => this.ofRecord(record),
     });
   }

@@ -1,7 +1,7 @@
 // The transactions file of `cashback replay --workers N` cut into blocks, each item routed to the
-// partition that decides it (Routes.ts). NDJSON stays bytes in the reading thread: lines are found, routed and
-// copied into one buffer per partition, which moves to a worker thread without a copy and is
-// decoded and parsed there (docs/replay.md, Workers).
+// partition that decides it (Routes.ts). NDJSON stays bytes in the reading thread: lines are
+// found, routed and copied into one buffer per partition, which moves to a worker thread without
+// a copy and is decoded and parsed there (docs/replay.md, Workers).
 import { byteStream } from '../byteStream.js';
 import { type ReadLimits, resolveReadLimits } from '../limits.js';
 import { LineCarry, lineTooLong } from '../lineCarry.js';

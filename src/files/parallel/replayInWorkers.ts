@@ -87,8 +87,8 @@ function partitionOptions(
 }
 
 /**
- * The transactions file in blocks routed as `routes` says, read under the replay's limits: NDJSON as
- * bytes, other formats as records.
+ * The transactions file in blocks routed as `routes` says, read under the replay's limits: NDJSON
+ * as bytes, other formats as records.
  */
 function transactionBlocks(
   paths: ReplayFilePaths,

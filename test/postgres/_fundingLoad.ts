@@ -124,6 +124,30 @@ export function partnerBatches(
   );
 }
 
+/**
+ * Warms every process up (connections of its pool, compiled code) with `clients` batches at
+ * once of a customer nobody registered: decided and answered, but nothing is stored.
+ * @param urls - the processes
+ * @param token - a partner's token
+ * @param clients - batches at once per process
+ */
+export async function warmUp(urls: readonly string[], token: string, clients: number) {
+  const [batch] = partnerBatches('warm-up', 1, 100, 1);
+  const body = JSON.stringify(batch?.map((t) => ({ ...t, customer_id: 'nobody' })));
+  await Promise.all(
+    urls.flatMap((url) =>
+      Array.from({ length: clients }, async () => {
+        const r = await fetch(`${url}/transactions`, {
+          method: 'POST',
+          headers: { Token: token, 'content-type': 'application/json' },
+          body,
+        });
+        if (r.status !== 200) throw new Error(`warm-up answered ${r.status}: ${await r.text()}`);
+      }),
+    ),
+  );
+}
+
 /** One answered batch. */
 export interface Answered {
   readonly partner: string;

@@ -51,6 +51,8 @@ import {
   partnerBatches,
   type SentTransaction,
   sendLoad,
+  UNFUNDED,
+  warmUp,
 } from './_fundingLoad.js';
 import { type Servers, startServers } from './_servers.js';
 
@@ -109,6 +111,7 @@ beforeAll(async () => {
     sent.set(partner.application_id, batches);
     load.push({ partner: partner.application_id, token, batches });
   }
+  await warmUp(servers.urls, load[0]?.token as string, (CLIENTS * PARTNERS.length) / PROCESSES);
   answers = await sendLoad(servers.urls, load, CLIENTS);
   await servers.stop();
   const c = new pg.Client({ connectionString: url });
@@ -203,6 +206,9 @@ describe.skipIf(SKIP_SERVER)('budgets and caps under load, four processes on one
       for (const p of payments) answered.set(`${a.partner}/${p.transaction_id}`, cents(p.cashback));
     }
     expect(new Map(stored.map((p) => [p.key, p.cashback]))).toEqual(answered);
+    // Free Shop's offer has no funding controls: every purchase there is paid by it.
+    const freeShop = [...sent.values()].flat(2).filter((t) => t.merchant.name === 'Free Shop');
+    expect(stored.filter((p) => p.offer === UNFUNDED)).toHaveLength(freeShop.length);
   });
 
   it('pays the budgeted offer its budget to the cent, while the demand is far beyond it', () => {

@@ -21,8 +21,8 @@ import { count, log, ratio, SEED } from './util.mjs';
 
 const smoke = process.argv.includes('--smoke');
 const size = smoke
-  ? { customers: 1_000, batches: 10, batch: 100, rounds: 1 }
-  : { customers: 5_000, batches: 40, batch: 100, rounds: 3 };
+  ? { customers: 10_000, batches: 10, batch: 100, rounds: 1 }
+  : { customers: 50_000, batches: 40, batch: 100, rounds: 3 };
 const PROCESSES = 4;
 /** Requests in flight per partner. */
 const CLIENTS = 4;

@@ -13,8 +13,8 @@
  * taken in commit order.
  *
  * Commit order. The store holds a budget's and a cap's counters from `funding.hold` until the
- * unit of work ends (docs/engine.md, Funding controls), and `transactions.insert` holds the
- * batch's customers likewise, so units that spend from one counter run one after another, and
+ * unit of work ends (docs/engine.md, "Budgets and caps racing"), and `transactions.insert`
+ * holds the batch's customers likewise, so units that spend from one counter run one after another, and
  * the outcome of a transaction depends on other units only through those counters (no offer here
  * reads history). A deferred constraint trigger on `cashback_transactions` (`_commitOrder.ts`)
  * numbers the rows every unit stores at its COMMIT, while the unit still holds its locks: two

@@ -9,8 +9,8 @@
  * The checks: every batch answered 200, with one outcome per transaction, and every payment
  * answered is stored; the budgeted offer paid its budget to the cent (the payment that crossed it
  * was cut to the remainder); no customer of either partner passed the cap's amount or count in a
- * week; and the stored payments are exactly what `replay()` pays for the stored transactions
- * taken in commit order.
+ * week; the funding counters hold what the payments of their offers add up to; and the stored
+ * payments are exactly what `replay()` pays for the stored transactions taken in commit order.
  *
  * Commit order. The store holds a budget's and a cap's counters from `funding.hold` until the
  * unit of work ends (docs/engine.md, "Budgets and caps racing"), and `transactions.insert`
@@ -87,6 +87,8 @@ let stored: Stored[] = [];
 let units: Awaited<ReturnType<typeof committedUnits>> = [];
 /** How many transactions the database holds. */
 let storedTransactions = 0;
+/** The funding counters, per scope (`<partner>/<customer> <offer>`, empty for a budget). */
+let counters = new Map<string, string>();
 
 const cents = (v: Decimal.Value) => new Decimal(v).toFixed(2);
 
@@ -132,6 +134,17 @@ beforeAll(async () => {
     units = await committedUnits(c);
     const n = await c.query<{ n: number }>('SELECT count(*)::int AS n FROM cashback_transactions');
     storedTransactions = n.rows[0]?.n ?? 0;
+    const scopes = await c.query<Record<string, string>>(
+      `SELECT partner, customer_id, offer_id::text AS offer_id, sum(amount)::text AS amount,
+              sum(count)::text AS count
+         FROM cashback_funding_days GROUP BY partner, customer_id, offer_id`,
+    );
+    counters = new Map(
+      scopes.rows.map((r) => [
+        `${r.partner}/${r.customer_id} ${r.offer_id}`,
+        `${cents(r.amount as string)} × ${r.count}`,
+      ]),
+    );
   } finally {
     await c.end();
   }
@@ -240,6 +253,20 @@ describe.skipIf(SKIP_SERVER)('budgets and caps under load, four processes on one
       if (/\/r-[01] /.test(key)) expect(ps.length, key).toBe(CAP.count);
       else expect(sum(ps), key).toBe(CAP.amount);
     }
+  });
+
+  it('holds in the funding counters what the payments of funded offers add up to', () => {
+    const expected = new Map<string, Stored[]>();
+    const add = (key: string, p: Stored) => expected.set(key, [...(expected.get(key) ?? []), p]);
+    for (const p of stored) {
+      if (p.offer === BUDGETED) add(`/ ${BUDGETED}`, p);
+      if (p.offer === CAPPED) add(`${p.partner}/${p.customer} ${CAPPED}`, p);
+    }
+    const sums = [...expected].map(([key, ps]): [string, string] => [
+      key,
+      `${sum(ps)} × ${ps.length}`,
+    ]);
+    expect(counters).toEqual(new Map(sums));
   });
 
   it('pays exactly what replay() pays for the stored transactions in commit order', () => {

@@ -25,17 +25,27 @@ export async function upsertOffers(
     const updated: number[] = [];
     const unchanged: number[] = [];
     const changed: OfferRecord[] = [];
+    const recount: { budgets: number[]; caps: number[] } = { budgets: [], caps: [] };
     for (const c of set.offers) {
       const before = stored.get(c.offerId);
       if (before === undefined) created.push(c.offerId);
       else if (sameJson(before, c.offer)) {
         unchanged.push(c.offerId);
         continue;
-      } else updated.push(c.offerId);
+      } else {
+        updated.push(c.offerId);
+        // Payments of an offer count towards a budget or a cap only while it has one: one it
+        // gains is worked out from its stored payments (docs/decisions.md, Funding controls).
+        if (c.budget !== undefined && before.budget === undefined) recount.budgets.push(c.offerId);
+        if (c.customerCap !== undefined && before.customer_cap === undefined) {
+          recount.caps.push(c.offerId);
+        }
+      }
       changed.push(c.offer);
     }
     if (changed.length > 0) {
       await s.offers.upsert(changed);
+      if (recount.budgets.length > 0 || recount.caps.length > 0) await s.funding.recount(recount);
       await addOfferUpdated(ctx, s, changed);
     }
     return { created, updated, unchanged };

@@ -1,7 +1,8 @@
 import { parseDay } from '../model/day.js';
+import { assertKnownKeys } from '../model/knownKeys.js';
 import { textIssue } from '../model/storableText.js';
 import { wholeNumber } from '../model/wholeNumber.js';
-import type { FundingChange, FundingRange } from './Store.js';
+import type { FundingChange, FundingRange, FundingRecount } from './Store.js';
 
 /** A plain decimal text with an optional minus sign: what a funding change adds. */
 const SIGNED_PLAIN_DECIMAL = /^-?[0-9]+(\.[0-9]+)?$/;
@@ -77,4 +78,23 @@ export function checkFundingChanges(changes: readonly FundingChange[]): void {
       min: Number.MIN_SAFE_INTEGER,
     });
   });
+}
+
+/**
+ * Checks the query of `funding.recount` before a store changes anything.
+ * @param query - the query as passed
+ * @throws TypeError naming the field that is malformed; RangeError for an offer id below 1
+ */
+export function checkFundingRecount(query: FundingRecount): void {
+  if (typeof query !== 'object' || query === null) {
+    throw new TypeError(`funding recount query must be an object, got ${JSON.stringify(query)}`);
+  }
+  assertKnownKeys(query, ['budgets', 'caps'], 'funding recount query', 'field');
+  for (const field of ['budgets', 'caps'] as const) {
+    const ids: unknown = query[field];
+    if (!Array.isArray(ids)) throw new TypeError(`funding recount ${field} must be an array`);
+    ids.forEach((id, i) => {
+      wholeNumber(id, `funding recount ${field}[${i}]`, { min: 1 });
+    });
+  }
 }

@@ -111,6 +111,7 @@ function countedSession(s: StoreSession, wrote: () => void): StoreSession {
     funding: {
       hold: (partner, ranges) => s.funding.hold(partner, ranges),
       add: (partner, changes) => write(s.funding.add(partner, changes)),
+      recount: (query) => write(s.funding.recount(query)),
     },
   };
 }

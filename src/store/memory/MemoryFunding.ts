@@ -1,5 +1,5 @@
 import { ExactMoney } from '../../model/money.js';
-import type { FundingChange, FundingRange, FundingTotal } from '../Store.js';
+import type { FundingChange, FundingRange, FundingRecount, FundingTotal } from '../Store.js';
 
 /** One counter on one day. */
 interface DayCounter {
@@ -108,4 +108,64 @@ export class MemoryFunding {
     };
     return { created, undo };
   }
+
+  /**
+   * Replaces the counters of `query`'s offers with what `payments` add up to (docs/stores.md,
+   * Funding counters): budgets of `query.budgets`, and every partner's caps of `query.caps`.
+   * @param payments - every partner's payments with their transaction's day and customer
+   * @param query - the offers
+   * @returns the change in the number of counters, and how to take the whole call back
+   */
+  recount(
+    payments: Iterable<RecountedPayment>,
+    query: FundingRecount,
+  ): { readonly created: number; readonly undo: () => void } {
+    const budgets = new Set(query.budgets);
+    const caps = new Set(query.caps);
+    const restore: (() => void)[] = [];
+    let created = 0;
+    const replace = (byOffer: Map<number, Days>, offerId: number): void => {
+      const old = byOffer.get(offerId);
+      created -= old?.size ?? 0;
+      byOffer.delete(offerId);
+      restore.push(() => {
+        if (old === undefined) byOffer.delete(offerId);
+        else byOffer.set(offerId, old);
+      });
+    };
+    for (const id of budgets) replace(this.budgets, id);
+    for (const byCustomer of this.caps.values()) {
+      for (const byOffer of byCustomer.values()) {
+        for (const id of caps) if (byOffer.has(id)) replace(byOffer, id);
+      }
+    }
+    const changes: { partner: string; change: FundingChange }[] = [];
+    for (const p of payments) {
+      if (p.amount.isZero()) continue;
+      const base = { offer_id: p.offerId, day: p.day, amount: p.amount.toFixed(), count: 1 };
+      if (budgets.has(p.offerId))
+        changes.push({ partner: p.partner, change: { ...base, customer_id: null } });
+      if (caps.has(p.offerId)) {
+        changes.push({ partner: p.partner, change: { ...base, customer_id: p.customerId } });
+      }
+    }
+    const adds = changes.map(({ partner, change }) => this.add(partner, [change]));
+    for (const a of adds) created += a.created;
+    const undo = (): void => {
+      for (let i = adds.length - 1; i >= 0; i--) (adds[i] as { undo: () => void }).undo();
+      for (let i = restore.length - 1; i >= 0; i--) (restore[i] as () => void)();
+    };
+    return { created, undo };
+  }
+}
+
+/** A stored payment as `recount` reads it. */
+export interface RecountedPayment {
+  readonly partner: string;
+  readonly customerId: string;
+  readonly offerId: number;
+  /** Its transaction's day, `YYYY-MM-DD`. */
+  readonly day: string;
+  /** Its current cashback. */
+  readonly amount: InstanceType<typeof ExactMoney>;
 }

@@ -1,5 +1,5 @@
-import { Money } from '../../model/money.js';
-import { checkFundingChanges, checkFundingRanges } from '../fundingInput.js';
+import { ExactMoney, Money } from '../../model/money.js';
+import { checkFundingChanges, checkFundingRanges, checkFundingRecount } from '../fundingInput.js';
 import type {
   ActivationRecord,
   CustomerRecord,
@@ -11,6 +11,7 @@ import { requirePartner } from '../requirePartner.js';
 import type {
   ActivationRepository,
   CustomerRepository,
+  FundingRecount,
   FundingRepository,
   OfferRepository,
   OutboxRepository,
@@ -20,6 +21,7 @@ import type {
   TransactionRepository,
 } from '../Store.js';
 import type { MemoryData } from './MemoryData.js';
+import type { RecountedPayment } from './MemoryFunding.js';
 
 /** Whether two plain decimal texts are the same number (`0.60` and `0.6`). */
 function sameAmount(a: string, b: string): boolean {
@@ -355,5 +357,27 @@ export class MemorySession implements StoreSession {
       this.undo.push(undo);
       this.added(created);
     },
+    recount: async (query) => {
+      this.check();
+      checkFundingRecount(query);
+      const { created, undo } = this.db.funding.recount(this.paymentsOf(query), query);
+      if (created > 0) this.db.reserve(created);
+      this.undo.push(undo);
+      this.added(created);
+    },
   };
+
+  /** Every partner's payments of the offers `query` names, with their transaction's day. */
+  private *paymentsOf(query: FundingRecount): Iterable<RecountedPayment> {
+    const offers = new Set([...query.budgets, ...query.caps]);
+    for (const [partner, data] of this.db.partners) {
+      for (const p of data.payments.values()) {
+        if (!offers.has(p.offer_id)) continue;
+        const day = data.transaction(p.transaction_id)?.day;
+        if (day === undefined) continue;
+        const amount = new ExactMoney(p.cashback_amount);
+        yield { partner, customerId: p.customer_id, offerId: p.offer_id, day, amount };
+      }
+    }
+  }
 }

@@ -197,6 +197,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     funding: {
       hold: one((s) => s.funding.hold),
       add: one((s) => s.funding.add),
+      recount: one((s) => s.funding.recount),
     },
     usage,
     close: async () => undefined,

@@ -1,4 +1,4 @@
-import { checkFundingChanges, checkFundingRanges } from '../fundingInput.js';
+import { checkFundingChanges, checkFundingRanges, checkFundingRecount } from '../fundingInput.js';
 import { requirePartner } from '../requirePartner.js';
 import type { FundingRepository } from '../Store.js';
 import type { SqlClient } from './sql.js';
@@ -78,6 +78,41 @@ const ADD = `WITH changes AS (
   ON CONFLICT (partner, customer_id, offer_id, day)
     DO UPDATE SET amount = d.amount + EXCLUDED.amount, count = d.count + EXCLUDED.count`;
 
+/** Payments above 0 of the offers of `$1` (budgets) or `$2` (caps), with their transaction's day. */
+const PAID = `SELECT p.partner, p.customer_id, p.offer_id, t.day, p.cashback_amount AS amount
+  FROM cashback_payments p
+  JOIN cashback_transactions t ON t.partner = p.partner AND t.transaction_id = p.transaction_id
+  WHERE (p.offer_id = ANY($1::bigint[]) OR p.offer_id = ANY($2::bigint[]))
+    AND p.cashback_amount > 0`;
+
+/** The scopes a recount replaces: `$1`'s budgets and `$2`'s caps of every partner. */
+const RECOUNTED = `(partner = '' AND offer_id = ANY($1::bigint[]))
+  OR (partner <> '' AND offer_id = ANY($2::bigint[]))`;
+
+/**
+ * A recount's three statements (docs/postgres.md, Funding counters): its scopes created and
+ * locked (as `LOCK_SCOPES`) first, so that a unit holding one of them ends before the days are
+ * read; then the old days removed; then the days its payments add up to written.
+ */
+const RECOUNT = [
+  `INSERT INTO cashback_funding_scopes AS s (partner, customer_id, offer_id)
+   SELECT * FROM (
+     SELECT ''::text, ''::text, offer_id FROM unnest($1::bigint[]) AS offer_id
+     UNION SELECT partner, customer_id, offer_id FROM (${PAID}) AS paid
+       WHERE offer_id = ANY($2::bigint[])
+     UNION SELECT partner, customer_id, offer_id FROM cashback_funding_scopes WHERE ${RECOUNTED}
+   ) AS u(partner, customer_id, offer_id)
+   ORDER BY u.partner COLLATE "C", u.customer_id COLLATE "C", u.offer_id
+   ON CONFLICT (partner, customer_id, offer_id) DO UPDATE SET offer_id = EXCLUDED.offer_id`,
+  `DELETE FROM cashback_funding_days WHERE ${RECOUNTED}`,
+  `INSERT INTO cashback_funding_days (partner, customer_id, offer_id, day, amount, count)
+   SELECT '', '', offer_id, day, sum(amount), count(*) FROM (${PAID}) AS paid
+     WHERE offer_id = ANY($1::bigint[]) GROUP BY offer_id, day
+   UNION ALL
+   SELECT partner, customer_id, offer_id, day, sum(amount), count(*) FROM (${PAID}) AS paid
+     WHERE offer_id = ANY($2::bigint[]) GROUP BY partner, customer_id, offer_id, day`,
+];
+
 /**
  * Funding counters (docs/postgres.md, Funding counters). Inside a unit, `hold` locks the scopes
  * then sums their days: two statements; outside one it only sums. `add` is one statement, which
@@ -116,6 +151,11 @@ export function funding(db: SqlClient, inUnit: boolean): FundingRepository {
         changes.map((c) => c.amount),
         changes.map((c) => c.count),
       ]);
+    },
+    recount: async (query) => {
+      checkFundingRecount(query);
+      if (query.budgets.length === 0 && query.caps.length === 0) return;
+      for (const statement of RECOUNT) await db.query(statement, [query.budgets, query.caps]);
     },
   };
 }

@@ -2,7 +2,11 @@ import assert from 'node:assert/strict';
 import { Money } from '../../model/money.js';
 import type { FundingChange, FundingRange, FundingTotal } from '../../store/index.js';
 import {
+  ALL_DAYS,
   deferred,
+  makeCustomer,
+  makePayment,
+  makeTransaction,
   PARTNER_A,
   PARTNER_B,
   plainCopy,
@@ -138,6 +142,60 @@ function totalTests(suite: Suite): void {
       ['0', 0],
     ]);
   });
+  suite.test(
+    'a recount replaces counters with what the stored payments add up to',
+    async (store) => {
+      const [d1, d2] = ['2025-03-10', '2025-03-11'];
+      await store.customers.upsert(A, [makeCustomer('c1'), makeCustomer('c2')]);
+      await store.customers.upsert(B, [makeCustomer('c1')]);
+      await store.transactions.insert(A, [
+        makeTransaction('t1', { day: d1 }),
+        makeTransaction('t2', { day: d2, customer: 'c2' }),
+        makeTransaction('t3', { day: d2 }),
+        makeTransaction('t4', { day: d2 }),
+      ]);
+      await store.transactions.insert(B, [makeTransaction('t1', { day: d1 })]);
+      await store.payments.insert(A, [
+        makePayment('t1', { cashback: '1.10' }),
+        makePayment('t2', { cashback: '0.20', customer: 'c2' }),
+        makePayment('t3', { cashback: '0', offer: 1 }),
+        makePayment('t4', { cashback: '5.00', offer: 2 }),
+      ]);
+      await store.payments.insert(B, [makePayment('t1', { cashback: '0.03' })]);
+      // Stale counters of offer 1 (what a recount replaces) and of offer 2 (what it leaves alone).
+      await store.funding.add(A, [
+        change(1, null, d1, '9'),
+        change(1, 'c1', d1, '9'),
+        change(2, null, d2, '1'),
+      ]);
+      await store.funding.recount({ budgets: [1], caps: [1] });
+      const all = { from: ALL_DAYS.from, to: ALL_DAYS.to };
+      assertTotals(
+        await store.funding.hold(A, [
+          range(1, null, d1),
+          range(1, null, d2),
+          { offer_id: 1, customer_id: 'c1', ...all },
+          { offer_id: 1, customer_id: 'c2', ...all },
+          range(2, null, d2),
+        ]),
+        [
+          ['1.13', 2],
+          ['0.2', 1],
+          ['1.1', 1],
+          ['0.2', 1],
+          ['1', 1],
+        ],
+      );
+      assertTotals(await store.funding.hold(B, [{ offer_id: 1, customer_id: 'c1', ...all }]), [
+        ['0.03', 1],
+      ]);
+      await store.funding.recount({ budgets: [], caps: [] });
+      await assert.rejects(
+        store.funding.recount({ budgets: [0], caps: [] } as never),
+        (e: unknown) => e instanceof RangeError || e instanceof TypeError,
+      );
+    },
+  );
 }
 
 /** What a unit of work holds: kept from others until it ends, taken back when it throws. */

@@ -1,8 +1,8 @@
 import type { Cashback } from '../matching/cashback.js';
 import { cashbackDecimal } from '../matching/cashback.js';
 import type { OfferSet } from '../matching/compileOffers.js';
-import { type FundingPeriod, periodEnd, periodStart, spentKey } from '../matching/funding.js';
-import type { CompiledOffer } from '../matching/offer.js';
+import { periodEnd, periodStart, spentKey } from '../matching/funding.js';
+import type { CompiledOffer, FundingPeriod } from '../matching/offer.js';
 import { formatDay } from '../model/day.js';
 import { ExactMoney, type MoneyValue } from '../model/money.js';
 

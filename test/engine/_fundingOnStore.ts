@@ -196,6 +196,39 @@ export function describeFundingOnStore(createStore: () => Promise<Store>, runs: 
       expect(results.flatMap((r) => r.payments)).toHaveLength(24);
     });
 
+    test('a reload that gives an offer a budget while calls pay from it', async () => {
+      const store = await createStore();
+      opened.push(store);
+      const plain = offer({ discount: 10 });
+      const engine = await engineWith([plain], store);
+      const reloader = createEngine({ store, clock: () => new Date(NOON), ids: counter('reload') });
+      let budget = '';
+      let reloaded: Promise<unknown> | undefined;
+      let next = 0;
+      const client = async () => {
+        for (let b = next++; b < 24; b = next++) {
+          const partner = b % 2 === 0 ? A : B;
+          await engine.addTransactions(partner, batch(`r${b}-`, 6, `c${(b % 3) + 1}`));
+          if (b === 6) {
+            // What is paid by now and 100.00 more, above what the calls in flight can pay
+            // (4 × 24.00): those must be counted, and none may pay past it.
+            const paid = [...(await listed(engine, A)), ...(await listed(engine, B))];
+            budget = new Money(sum(paid)).plus(100).toFixed(2);
+            reloaded = reloader.upsertOffers([{ ...plain, budget: { amount: budget } }]);
+          }
+        }
+      };
+      await Promise.all([client(), client(), client(), client()]);
+      await reloaded;
+      const paid = [...(await listed(engine, A)), ...(await listed(engine, B))];
+      expect(sum(paid)).toBe(budget);
+      const [counted] = await store.funding.hold(A, [
+        { offer_id: 1, customer_id: null, from: '0001-01-01', to: '9999-12-31' },
+      ]);
+      expect(new Money(counted?.amount ?? 'NaN').toFixed(2)).toBe(budget);
+      expect(counted?.count).toBe(paid.length);
+    });
+
     test('property: concurrent calls pay min(budget, demand) and no customer passes the cap', async () => {
       await fc.assert(
         fc.asyncProperty(

@@ -1,6 +1,14 @@
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { checkOffers, type OfferCheckRule } from '../../src/index.js';
+import { checkOffers, type OfferCheckRule, replay } from '../../src/index.js';
+import {
+  customerArbitrary,
+  type OfferJson,
+  returnsArbitrary,
+  transactionArbitrary,
+} from '../../src/testing/index.js';
 import { offer } from '../fixtures.js';
+import { optionsArbitrary } from '../properties/_options.js';
 
 type Raw = Record<string, unknown>;
 
@@ -132,5 +140,118 @@ describe('always_loses with funding', () => {
     expect(fired([winner({ budget: { amount: 1000 } }), loser])).toBe(0);
     expect(fired([winner({ customer_cap: { count: 1, period: 'day' } }), loser])).toBe(0);
     expect(fired([winner({}), offer({ offer_id: 2, budget: { amount: 1000 } })])).toBe(1);
+  });
+});
+
+const dates = { from: '2025-03-24', to: '2025-04-13' };
+const period = fc.constantFrom('offer', 'day', 'week', 'month');
+/** Figures from a small pool, so that limits meet each other and max_cashback often. */
+const figure = fc.constantFrom(0.03, 0.5, 1, 2, 5, 10);
+
+/** Open offers at one merchant whose budgets and caps are drawn to meet, and many purchases. */
+const bindingData = fc
+  .record({
+    offers: fc.uniqueArray(
+      fc.record({
+        offer_id: fc.integer({ min: 1, max: 4 }),
+        discount: fc.constantFrom(5, 10, 50, 100),
+        max_cashback: fc.option(figure, { nil: undefined }),
+        budget: fc.option(fc.record({ amount: figure, period }), { nil: undefined }),
+        cap: fc.record({
+          amount: fc.option(figure, { nil: undefined }),
+          count: fc.option(fc.integer({ min: 1, max: 6 }), { nil: undefined }),
+          period,
+        }),
+      }),
+      { selector: (o) => o.offer_id, minLength: 1, maxLength: 3 },
+    ),
+    customers: fc.tuple(
+      customerArbitrary({
+        customerIds: ['c1'],
+        birthdays: { from: '1970-01-01', to: '2000-12-31' },
+      }),
+      customerArbitrary({
+        customerIds: ['c2'],
+        birthdays: { from: '1970-01-01', to: '2000-12-31' },
+      }),
+    ),
+    transactions: fc.array(
+      transactionArbitrary({
+        customerIds: ['c1', 'c2'],
+        merchants: ['Coffee House'],
+        dates,
+        offsets: false,
+        wideAmounts: false,
+      }),
+      { minLength: 5, maxLength: 40 },
+    ),
+  })
+  .map(({ offers, customers, transactions }) => ({
+    offers: offers.map(({ cap, max_cashback, budget, ...o }): OfferJson => {
+      const { amount, count } = cap;
+      const customer_cap =
+        amount === undefined && count === undefined
+          ? { count: 1, period: cap.period }
+          : {
+              ...(amount === undefined ? {} : { amount }),
+              ...(count === undefined ? {} : { count }),
+              period: cap.period,
+            };
+      return {
+        ...o,
+        name: '',
+        merchant_name: 'Coffee House',
+        warranty: 10,
+        valid_from: dates.from,
+        valid_to: dates.to,
+        customer_cap,
+        ...(max_cashback === undefined ? {} : { max_cashback }),
+        ...(budget === undefined ? {} : { budget }),
+      };
+    }),
+    customers,
+    history: [],
+    transactions: transactions.map((t, i) => ({ ...t, transaction_id: `t${i}` })),
+  }))
+  .chain((s) => returnsArbitrary(s, { maxReturns: 6 }).map((returns) => ({ ...s, returns })));
+
+/** The offer without the part of its cap a finding names (the whole cap when nothing is left). */
+function withoutPart(o: OfferJson, path: string | undefined): OfferJson {
+  const { customer_cap: cap, ...rest } = o;
+  if (cap === undefined) return o;
+  const { amount, count, period } = cap;
+  const kept = path === 'customer_cap.amount' ? { count } : { amount };
+  if (kept.count === undefined && kept.amount === undefined) return rest;
+  return { ...rest, customer_cap: { ...kept, period } };
+}
+
+describe('the funding findings are true', () => {
+  test('without the part of a cap that cap_unreachable names, replay pays, adjusts and refuses the same; a zero_funding offer never pays', () => {
+    const fired = new Set<string>();
+    fc.assert(
+      fc.property(bindingData, optionsArbitrary, (s, options) => {
+        const { findings } = checkOffers(s.offers, options);
+        const before = replay(s, options);
+        for (const f of findings) {
+          const index = f.offers[0]?.index ?? -1;
+          const id = s.offers[index]?.offer_id;
+          if (f.rule === 'zero_funding') {
+            expect(before.payments.filter((p) => p.offer_id === id)).toEqual([]);
+          }
+          if (f.rule !== 'cap_unreachable') continue;
+          fired.add(f.message.replace(/[0-9.]+/g, 'N').replace(/ (per|for the whole) \w+/g, ''));
+          const offers = s.offers.map((o, i) => (i === index ? withoutPart(o, f.path) : o));
+          const after = replay({ ...s, offers }, options);
+          expect(after.payments, f.message).toEqual(before.payments);
+          expect(after.adjustments, f.message).toEqual(before.adjustments);
+          expect(after.errors.map((e) => [e.key, e.code])).toEqual(
+            before.errors.map((e) => [e.key, e.code]),
+          );
+        }
+      }),
+      { numRuns: 300 },
+    );
+    // Each of the three reasons came up.
+    expect(fired.size, [...fired].join('\n')).toBeGreaterThanOrEqual(3);
   });
 });

@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import {
   type OfferJson,
+  returnsArbitrary,
   type Scenario,
   scenarioArbitrary,
   transactionArbitrary,
@@ -21,13 +22,17 @@ function opened(o: OfferJson): OfferJson {
   return { ...rest, active: true, valid_from: dates.from, valid_to: dates.to };
 }
 
+/** Days at the turn of a week (Sunday 30 March, Monday 31) and of a month (Tuesday 1 April). */
+const turns = fc.constantFrom('2025-03-30', '2025-03-31', '2025-04-01');
+
 /**
  * Scenarios whose offers often have a budget and a cap, with many transactions of few customers
- * at few merchants over three weeks, so that budgets and caps run out; half of them with offers
- * opened to every purchase. `maxReturns` above 0 adds returns.
+ * at few merchants over three weeks (half of the added ones on days where a week or a month
+ * turns), so that budgets and caps run out; half of them with offers opened to every purchase.
+ * `maxReturns` above 0 adds returns of every transaction.
  */
 export function fundedScenarios(maxReturns: number): fc.Arbitrary<Scenario> {
-  return fc
+  const scenarios = fc
     .tuple(
       scenarioArbitrary({
         funding: true,
@@ -36,23 +41,41 @@ export function fundedScenarios(maxReturns: number): fc.Arbitrary<Scenario> {
         dates,
         maxOffers: 4,
         maxTransactions: 6,
-        maxReturns,
         invalidRate: 0.05,
         unknownCustomerRate: 0.05,
         duplicateRate: 0.05,
       }),
       fc.array(
-        transactionArbitrary({ customerIds, merchants, dates, offsets: false, wideAmounts: false }),
+        fc.tuple(
+          transactionArbitrary({
+            customerIds,
+            merchants,
+            dates,
+            offsets: false,
+            wideAmounts: false,
+          }),
+          fc.option(turns, { nil: undefined }),
+        ),
         { minLength: 4, maxLength: 30 },
       ),
       fc.boolean(),
     )
-    .map(([s, more, open]) => ({
-      ...s,
-      offers: open ? s.offers.map(opened) : s.offers,
-      transactions: [
-        ...s.transactions,
-        ...more.map((t, i) => ({ ...t, transaction_id: `more-${i}` })),
-      ],
-    }));
+    .map(
+      ([s, more, open]): Scenario => ({
+        ...s,
+        offers: open ? s.offers.map(opened) : s.offers,
+        transactions: [
+          ...s.transactions,
+          ...more.map(([t, day], i) => ({
+            ...t,
+            transaction_id: `more-${i}`,
+            date: day === undefined ? t.date : `${day}${t.date.slice(10)}`,
+          })),
+        ],
+      }),
+    );
+  if (maxReturns === 0) return scenarios;
+  return scenarios.chain((s) =>
+    returnsArbitrary(s, { maxReturns }).map((returns): Scenario => ({ ...s, returns })),
+  );
 }

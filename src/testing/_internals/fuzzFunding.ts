@@ -20,7 +20,7 @@ const amountOf = (limit: unknown): number | undefined =>
     : undefined;
 
 /** Whether an offer has a budget or a customer cap. */
-export function isFunded(o: FundedShape): boolean {
+function isFunded(o: FundedShape): boolean {
   return o.budget !== undefined || o.customer_cap !== undefined;
 }
 

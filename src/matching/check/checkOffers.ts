@@ -68,8 +68,9 @@ function load(raw: unknown, index: number, options: CoreOptions): CheckedOffer {
 
 /**
  * Checks an offers file for what it means, not only its syntax: offers that are invalid, that
- * can never pay, that always lose to another, whose merchant names collide, and which overlap
- * (docs/testing.md, `cashback check`). Pure: nothing is loaded anywhere.
+ * can never pay, that always lose to another, whose budgets and caps cannot act as meant, whose
+ * merchant names collide, and which overlap (docs/testing.md, `cashback check`). Pure: nothing is
+ * loaded anywhere.
  * @param offers - offers in their JSON shape, as in an offers file
  * @param options - the core options offers would load with (`operators`, `scale`, …) and `today`
  * @returns every finding, and how many of each level

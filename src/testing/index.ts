@@ -80,6 +80,7 @@ export {
 } from './scenarioArbitrary.js';
 export type {
   CustomerJson,
+  FundingPeriodJson,
   HistoryTransactionJson,
   LocationJson,
   OfferJson,

@@ -9,7 +9,7 @@ import { OFFER_MERCHANTS, PLACES } from './_internals/pools.js';
 import { sometimes, withoutUndefined } from './_internals/sometimes.js';
 import { genderArbitrary, merchantNameArbitrary } from './_internals/variants.js';
 import type { DayRange } from './DayRange.js';
-import type { OfferJson } from './shapes.js';
+import type { FundingPeriodJson, OfferJson } from './shapes.js';
 
 /**
  * Options of {@link offerArbitrary}. Every field is optional.
@@ -47,6 +47,15 @@ export interface OfferArbitraryOptions {
    */
   readonly extensions?: boolean;
   /**
+   * Draw `budget` and `customer_cap` (docs/concepts.md, Funding controls), each on about a
+   * quarter of the offers: budgets small enough to run out within a scenario (0.01 to 30, some
+   * with a third decimal that rounds down), caps by amount, by count (1 to 3) or both, every
+   * period. Off by default, so that a replay under test that cannot keep budgets (a store
+   * without their counters, a replay split by customer) is not failed by them.
+   * @defaultValue `false`
+   */
+  readonly funding?: boolean;
+  /**
    * Draw `conditions` over `transaction.hour`, `transaction.weekday`, `transaction.amount`,
    * `customer.location.city` and `history.merchant_purchases`.
    * @defaultValue `true`
@@ -70,6 +79,7 @@ const KEYS: readonly (keyof OfferArbitraryOptions)[] = [
   'offerIds',
   'validity',
   'extensions',
+  'funding',
   'conditions',
   'cities',
   'genders',
@@ -83,10 +93,44 @@ const ageLabel = fc.oneof(
   fc.integer({ min: 0, max: 70 }).map((a) => `${a}+`),
 );
 
+const period = fc.constantFrom<FundingPeriodJson>('offer', 'day', 'week', 'month');
+
+/** A limit's amount: mostly cents up to 30, sometimes with a third decimal (rounded down). */
+const limitAmount = fc.oneof(
+  { weight: 4, arbitrary: centsArbitrary(1, 3_000) },
+  { weight: 1, arbitrary: fc.integer({ min: 1, max: 30_000 }).map((m) => (m / 1000).toFixed(3)) },
+);
+
+/** `budget` and `customer_cap`, each sometimes. */
+const fundingArbitrary = fc.record({
+  budget: sometimes(
+    fc
+      .tuple(limitAmount, sometimes(period, 1))
+      .map(([amount, p]) => withoutUndefined({ amount, period: p })),
+    3,
+  ),
+  customer_cap: sometimes(
+    fc
+      .tuple(
+        fc.constantFrom('amount', 'count', 'both'),
+        limitAmount,
+        fc.integer({ min: 1, max: 3 }),
+        period,
+      )
+      .map(([kind, amount, count, p]) => ({
+        ...(kind === 'count' ? {} : { amount }),
+        ...(kind === 'amount' ? {} : { count }),
+        period: p,
+      })),
+    3,
+  ),
+});
+
 /**
  * Valid offers in the JSON shape `compileOffers` loads (`active` and the extensions
  * included, docs/concepts.md, Offers): merchant names from a small pool in spelling variants, discounts
- * with up to 2 decimals in (0, 100], age labels `A-B` / `A+`, genders, optional simple conditions.
+ * with up to 2 decimals in (0, 100], age labels `A-B` / `A+`, genders, optional simple conditions,
+ * with `funding` sometimes a `budget` and a `customer_cap`.
  * Offer ids are drawn from a range; a set of offers needs unique ids (see the example).
  * @param options - pools and ranges
  * @returns an arbitrary of offers
@@ -150,7 +194,8 @@ export function offerArbitrary(options: OfferArbitraryOptions = {}): fc.Arbitrar
     (options.conditions ?? true)
       ? sometimes(conditionArbitrary(options.cities ?? PLACES.map((p) => p.city)), 3)
       : fc.constant(undefined);
-  return fc.tuple(base, extensions, conditions).map(([b, ext, cond]) => {
+  const funding = (options.funding ?? false) ? fundingArbitrary : fc.constant({});
+  return fc.tuple(base, extensions, funding, conditions).map(([b, ext, limits, cond]) => {
     const { range, ...rest } = b;
     const [from, to] = range[0] <= range[1] ? range : [range[1], range[0]];
     return withoutUndefined({
@@ -158,6 +203,7 @@ export function offerArbitrary(options: OfferArbitraryOptions = {}): fc.Arbitrar
       valid_from: formatDay(from),
       valid_to: formatDay(to),
       ...ext,
+      ...withoutUndefined(limits),
       conditions: cond,
     }) as OfferJson;
   });

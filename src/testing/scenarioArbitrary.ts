@@ -121,6 +121,12 @@ export interface ScenarioArbitraryOptions {
    */
   readonly conditions?: boolean;
   /**
+   * Offers sometimes have a `budget` and a `customer_cap` (see `offerArbitrary`'s `funding`),
+   * small enough to run out within the scenario.
+   * @defaultValue `false`
+   */
+  readonly funding?: boolean;
+  /**
    * Most returns (drawn by {@link returnsArbitrary} with its default rates); above 0 the scenario
    * has `returns`.
    * @defaultValue `0`: no `returns`
@@ -152,6 +158,7 @@ const KEYS: readonly (keyof ScenarioArbitraryOptions)[] = [
   'offsets',
   'wideAmounts',
   'conditions',
+  'funding',
   'maxReturns',
 ];
 
@@ -196,7 +203,12 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
   };
 
   const offers = fc.uniqueArray(
-    offerArbitrary({ merchants, validity: dates, conditions: options.conditions ?? true }),
+    offerArbitrary({
+      merchants,
+      validity: dates,
+      conditions: options.conditions ?? true,
+      funding: options.funding ?? false,
+    }),
     { selector: (o) => o.offer_id, maxLength: size(options.maxOffers, 6, 'maxOffers') },
   );
   // Every id of the pool sent once (unless corrupted, or sent twice and so rejected): unknown

@@ -20,6 +20,13 @@ export interface LocationJson {
 }
 
 /**
+ * The period of a budget or a customer cap: the whole offer, a calendar day, an ISO week or a
+ * calendar month, in the engine's time zone.
+ * @public
+ */
+export type FundingPeriodJson = 'offer' | 'day' | 'week' | 'month';
+
+/**
  * An offer as `compileOffers` loads it (`active` and the extensions included).
  * @example
  * ```ts
@@ -63,6 +70,13 @@ export interface OfferJson {
   conditions?: Record<string, unknown>;
   /** Whether only customers who activated the offer qualify (docs/concepts.md, Activation). */
   requires_activation?: boolean;
+  /**
+   * What the offer's payments in one period add up to at most (docs/concepts.md, Funding
+   * controls); `period` absent: the whole offer.
+   */
+  budget?: { amount: number | string; period?: FundingPeriodJson };
+  /** What one customer's payments of the offer in one period add up to and number at most. */
+  customer_cap?: { amount?: number | string; count?: number; period: FundingPeriodJson };
   /** The operator's own data, JSON values only: kept and reported, never read. */
   metadata?: Record<string, unknown>;
 }

@@ -58,6 +58,41 @@ describe('fuzzOffers', () => {
     expect(report.failure?.message).toMatch(/outcomes differ|explain/);
   });
 
+  test('covers budgets and customer caps: nothing wrong with the real engine, and a build that ignores either is caught', () => {
+    const offers = [
+      offer({ discount: 10, budget: { amount: 30, period: 'week' } }),
+      offer({
+        offer_id: 2,
+        merchant_name: 'Bakery',
+        discount: 20,
+        customer_cap: { amount: 8, count: 2, period: 'day' },
+      }),
+    ];
+    expect(fuzzOffers(offers, { runs: 150, seed: 5 }).failure).toBeUndefined();
+    const ignoring =
+      (field: string): typeof replay =>
+      (data, options) =>
+        replay(
+          {
+            ...data,
+            offers: (data.offers as Record<string, unknown>[]).map(
+              ({ [field]: _dropped, ...o }) => o,
+            ),
+          },
+          options,
+        );
+    const budget = fuzzOffers(offers, { runs: 300, seed: 5, replay: ignoring('budget') });
+    // Found by the invariants, on a data set shrunk to two purchases in one week.
+    expect(budget.failure?.message).toMatch(
+      /^the payments of offer 1 in week of .* more than the budget of 30/,
+    );
+    expect(budget.failure?.counterexample.transactions.length).toBeLessThanOrEqual(2);
+    const cap = fuzzOffers(offers, { runs: 300, seed: 5, replay: ignoring('customer_cap') });
+    expect(cap.failure?.message).toMatch(
+      /of offer 2 in .* more than the customer_cap's (amount|count)/,
+    );
+  });
+
   test('rejects an unknown option', () => {
     expect(() => fuzzOffers(sample, { rusn: 5 } as never)).toThrow(/did you mean 'runs'/);
   });

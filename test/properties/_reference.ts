@@ -1,5 +1,6 @@
 /**
- * A naive reference of docs/concepts.md (Eligibility; Selection, cashback and payment), written plainly for the differential property: every offer
+ * A naive reference of docs/concepts.md (Eligibility; Selection, cashback and payment; Funding
+ * controls), written plainly for the differential property: every offer
  * is checked against every transaction, rule by rule, with decimal.js directly. Nothing here
  * comes from src/matching or src/core; only item parsing (src/model, proved against the zod
  * schemas by its own property) is reused.
@@ -148,6 +149,92 @@ function evaluate(node: Json, facts: Json): boolean {
   }
 }
 
+/** A budget or a customer cap (docs/concepts.md, Funding controls). */
+interface Limit {
+  readonly amount: Dec | undefined;
+  readonly count: number | undefined;
+  readonly period: string;
+}
+
+function limitOf(raw: unknown, scale: number): Limit | undefined {
+  if (raw === undefined) return undefined;
+  const l = raw as Json;
+  return {
+    // Rounded down to the scale, so that it is never exceeded.
+    amount:
+      l.amount === undefined ? undefined : dec(l.amount).toDecimalPlaces(scale, Decimal.ROUND_DOWN),
+    count: l.count as number | undefined,
+    period: (l.period as string | undefined) ?? 'offer',
+  };
+}
+
+/** The period of a day: itself, its ISO week (from its Monday), its month, or the whole offer. */
+function periodOf(period: string, day: string, dayNo: number, weekday: number): string {
+  if (period === 'day') return day;
+  if (period === 'week') return `w${dayNo - (weekday - 1)}`;
+  if (period === 'month') return day.slice(0, 7);
+  return 'offer';
+}
+
+/** What budgets and caps spent, by offer, period and customer (for caps). */
+type SpentMap = Map<string, { amount: Dec; count: number }>;
+
+/**
+ * The most a funded offer may pay on this day, `undefined` when it has no limit by amount, or
+ * `null` when its cap (first) or its budget has nothing left or the cap's count is reached.
+ */
+function roomOf(
+  offer: Json,
+  spent: SpentMap,
+  customerId: string,
+  at: (period: string) => string,
+  scale: number,
+): Dec | undefined | null {
+  let room: Dec | undefined;
+  const cap = limitOf(offer.customer_cap, scale);
+  if (cap !== undefined) {
+    const s = spent.get(`${offer.offer_id}/${at(cap.period)}/${customerId}`);
+    if (cap.count !== undefined && (s?.count ?? 0) >= cap.count) return null;
+    if (cap.amount !== undefined) {
+      room = cap.amount.minus(s?.amount ?? 0);
+      if (room.lte(0)) return null;
+    }
+  }
+  const budget = limitOf(offer.budget, scale);
+  if (budget?.amount !== undefined) {
+    const left = budget.amount.minus(
+      spent.get(`${offer.offer_id}/${at(budget.period)}`)?.amount ?? 0,
+    );
+    if (left.lte(0)) return null;
+    if (room === undefined || left.lt(room)) room = left;
+  }
+  return room;
+}
+
+/** Counts a payment of a funded offer in its budget and its customer's cap. */
+function spend(
+  offer: Json,
+  spent: SpentMap,
+  customerId: string,
+  at: (period: string) => string,
+  cashback: Dec,
+): void {
+  const keys = [
+    ...(offer.budget === undefined
+      ? []
+      : [`${offer.offer_id}/${at(limitOf(offer.budget, 0)?.period ?? 'offer')}`]),
+    ...(offer.customer_cap === undefined
+      ? []
+      : [
+          `${offer.offer_id}/${at(limitOf(offer.customer_cap, 0)?.period ?? 'offer')}/${customerId}`,
+        ]),
+  ];
+  for (const key of keys) {
+    const s = spent.get(key);
+    spent.set(key, { amount: (s?.amount ?? new D(0)).plus(cashback), count: (s?.count ?? 0) + 1 });
+  }
+}
+
 /** Replays a data set the naive way. */
 export function referenceReplay(
   data: {
@@ -207,6 +294,7 @@ export function referenceReplay(
     store(h, r.value);
   });
 
+  const spent: SpentMap = new Map();
   const payments: RefPayment[] = [];
   const errors: { key: string; code: string }[] = [];
   data.transactions.forEach((item, i) => {
@@ -234,14 +322,15 @@ export function referenceReplay(
     const merchant = merchantOf(tx.merchant.name);
     const age = ageOn(customer.birthday, day);
     const weekday = ((new Date(dayNo * 86_400_000).getUTCDay() + 6) % 7) + 1;
-    const at = instantOf(item, tx.when.seconds);
+    const instant = instantOf(item, tx.when.seconds);
+    const at = (period: string) => periodOf(period, day, dayNo, weekday);
     // Audience: earlier purchases are strictly before this one and at most lookback days before its day.
     const earlier = (lookback: number) =>
       stored.filter(
         (p) =>
           p.customerId === tx.customerId &&
           p.merchant === merchant &&
-          before(p.at, at) &&
+          before(p.at, instant) &&
           p.day >= dayNo - lookback,
       ).length;
 
@@ -275,6 +364,8 @@ export function referenceReplay(
         };
         if (!evaluate(offer.conditions as Json, facts)) continue;
       }
+      const room = roomOf(offer, spent, tx.customerId, at, options.scale);
+      if (room === null) continue;
       matched = true;
       // Round the raw cashback, then cap it at max_cashback rounded down to the scale.
       let cashback = amount
@@ -285,6 +376,8 @@ export function referenceReplay(
         const cap = dec(offer.max_cashback).toDecimalPlaces(options.scale, Decimal.ROUND_DOWN);
         if (cashback.gt(cap)) cashback = cap;
       }
+      // The cashback as paid: no more than what the cap and the budget have left.
+      if (room !== undefined && cashback.gt(room)) cashback = room;
       if (cashback.isZero()) continue;
       const better =
         best === undefined ||
@@ -295,6 +388,7 @@ export function referenceReplay(
     }
     store(item, tx);
     if (best !== undefined) {
+      spend(best.offer, spent, tx.customerId, at, best.cashback);
       payments.push({
         transaction_id: id,
         customer_id: tx.customerId,

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createEngine, replay } from '../../src/index.js';
+import { createEngine, parseTransaction, replay } from '../../src/index.js';
 import { parseDateTime, type WallClock } from '../../src/model/dateTime.js';
 import { merchantKey } from '../../src/model/normalise.js';
 import { scenarioArbitrary } from '../../src/testing/index.js';
@@ -63,17 +63,19 @@ describe('activation', () => {
         const gated = new Set(
           data.offers.filter((o) => o.requires_activation === true).map((o) => o.offer_id),
         );
-        const byId = new Map(
-          data.transactions.map((t) => [
-            (t as { transaction_id?: unknown } | null)?.transaction_id,
-            t,
-          ]),
-        );
+        // The paid transaction of an id and customer is the first valid one: later copies of
+        // the id are duplicates, with dates of their own.
+        const paidWhen = new Map<string, WallClock>();
+        data.transactions.forEach((t, i) => {
+          const parsed = parseTransaction(t, i, options.timeZone);
+          if (!parsed.ok) return;
+          const key = `${parsed.value.transactionId}/${parsed.value.customerId}`;
+          if (!paidWhen.has(key)) paidWhen.set(key, parsed.value.when);
+        });
         const rejected = new Set(r.rejected.activations.map((e) => e.key));
         for (const p of r.payments) {
           if (!gated.has(p.offer_id)) continue;
-          const tx = byId.get(p.transaction_id) as { date: string };
-          const when = parseDateTime(tx.date, options.timeZone) as WallClock;
+          const when = paidWhen.get(`${p.transaction_id}/${p.customer_id}`) as WallClock;
           const ok = (data.activations as { customer_id: string; offer_id: number; date: string }[])
             .filter((a) => a.customer_id.trim() === p.customer_id && a.offer_id === p.offer_id)
             .filter((a) => !rejected.has(`${a.customer_id.trim()}/${a.offer_id}`))

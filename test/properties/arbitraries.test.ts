@@ -37,6 +37,27 @@ describe('arbitraries', () => {
     );
   });
 
+  it('offerArbitrary draws budgets and caps of every kind and period with funding, and none without', () => {
+    const seen = new Set<string>();
+    const offers = fc.sample(offerArbitrary({ funding: true }), { numRuns: 400, seed: 3 });
+    for (const o of offers) {
+      expect(compileOffers([o]).offers).toHaveLength(1);
+      if (o.budget) seen.add(`budget ${o.budget.period ?? 'absent'}`);
+      const cap = o.customer_cap;
+      if (cap)
+        seen.add(
+          `cap ${cap.period} ${cap.amount === undefined ? '' : 'amount'}/${cap.count ?? ''}`,
+        );
+    }
+    for (const p of ['absent', 'offer', 'day', 'week', 'month'])
+      expect(seen).toContain(`budget ${p}`);
+    for (const p of ['offer', 'day', 'week', 'month']) {
+      expect([...seen].filter((k) => k.startsWith(`cap ${p} `)).length).toBeGreaterThan(2);
+    }
+    const plain = fc.sample(offerArbitrary(), { numRuns: 100, seed: 3 });
+    expect(plain.filter((o) => o.budget !== undefined || o.customer_cap !== undefined)).toEqual([]);
+  });
+
   it('customerArbitrary draws valid customers', () => {
     fc.assert(
       fc.property(customerArbitrary(), (c) => {

@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { replay } from '../../src/index.js';
 import { type Scenario, scenarioArbitrary } from '../../src/testing/index.js';
+import { fundedScenarios } from './_funded.js';
 import { type DrawnOptions, optionsArbitrary } from './_options.js';
 import { referenceReplay } from './_reference.js';
 
@@ -77,6 +78,14 @@ describe('the indexed matcher', () => {
       birthdays: { from: '2024-06-01', to: '2025-12-31' },
     });
     fc.assert(fc.property(scenarios, optionsArbitrary, sameDecisions), { numRuns: 200 });
+  });
+
+  it('agrees with the reference on budgets and customer caps of every period, over weeks and over a year', () => {
+    const scenarios = fc.oneof(
+      scenarioArbitrary({ maxOffers: 6, funding: true }),
+      fundedScenarios(0),
+    );
+    fc.assert(fc.property(scenarios, optionsArbitrary, sameDecisions), { numRuns: 300 });
   });
 
   it('orders purchases by their full date-time, nanoseconds included, as "strictly before" asks', () => {

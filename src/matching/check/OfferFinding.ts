@@ -7,6 +7,11 @@
  * - `activation_unseen`: the offer requires activation but is not listed in active offers
  *   (inactive, or `valid_to` before `today`), so customers cannot find it to activate;
  * - `zero_max_cashback`: `max_cashback` rounds down to 0 at the engine's scale;
+ * - `zero_funding`: a budget's or a customer cap's amount rounds down to 0 at the engine's scale,
+ *   so every purchase fails that check;
+ * - `budget_below_payment`: the budget is below the largest single payment the offer can make;
+ * - `cap_unreachable`: the customer cap's amount never limits a payment, or its count is never
+ *   reached (docs/concepts.md, Funding controls);
  * - `condition_never_true`: the conditions are false for every transaction the offer's other
  *   fields let through;
  * - `always_loses`: another offer at the merchant qualifies whenever this one does and pays at
@@ -24,6 +29,9 @@ export type OfferCheckRule =
   | 'expired'
   | 'activation_unseen'
   | 'zero_max_cashback'
+  | 'zero_funding'
+  | 'budget_below_payment'
+  | 'cap_unreachable'
   | 'condition_never_true'
   | 'always_loses'
   | 'merchant_name_variants'

@@ -6,7 +6,9 @@ import { compileOffers, OfferValidationError } from '../compileOffers.js';
 import type { CompiledOffer } from '../offer.js';
 import { activationUnseen } from './activationUnseen.js';
 import { alwaysLoses } from './alwaysLoses.js';
+import { budgetBelowPayment } from './budgetBelowPayment.js';
 import type { CheckContext, CheckedOffer, OfferCheck } from './CheckContext.js';
+import { capUnreachable } from './capUnreachable.js';
 import { conditionNeverTrue } from './conditionNeverTrue.js';
 import { duplicateOfferId } from './duplicateOfferId.js';
 import { expired } from './expired.js';
@@ -15,6 +17,7 @@ import { invalidOffer } from './invalidOffer.js';
 import { merchantNameVariants } from './merchantNameVariants.js';
 import type { FindingLevel, OfferFinding } from './OfferFinding.js';
 import { overlap } from './overlap.js';
+import { zeroFunding } from './zeroFunding.js';
 import { zeroMaxCashback } from './zeroMaxCashback.js';
 
 /** Options of {@link checkOffers}: the core options offers load with, and `today`. @public */
@@ -41,6 +44,9 @@ const RULES: readonly OfferCheck[] = [
   expired,
   activationUnseen,
   zeroMaxCashback,
+  zeroFunding,
+  budgetBelowPayment,
+  capUnreachable,
   conditionNeverTrue,
   alwaysLoses,
   merchantNameVariants,
@@ -62,8 +68,9 @@ function load(raw: unknown, index: number, options: CoreOptions): CheckedOffer {
 
 /**
  * Checks an offers file for what it means, not only its syntax: offers that are invalid, that
- * can never pay, that always lose to another, whose merchant names collide, and which overlap
- * (docs/testing.md, `cashback check`). Pure: nothing is loaded anywhere.
+ * can never pay, that always lose to another, whose budgets and caps cannot act as meant, whose
+ * merchant names collide, and which overlap (docs/testing.md, `cashback check`). Pure: nothing is
+ * loaded anywhere.
  * @param offers - offers in their JSON shape, as in an offers file
  * @param options - the core options offers would load with (`operators`, `scale`, …) and `today`
  * @returns every finding, and how many of each level

@@ -53,10 +53,11 @@ function conditionsText(offer: CompiledOffer): string {
  * or a wider one, and no conditions or the same ones. Conditions that are different but implied
  * are not recognised, so the answer may be a false "no", never a false "yes". An offer that
  * requires activation never covers another: activations are per offer, so a customer who earns
- * `a` need not have activated `b`.
+ * `a` need not have activated `b`. Nor does one with a budget or a customer cap: once they run
+ * out, `b` no longer qualifies (docs/concepts.md, Funding controls).
  */
 export function targetsSuperset(a: CompiledOffer, b: CompiledOffer): boolean {
-  if (!b.active || b.requiresActivation) return false;
+  if (!b.active || b.requiresActivation || b.funded) return false;
   if (b.validFrom > a.validFrom || b.validTo < a.validTo) return false;
   if (b.minAmount !== undefined) {
     if (a.minAmount === undefined || compareExact(b.minAmount, a.minAmount) > 0) return false;

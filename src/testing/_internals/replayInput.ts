@@ -7,11 +7,20 @@ import type { InvariantOptions, ReplayInput, ReplayOutput } from '../invariants/
 /** A payment as the invariants read it. */
 export type ReplayPayment = ReplayOutput['payments'][number];
 
+/** A budget or a customer cap as the invariants read it (docs/concepts.md, Funding controls). */
+export interface LimitTerms {
+  readonly amount: ExactAmount | undefined;
+  readonly count: number | undefined;
+  readonly period: 'offer' | 'day' | 'week' | 'month';
+}
+
 /** What the invariants read of an offer. */
 interface OfferTerms {
   readonly discount: ExactAmount;
   readonly maxCashback: ExactAmount | undefined;
   readonly warranty: number;
+  readonly budget: LimitTerms | undefined;
+  readonly customerCap: LimitTerms | undefined;
 }
 
 /**
@@ -45,6 +54,19 @@ function amountOf(v: unknown): ExactAmount | undefined {
   return typeof a === 'object' ? a : undefined;
 }
 
+const PERIODS: readonly LimitTerms['period'][] = ['offer', 'day', 'week', 'month'];
+
+/** A `budget` or `customer_cap` object; `undefined` when absent or not an object. */
+function limitOf(v: unknown, defaultPeriod: LimitTerms['period']): LimitTerms | undefined {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const { amount, count, period } = v as { amount?: unknown; count?: unknown; period?: unknown };
+  return {
+    amount: amountOf(amount),
+    count: typeof count === 'number' ? count : undefined,
+    period: PERIODS.find((p) => p === period) ?? defaultPeriod,
+  };
+}
+
 /**
  * Reads the offers' terms and indexes the valid submitted transactions by id and customer.
  */
@@ -62,6 +84,8 @@ export function prepareInput(input: ReplayInput, options: InvariantOptions): Pre
       discount?: unknown;
       max_cashback?: unknown;
       warranty?: unknown;
+      budget?: unknown;
+      customer_cap?: unknown;
     };
     const discount = amountOf(o.discount);
     if (typeof o.offer_id !== 'number' || discount === undefined || typeof o.warranty !== 'number')
@@ -70,6 +94,8 @@ export function prepareInput(input: ReplayInput, options: InvariantOptions): Pre
       discount,
       maxCashback: amountOf(o.max_cashback),
       warranty: o.warranty,
+      budget: limitOf(o.budget, 'offer'),
+      customerCap: limitOf(o.customer_cap, 'offer'),
     });
   }
   const parsed = new Map<string, ParsedTransaction>();

@@ -5,6 +5,8 @@ import { paymentDateIsDayPlusWarranty } from './paymentDateIsDayPlusWarranty.js'
 import { returnedWithinAmount } from './returnedWithinAmount.js';
 import { returnNeverRaisesPayment } from './returnNeverRaisesPayment.js';
 import type { InvariantOptions, ReplayInput, ReplayOutput } from './types.js';
+import { withinBudgets } from './withinBudgets.js';
+import { withinCustomerCaps } from './withinCustomerCaps.js';
 
 export type { InvariantOptions, ReplayInput, ReplayOutput } from './types.js';
 
@@ -39,6 +41,24 @@ export interface Invariants {
   readonly netCashbackIsSumOfPayments: (input: ReplayInput, result: ReplayOutput) => void;
   /** One outcome per return; the returns stored of a transaction never exceed its amount. */
   readonly returnedWithinAmount: (input: ReplayInput, result: ReplayOutput) => void;
+  /**
+   * For every offer with a `budget` and every period of it, the payments' current cashback adds up
+   * to at most the budget rounded down to `scale` (docs/concepts.md, Funding controls).
+   */
+  readonly withinBudgets: (
+    input: ReplayInput,
+    result: ReplayOutput,
+    options?: InvariantOptions,
+  ) => void;
+  /**
+   * For every offer with a `customer_cap`, customer and period, the payments' current cashback
+   * adds up to at most the cap's `amount` and those above 0 number at most its `count`.
+   */
+  readonly withinCustomerCaps: (
+    input: ReplayInput,
+    result: ReplayOutput,
+    options?: InvariantOptions,
+  ) => void;
   /** The three invariants of returns above. */
   readonly returns: (input: ReplayInput, result: ReplayOutput) => void;
   /** All of the above. */
@@ -62,6 +82,8 @@ export const invariants: Invariants = Object.freeze({
   returnNeverRaisesPayment,
   netCashbackIsSumOfPayments,
   returnedWithinAmount,
+  withinBudgets,
+  withinCustomerCaps,
   returns(input: ReplayInput, result: ReplayOutput): void {
     returnNeverRaisesPayment(input, result);
     netCashbackIsSumOfPayments(input, result);
@@ -74,5 +96,7 @@ export const invariants: Invariants = Object.freeze({
     returnNeverRaisesPayment(input, result);
     netCashbackIsSumOfPayments(input, result);
     returnedWithinAmount(input, result);
+    withinBudgets(input, result, options);
+    withinCustomerCaps(input, result, options);
   },
 });

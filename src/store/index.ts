@@ -26,7 +26,6 @@ export type {
   DeliveryRepository,
   FundingChange,
   FundingRange,
-  FundingRepository,
   FundingTotal,
   OfferRepository,
   OutboxRepository,

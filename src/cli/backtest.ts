@@ -17,6 +17,7 @@ import {
 } from '../files/index.js';
 import { backtestReport } from '../files/report.js';
 import { asUsageError } from './fileErrors.js';
+import { fundingText } from './fundingText.js';
 import { addReadLimitOptions, parseTimeZone, readLimitsOf } from './inputs.js';
 
 /** What `cashback backtest` reads from its command line. */
@@ -81,7 +82,8 @@ function netText(net: BacktestNet): string {
 }
 
 /**
- * The backtest as text tables: total, per offer, per month, per segment.
+ * The backtest as text tables: total (net of returns, budgets and held-back cashback when there
+ * are some), per offer, per month, per segment.
  * @param b - the backtest
  * @returns the text
  */
@@ -89,6 +91,7 @@ function formatBacktest(b: BacktestResult): string {
   return [
     table('total', [b.total]),
     ...(b.returns === undefined ? [] : [netText(b.returns)]),
+    ...fundingText(b),
     table('by offer', b.byOffer),
     table('by month', b.byMonth),
     table('by age band', b.bySegment.age),

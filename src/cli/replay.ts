@@ -229,9 +229,6 @@ function formatSummary(s: ReplayCommandSummary): string {
  *   malformed line
  */
 async function replayCommand(options: ReplayCommandOptions): Promise<void> {
-  if (options.workers > 1 && options.activations !== undefined) {
-    throw new UsageError('--activations cannot be used with --workers above 1 yet');
-  }
   const bar = process.stderr.isTTY ? progressBar() : undefined;
   const reportMalformed = (m: MalformedRecord): void => {
     process.stderr.write(`cashback: skipped ${m.file}:${m.line}: ${m.reason}\n`);

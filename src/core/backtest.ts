@@ -1,20 +1,30 @@
+import { compileOffers } from '../matching/compileOffers.js';
 import type { WallClock } from '../model/dateTime.js';
 import { ageOn } from '../model/day.js';
 import { assertKnownKeys } from '../model/knownKeys.js';
 import { ExactMoney as Money, type MoneyValue } from '../model/money.js';
-import { CORE_OPTION_KEYS, resolveCoreOptions } from '../model/options.js';
+import { CORE_OPTION_KEYS, type ResolvedOptions, resolveCoreOptions } from '../model/options.js';
 import type { ParsedCustomer } from '../model/parseCustomer.js';
 import {
   type ParsedTransaction,
   type ParseResult,
   parseTransaction,
 } from '../model/parseTransaction.js';
+import { describeValue } from '../rules/_internals/describe.js';
 import type { BacktestFigures, BacktestRow } from './BacktestRow.js';
 import { type BacktestCharts, backtestCharts } from './backtestCharts.js';
+import {
+  type BacktestBudgets,
+  fundingResult,
+  type SetFunding,
+  setFunding,
+} from './backtestFunding.js';
 import { screenCustomers } from './customers.js';
+import type { BacktestHeldBack } from './HeldBack.js';
 import type { Outcome } from './outcome.js';
-import type { ReplaySessionOptions } from './replay/options.js';
-import { openReplay } from './replay/ReplayCore.js';
+import type { CreateReplayOptions, ReplaySessionOptions } from './replay/options.js';
+import { openReplay, type ReplayCore } from './replay/ReplayCore.js';
+import type { ReplayData } from './replay/ReplayData.js';
 import { dateOf, ReturnCursor } from './replay/ReturnCursor.js';
 import { requireArray } from './requireInput.js';
 import type { ReplaySummary } from './SummaryBuilder.js';
@@ -85,6 +95,19 @@ export interface BacktestResult {
   };
   /** Cashback as decided and net of returns; present only when `returns` were given. */
   readonly returns?: BacktestNet;
+  /**
+   * Each budget's burn, per offer with a budget and per period: cashback by day as decided and
+   * the day it ran out (docs/backtest.md, Budgets and caps); present only when an offer of either
+   * set has a budget.
+   */
+  readonly budgets?: BacktestBudgets;
+  /**
+   * Cashback that caps and budgets held back, as decided: per transaction, what the best offer
+   * would have paid with no budget and no cap less what was paid, by offer and by check
+   * (docs/backtest.md, Budgets and caps); present only when an offer of either set has a budget
+   * or a cap.
+   */
+  readonly heldBack?: BacktestHeldBack;
   /** Each set's replay summary (outcomes by code, totals by offer, returns when given). */
   readonly summaries: { readonly baseline: ReplaySummary; readonly candidate: ReplaySummary };
   /** Vega-Lite specifications of the report's charts, data inlined. */
@@ -222,14 +245,15 @@ export async function backtest(
   };
   if (data.returns !== undefined) requireArray(data.returns, 'backtest data.returns');
   const withReturns = { ...options, returns: data.returns !== undefined };
-  const sessions = [
-    openReplay({ ...shared, offers: data.baseline }, withReturns),
-    openReplay({ ...shared, offers: data.candidate }, withReturns),
+  const opened = [
+    openSet(data.baseline, shared, withReturns, resolved),
+    openSet(data.candidate, shared, withReturns, resolved),
   ] as const;
+  const sessions = [opened[0].session, opened[1].session] as const;
   const cursor = new ReturnCursor(data.returns ?? [], resolved.timeZone);
   const pushReturns = (date: WallClock | undefined | null): void => {
     const run = cursor.take(date);
-    for (const s of sessions) s.pushReturns(run);
+    for (const { session, funding } of opened) funding.returns(run, session.pushReturns(run));
   };
   const customers = new Map(screenCustomers(data.customers).accepted.map((c) => [c.customerId, c]));
   // Customers with a stored transaction: history first, then every transaction decided.
@@ -291,6 +315,7 @@ export async function backtest(
   const summaries = { baseline: sessions[0].summary(), candidate: sessions[1].summary() };
   const byOffer = tables.offer.build(scale, byNumber);
   const byDay = tables.day.build(scale, byText);
+  const funding = fundingResult([opened[0].funding, opened[1].funding], scale);
   return {
     total,
     byOffer,
@@ -302,9 +327,34 @@ export async function backtest(
       audience: tables.audience.build(scale, byText),
     },
     ...(data.returns === undefined ? {} : { returns: netOf(summaries, scale) }),
+    ...funding,
     summaries,
-    charts: backtestCharts(byDay, byOffer, summaries),
+    charts: backtestCharts(byDay, byOffer, summaries, funding.budgets),
   };
+}
+
+/**
+ * Opens one set's session, its offers compiled first so that the books of its budgets and caps
+ * know them.
+ * @param offers - the set's offers (JSON)
+ * @param shared - customers, activations and history
+ * @param options - the session's options
+ * @param resolved - the same, resolved
+ * @returns the session and the books
+ * @throws as `compileOffers` and `createReplay`
+ */
+function openSet(
+  offers: readonly unknown[],
+  shared: Omit<ReplayData, 'offers'>,
+  options: CreateReplayOptions,
+  resolved: ResolvedOptions,
+): { readonly session: ReplayCore; readonly funding: SetFunding } {
+  if (!Array.isArray(offers)) {
+    throw new TypeError(`backtest offers must be an array, got ${describeValue(offers)}`);
+  }
+  const set = compileOffers(offers, { operators: resolved.operators });
+  const funding = setFunding(set, resolved, options.returns === true);
+  return { session: openReplay({ ...shared, offers: set }, options, funding.observe), funding };
 }
 
 /**

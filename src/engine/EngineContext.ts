@@ -21,6 +21,11 @@ export interface EngineContext {
 export interface OfferCache {
   /** The offers as of now: one `offers.revision` call, and `offers.list` when it moved. */
   current(): Promise<OfferSet>;
+  /**
+   * The offers as of now with the store's offer revision read before them: a unit of work that
+   * reads the revision again and finds it moved was decided on offers a reload has replaced.
+   */
+  snapshot(): Promise<{ readonly revision: number; readonly set: OfferSet }>;
   /** Forgets the compiled offers, so that the next `current` reads them again. */
   forget(): void;
 }
@@ -33,14 +38,18 @@ export interface OfferCache {
  */
 export function createOfferCache(store: Store, options: ResolvedOptions): OfferCache {
   let compiled: { readonly revision: number; readonly set: OfferSet } | undefined;
+  const snapshot = async () => {
+    const revision = await store.offers.revision();
+    if (compiled?.revision !== revision) {
+      const records = await store.offers.list();
+      compiled = { revision, set: compileOffers(records, { operators: options.operators }) };
+    }
+    return compiled;
+  };
   return {
+    snapshot,
     async current() {
-      const revision = await store.offers.revision();
-      if (compiled?.revision !== revision) {
-        const records = await store.offers.list();
-        compiled = { revision, set: compileOffers(records, { operators: options.operators }) };
-      }
-      return compiled.set;
+      return (await snapshot()).set;
     },
     forget() {
       compiled = undefined;

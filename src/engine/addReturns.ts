@@ -9,7 +9,7 @@ import type {
 import { formatDay } from '../model/day.js';
 import type { PaymentRecord, ReturnRecord } from '../store/records.js';
 import type { FundingChange } from '../store/Store.js';
-import { Conflict, untilCommitted } from './commitBatch.js';
+import { Conflict, offersStill, untilCommitted } from './commitBatch.js';
 import type { EngineContext } from './EngineContext.js';
 import { errorMap } from './errorMap.js';
 import { cashbackAdjusted } from './events.js';
@@ -35,11 +35,11 @@ export async function addReturns(
 ): Promise<AddReturnsResult> {
   const items = parseReturns(returns, ctx.options.timeZone);
   const event_id = ctx.ids();
-  const offers = await ctx.offers.current();
   return untilCommitted(items.length, async () => {
+    const { revision, set: offers } = await ctx.offers.snapshot();
     const loaded = await loadReturnState(ctx, partner, items, offers);
     const decision = decideReturns(items, loaded.state);
-    const conflict = await commitReturns(ctx, partner, event_id, decision, loaded);
+    const conflict = await commitReturns(ctx, partner, event_id, decision, { loaded, revision });
     if (conflict !== undefined) return conflict;
     const adjustments: Adjustment[] = [];
     const errors: ReturnError[] = [];
@@ -82,8 +82,9 @@ async function commitReturns(
   partner: string,
   eventId: string,
   decision: ReturnDecision,
-  loaded: LoadedReturns,
+  read: { readonly loaded: LoadedReturns; readonly revision: number },
 ): Promise<Conflict | undefined> {
+  const { loaded, revision } = read;
   const records = decision.accepted.map((r) => returnRecord(r, eventId));
   const adjusted = adjustedPayments(decision, loaded.payments);
   try {
@@ -115,6 +116,8 @@ async function commitReturns(
         const event = cashbackAdjusted(eventId, ctx.clock().toISOString(), adjusted);
         await s.outbox.add(partner, [event]);
       }
+      // The offers the give-back was worked out with are still the store's.
+      if (decision.changes.length > 0) await offersStill(s, revision);
     });
     return undefined;
   } catch (e) {

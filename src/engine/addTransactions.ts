@@ -5,7 +5,7 @@ import { compileOffers } from '../matching/compileOffers.js';
 import type { ParsedTransaction, ParseResult } from '../model/parseTransaction.js';
 import type { PaymentRecord } from '../store/records.js';
 import type { StoreSession } from '../store/Store.js';
-import { commitBatch, untilCommitted } from './commitBatch.js';
+import { commitBatch, offersStill, untilCommitted } from './commitBatch.js';
 import type { EngineContext } from './EngineContext.js';
 import { errorMap } from './errorMap.js';
 import { cashbackCreated } from './events.js';
@@ -66,8 +66,8 @@ export async function addTransactions(
 ): Promise<AddTransactionsResult> {
   const items = parseTransactions(transactions, ctx.options.timeZone);
   const event_id = ctx.ids();
-  const offers = await ctx.offers.current();
   return untilCommitted(items.length, async () => {
+    const { revision, set: offers } = await ctx.offers.snapshot();
     const { state, lookback } = await loadBatchState(ctx, partner, items, offers, true);
     const first = decide(items, state);
     // Budgets and caps are read inside the unit of work, held until it ends, and the batch is
@@ -81,12 +81,15 @@ export async function addTransactions(
         decision = decide(items, { ...state, spent: spentFrom(funding, totals, ctx.options) });
       }
       const { records } = paymentsOf(ctx, items, decision.outcomes, event_id);
-      if (records.length === 0) return;
-      await s.payments.insert(partner, records);
-      if (decision.funded.length > 0) {
-        await s.funding.add(partner, paidChanges(decision.funded, ctx.options.scale));
+      if (records.length > 0) {
+        await s.payments.insert(partner, records);
+        if (decision.funded.length > 0) {
+          await s.funding.add(partner, paidChanges(decision.funded, ctx.options.scale));
+        }
+        const event = cashbackCreated(event_id, ctx.clock().toISOString(), records);
+        await s.outbox.add(partner, [event]);
       }
-      await s.outbox.add(partner, [cashbackCreated(event_id, ctx.clock().toISOString(), records)]);
+      await offersStill(s, revision);
     };
     const conflict = await commitBatch(ctx, {
       partner,

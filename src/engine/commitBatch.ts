@@ -7,11 +7,12 @@ import { transactionRecord } from './transactionRecords.js';
 
 /**
  * Thrown inside a unit of work when a racing call got in first: it stored one of the batch's ids
- * (`ids`), a purchase the batch's lookback would now read (`lookback`), or a return of a
- * transaction the batch returns (`returns`). The unit keeps nothing.
+ * (`ids`), a purchase the batch's lookback would now read (`lookback`), a return of a
+ * transaction the batch returns (`returns`), or offers that replace those the batch was decided
+ * on (`offers`). The unit keeps nothing.
  */
 export class Conflict extends Error {
-  constructor(readonly kind: 'ids' | 'lookback' | 'returns') {
+  constructor(readonly kind: 'ids' | 'lookback' | 'returns' | 'offers') {
     super(`conflict: ${kind}`);
   }
 }
@@ -23,9 +24,10 @@ export class Conflict extends Error {
 const LOOKBACK_RETRIES = 32;
 
 /** What racing calls kept storing, by the kind of conflict that retries without a bound. */
-const RACED: Readonly<Record<'lookback' | 'returns', string>> = {
+const RACED: Readonly<Record<'lookback' | 'returns' | 'offers', string>> = {
   lookback: "purchases of this batch's customers",
   returns: "returns of this batch's transactions",
+  offers: 'offers',
 };
 
 /**
@@ -73,6 +75,18 @@ export interface BatchCommit {
   readonly lookback?: Lookback;
   /** The rest of the unit: payments and events. */
   readonly more?: (session: StoreSession) => Promise<void>;
+}
+
+/**
+ * Throws `Conflict('offers')` unless the store's offer revision is still `revision`: read last in
+ * a unit of work, after its payments and counters are written, so that a reload that committed
+ * since the batch read its offers sends it back to be decided on the new ones (docs/engine.md,
+ * Budgets and caps racing).
+ * @param s - the unit's session
+ * @param revision - the revision the batch's offers were read at
+ */
+export async function offersStill(s: StoreSession, revision: number): Promise<void> {
+  if ((await s.offers.revision()) !== revision) throw new Conflict('offers');
 }
 
 /**

@@ -1,7 +1,6 @@
 import type { Payment, TransactionError } from '../core/outcome.js';
 import type { Adjustment, ReturnError } from '../core/returns/ReturnOutcome.js';
-import type { FundingPeriod } from '../matching/funding.js';
-import type { Offer } from '../matching/offer.js';
+import type { FundingPeriod, Offer } from '../matching/offer.js';
 import type {
   ActivationErrorCode,
   CustomerErrorCode,

@@ -25,17 +25,27 @@ export async function upsertOffers(
     const updated: number[] = [];
     const unchanged: number[] = [];
     const changed: OfferRecord[] = [];
+    const recount: { budgets: number[]; caps: number[] } = { budgets: [], caps: [] };
     for (const c of set.offers) {
       const before = stored.get(c.offerId);
       if (before === undefined) created.push(c.offerId);
       else if (sameJson(before, c.offer)) {
         unchanged.push(c.offerId);
         continue;
-      } else updated.push(c.offerId);
+      } else {
+        updated.push(c.offerId);
+        // Payments of an offer count towards a budget or a cap only while it has one, so a
+        // changed funded offer has its counters worked out again from its stored payments; the
+        // recount also waits for the units paying from the old offer (docs/engine.md, An offer
+        // that gains a budget or a cap).
+        if (c.budget !== undefined) recount.budgets.push(c.offerId);
+        if (c.customerCap !== undefined) recount.caps.push(c.offerId);
+      }
       changed.push(c.offer);
     }
     if (changed.length > 0) {
       await s.offers.upsert(changed);
+      if (recount.budgets.length > 0 || recount.caps.length > 0) await s.funding.recount(recount);
       await addOfferUpdated(ctx, s, changed);
     }
     return { created, updated, unchanged };

@@ -1,8 +1,7 @@
 import type { BacktestNet, BacktestResult, BacktestRow } from '../core/backtest.js';
+import { html } from './html.js';
+import { fundingTables } from './reportFunding.js';
 import { vegaBrowserBuilds } from './vegaBuilds.js';
-
-/** Escapes text for HTML. */
-const html = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** Script text safe inside a `<script>` element. */
 const script = (code: string): string => code.replace(/<\/(script)/gi, '<\\/$1');
@@ -48,7 +47,8 @@ ${rows.map(([name, a]) => `<tr><th>${name}</th><td>${html(a.baseline)}</td><td>$
 
 /**
  * A backtest as one self-contained HTML page: the difference tables (and the cashback net of
- * returns, when the backtest had returns) and the charts, rendered by
+ * returns, when the backtest had returns; each budget's burn and the cashback held back, when an
+ * offer has a budget or a cap) and the charts, rendered by
  * Vega, Vega-Lite and vega-embed inlined in the page, so it opens with no network.
  * @param result - what `backtest` returned
  * @param title - the page's title
@@ -80,7 +80,7 @@ ${vegaBrowserBuilds()
 <body>
 <h1>${html(title)}</h1>
 ${table('Total', [result.total], '')}
-${netTable(result.returns)}${charts}
+${netTable(result.returns)}${fundingTables(result)}${charts}
 ${table('By offer', result.byOffer, 'offer_id')}
 ${table('By month', result.byMonth, 'month')}
 ${table('By age band', result.bySegment.age, 'age')}

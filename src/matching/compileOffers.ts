@@ -9,8 +9,7 @@ import { describeValue } from '../rules/_internals/describe.js';
 import { freezeLiteral } from '../rules/_internals/freezeLiteral.js';
 import { ConditionError, compileCondition, type OperatorRegistry } from '../rules/index.js';
 import { type AgeBand, parseAgeBand } from './ageBands.js';
-import type { FundingLimit } from './funding.js';
-import type { CompiledOffer, Offer } from './offer.js';
+import type { CompiledOffer, FundingLimit, Offer } from './offer.js';
 
 /** One problem with one offer: the offer (its id, or `#<index>`), the field and the reason. @public */
 export interface OfferIssue extends FieldIssue {

@@ -4,7 +4,7 @@ import type { ResolvedOptions } from '../model/options.js';
 import type { LeafResult } from '../rules/index.js';
 import { computeCashback, isZeroCashback } from './cashback.js';
 import { customerFactsOf, factContext, transactionFactsOf } from './facts.js';
-import { type FundingPeriod, periodEnd, periodStart } from './funding.js';
+import { periodEnd, periodStart } from './funding.js';
 import { historyFacts } from './history.js';
 import {
   asPaid,
@@ -14,7 +14,7 @@ import {
   fundingRoom,
   type MatchInput,
 } from './match.js';
-import type { CompiledOffer } from './offer.js';
+import type { CompiledOffer, FundingPeriod } from './offer.js';
 
 /** How one candidate offer fared against a transaction. @public */
 export interface CandidateExplanation {

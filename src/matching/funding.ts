@@ -9,26 +9,7 @@ import {
   cashbackOf,
   isZeroCashback,
 } from './cashback.js';
-
-/**
- * The period of a budget or a cap (docs/concepts.md, Funding controls): the whole offer, a
- * calendar day, an ISO week (Monday to Sunday) or a calendar month, in the engine's time zone.
- * @public
- */
-export type FundingPeriod = 'offer' | 'day' | 'week' | 'month';
-
-/**
- * A budget or a per-customer cap as matching reads it.
- * @public
- */
-export interface FundingLimit {
-  /** The most its payments in one period add up to; absent for a cap on the count alone. */
-  readonly amount: ExactAmount | undefined;
-  /** The most payments in one period (caps only). */
-  readonly count: number | undefined;
-  /** The period its payments are counted in. */
-  readonly period: FundingPeriod;
-}
+import type { FundingLimit, FundingPeriod } from './offer.js';
 
 /**
  * What a budget or a cap has spent in one period: the current cashback of its payments (after
@@ -131,7 +112,7 @@ export function remainder(
  * @param options - scale
  * @returns the exact sum
  */
-export function addCashback(a: Cashback, b: Cashback, options: ResolvedOptions): Cashback {
+function addCashback(a: Cashback, b: Cashback, options: ResolvedOptions): Cashback {
   const units = a.units + b.units;
   if (Number.isSafeInteger(units))
     return { units, decimal: undefined, value: units / options.unit };

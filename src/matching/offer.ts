@@ -2,7 +2,26 @@ import type { ExactAmount } from '../model/money.js';
 import type { OfferInput } from '../model/schemas.js';
 import type { CompiledCondition } from '../rules/index.js';
 import type { AgeBand } from './ageBands.js';
-import type { FundingLimit } from './funding.js';
+
+/**
+ * The period of a budget or a cap (docs/concepts.md, Funding controls): the whole offer, a
+ * calendar day, an ISO week (Monday to Sunday) or a calendar month, in the engine's time zone.
+ * @public
+ */
+export type FundingPeriod = 'offer' | 'day' | 'week' | 'month';
+
+/**
+ * A budget or a per-customer cap as matching reads it.
+ * @public
+ */
+export interface FundingLimit {
+  /** The most its payments in one period add up to; absent for a cap on the count alone. */
+  readonly amount: ExactAmount | undefined;
+  /** The most payments in one period (caps only). */
+  readonly count: number | undefined;
+  /** The period its payments are counted in. */
+  readonly period: FundingPeriod;
+}
 
 /** Audience of an offer. @public */
 export type Audience = 'all' | 'new' | 'returning';

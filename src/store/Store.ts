@@ -126,6 +126,21 @@ export interface FundingRepository {
    * holds the counters it changes, as `hold` does.
    */
   add(partner: string, changes: readonly FundingChange[]): Promise<void>;
+  /**
+   * Works the counters of offers out again from the stored payments of every partner: each
+   * payment's current cashback on its transaction's day, payments at 0 not counted. For an offer
+   * that gains a budget (`budgets`) or a cap (`caps`) on a reload: its payments were not counted
+   * while it had none. Its earlier counters of that kind are replaced.
+   */
+  recount(query: FundingRecount): Promise<void>;
+}
+
+/** Which offers' counters `FundingRepository.recount` works out again. @public */
+export interface FundingRecount {
+  /** Offers whose budget counters (shared by every partner) are recounted. */
+  readonly budgets: readonly number[];
+  /** Offers whose customers' cap counters (of every partner) are recounted. */
+  readonly caps: readonly number[];
 }
 
 /** Which purchases a lookback reads: pairs of customer and merchant key, from a day on. @public */

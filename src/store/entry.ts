@@ -29,6 +29,7 @@ export type {
   DeliveryRepository,
   FundingChange,
   FundingRange,
+  FundingRecount,
   FundingRepository,
   FundingTotal,
   OfferRepository,

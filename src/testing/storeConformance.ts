@@ -4,6 +4,8 @@ import type { Store } from '../store/index.js';
 import { activationTests } from './_internals/storeConformanceActivations.js';
 import { customerTests } from './_internals/storeConformanceCustomers.js';
 import { deliveryTests } from './_internals/storeConformanceDelivery.js';
+import { fundingTests } from './_internals/storeConformanceFunding.js';
+import { fundingRaceTests } from './_internals/storeConformanceFundingRaces.js';
 import type { Suite } from './_internals/storeConformanceKit.js';
 import { largeBatchTests } from './_internals/storeConformanceLargeBatches.js';
 import { offerTests } from './_internals/storeConformanceOffers.js';
@@ -67,7 +69,8 @@ const KEYS: readonly (keyof StoreConformanceOptions)[] = [
  * or not at all and invisible to others until they resolve, insert-if-absent and upsert counts
  * that hold when callers race, payments unique per transaction and listed in order with paging,
  * returns in their own id space and payments adjusted by them (also when units race on one
- * return or one transaction),
+ * return or one transaction), funding counters summed exactly over ranges of days and held by a
+ * unit so that units racing on the last cents of a budget or a cap never pass it,
  * partners kept apart, lookback queries, offers and their revision, the outbox and its delivery
  * state (claims with leases, outcomes, dead letters), and batches of
  * `largeBatch` items in one call. Assertions use `node:assert/strict`, so any runner that fails a
@@ -112,6 +115,8 @@ export function storeConformance(options: StoreConformanceOptions): void {
     activationTests(suite);
     paymentTests(suite);
     returnTests(suite);
+    fundingTests(suite);
+    fundingRaceTests(suite);
     tenantTests(suite);
     offerTests(suite);
     outboxTests(suite);

@@ -11,7 +11,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Money, replay } from '../../src/index.js';
+import { backtest, Money, replay } from '../../src/index.js';
 import { sampleData } from '../files/generated.js';
 import { type BuiltCli, buildCli } from './_buildCli.js';
 
@@ -257,6 +257,125 @@ describe('cashback backtest', () => {
     // The changed offer's row is highlighted, and only it among the offers.
     expect(page.match(/<tr class="changed"><th>4<\/th>/g)?.length).toBe(1);
     expect(page).not.toMatch(/<tr class="changed"><th>[1235-9]<\/th>/);
+  });
+
+  it("shows each budget's burn and the cashback caps and budgets held back, in --json, the text and --report", async () => {
+    // Offer 5 with a budget of 30 (it would pay 25 then 7.50), offer 1 with a cap of 0.50 a customer.
+    const funding: Record<number, Record<string, unknown>> = {
+      1: { customer_cap: { amount: '0.5', period: 'offer' } },
+      5: { budget: { amount: 30 } },
+    };
+    const funded = (sample.offers as { offer_id: number }[]).map((o) => ({
+      ...o,
+      ...funding[o.offer_id],
+    }));
+    const report = join(work, 'funded.html');
+    const args = [
+      '--baseline',
+      examples('offers'),
+      '--candidate',
+      file('offers-funded.json', JSON.stringify(funded)),
+      ...inputs,
+    ];
+    const r = await cashback([...args, '--json', '--report', report]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const b = JSON.parse(r.stdout) as Result & Awaited<ReturnType<typeof backtest>>;
+    const { offers, ...shared } = sample;
+    const want = await backtest({ ...shared, baseline: offers, candidate: funded });
+    expect(b.budgets).toEqual(want.budgets);
+    expect(b.heldBack).toEqual(want.heldBack);
+    expect(b.budgets?.candidate).toMatchObject([
+      { offerId: 5, budget: '30', period: 'offer', spent: '30.00' },
+    ]);
+    const ranOut = b.budgets?.candidate[0]?.ranOut as string;
+    expect(ranOut).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    const held = b.heldBack?.total.candidate;
+    expect(held?.byCheck.budget).toBe('2.50');
+    expect(Number(held?.byCheck.customer_cap)).toBeGreaterThan(0);
+    // What they held back is what the candidate would have paid unfunded less what it paid.
+    expect(held?.cashback).toBe(
+      new Money(replay(sample).summary.totalCashback)
+        .minus(replay({ ...sample, offers: funded }).summary.totalCashback)
+        .toFixed(2),
+    );
+    // The text: a line per budgeted offer, a line per offer that held back and the total.
+    const text = await cashback(args);
+    expect(text.code).toBe(0);
+    const part = (title: string) => text.stdout.split('\n\n').find((t) => t.startsWith(title));
+    expect(part('budgets')).toMatch(
+      new RegExp(`^candidate\\s+5\\s+30\\s+offer\\s+1\\s+1\\s+${ranOut}\\s+30\\.00$`, 'm'),
+    );
+    const total = held as NonNullable<typeof held>;
+    const cells = ['total', '0', '0.00', '0.00', '0.00', String(total.transactions)];
+    cells.push(total.byCheck.customer_cap, '2.50', total.cashback);
+    expect(part('cashback held back')).toMatch(
+      new RegExp(`^${cells.join('\\s+').replaceAll('.', '\\.')}\\s`, 'm'),
+    );
+    // The report: both tables and the burn chart, with the --json specification.
+    const page = readFileSync(report, 'utf8');
+    expect(page).toContain('<h2>Budgets</h2>');
+    expect(page).toContain('<h2>Cashback held back by caps and budgets</h2>');
+    expect(page).toContain(
+      `<tr><th>candidate</th><th>5</th><td>offer</td><td></td><td></td><td>30</td><td>30.00</td><td>${ranOut}</td></tr>`,
+    );
+    const specs = JSON.parse(
+      /^const specs = (.*);$/m.exec(page)?.[1] as string,
+    ) as Result['charts'];
+    expect(specs.budgetBurn).toEqual(b.charts.budgetBurn);
+  });
+
+  it('with --returns, gives the held-back cashback net of returns too, as backtest() does', async () => {
+    const funded = (sample.offers as { offer_id: number }[]).map((o) =>
+      o.offer_id === 5 ? { ...o, budget: { amount: 30 } } : o,
+    );
+    // t-0012 is the payment offer 5's budget cut to 5.00 of 7.50; returned whole that evening.
+    const t12 = (sample.transactions as { transaction_id: string; date: string }[]).find(
+      (t) => t.transaction_id === 't-0012',
+    ) as { date: string };
+    const returns = [
+      { return_id: 'r1', transaction_id: 't-0012', date: `${t12.date.slice(0, 10)}T23:59:00` },
+    ];
+    const args = [
+      '--baseline',
+      examples('offers'),
+      '--candidate',
+      file('offers-budget.json', JSON.stringify(funded)),
+      ...inputs,
+      '--returns',
+      file('returns.ndjson', returns.map((x) => JSON.stringify(x)).join('\n')),
+    ];
+    const r = await cashback([...args, '--json']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const { offers, ...shared } = sample;
+    const want = await backtest({ ...shared, baseline: offers, candidate: funded, returns });
+    const b = JSON.parse(r.stdout) as Awaited<ReturnType<typeof backtest>>;
+    expect(b.heldBack).toEqual(want.heldBack);
+    // Held back 2.50 as decided; the return takes both the 5.00 paid and the 7.50 unfunded to 0.
+    expect(b.heldBack?.total.candidate).toEqual({
+      transactions: 1,
+      cashback: '2.50',
+      byCheck: { customer_cap: '0.00', budget: '2.50' },
+      netOfReturns: { cashback: '0.00', byCheck: { customer_cap: '0.00', budget: '0.00' } },
+    });
+    const text = await cashback(args);
+    expect(text.code).toBe(0);
+    const held = text.stdout.split('\n\n').find((t) => t.startsWith('cashback held back'));
+    expect(held).toMatch(/\sΔ net of returns$/m);
+    expect(held).toMatch(/^total(\s+\S+){5}\s+1\s+0\.00\s+2\.50\s+2\.50\s+0\.00\s/m);
+  });
+
+  it('prints no budget table and no held-back table when no offer has a budget or a cap', async () => {
+    const text = await cashback([
+      '--baseline',
+      examples('offers'),
+      '--candidate',
+      candidate,
+      ...inputs,
+    ]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).not.toMatch(/^budgets|^cashback held back/m);
   });
 
   it('ends with one line and exit code 2 for a missing file', async () => {

@@ -229,7 +229,7 @@ describe('cashback replay', () => {
     }
   });
 
-  it('takes --activations in CSV for offers that require activation, paying as replay() does', async () => {
+  it('takes --activations in CSV for offers that require activation, paying as replay() does, with 1 and 2 workers', async () => {
     const offers = sample.offers.map((o) => ({
       ...(o as { offer_id: number }),
       requires_activation: true,
@@ -265,17 +265,27 @@ describe('cashback replay', () => {
     expect(r.stderr).toBe('cashback: activation nobody/1: Invalid activation: date is required\n');
     expect(r.code).toBe(0);
     expect(lines(out)).toEqual(expected.payments);
-    const workers = await cashback([
-      ...inputs,
+    const twoOut = join(work, 'gated-2.ndjson');
+    const two = await cashback([
+      '--offers',
+      join(work, 'gated-offers.json'),
+      '--customers',
+      join(work, 'customers.json'),
+      '--history',
+      join(work, 'history.json'),
       '--activations',
       join(work, 'activations.csv'),
       '--transactions',
       join(work, 'tx-gated.json'),
+      '--out',
+      twoOut,
       '--workers',
       '2',
     ]);
-    expect(workers.code).toBe(2);
-    expect(workers.stderr).toContain('--activations cannot be used with --workers above 1 yet');
+    expect(two.stderr).toBe(r.stderr);
+    expect(two.code).toBe(0);
+    expect(two.stdout).toBe(r.stdout);
+    expect(readFileSync(twoOut, 'utf8')).toBe(readFileSync(out, 'utf8'));
   });
 
   it('ends with one line and exit code 2 for a missing file', async () => {

@@ -378,6 +378,7 @@ export function describeEngineOnStore(createStore: () => Promise<Store>): void {
           payments: f === 'payments.insert' ? { ...s.payments, insert: boom } : s.payments,
           outbox: f === 'outbox.add' ? { add: boom, list: s.outbox.list } : s.outbox,
           returns: s.returns,
+          funding: s.funding,
         };
       };
       const store: Store = {
@@ -388,6 +389,7 @@ export function describeEngineOnStore(createStore: () => Promise<Store>): void {
         payments: real.payments,
         outbox: real.outbox,
         returns: real.returns,
+        funding: real.funding,
         transaction: <T>(fn: (s: StoreSession) => Promise<T>) =>
           real.transaction((s) => fn(fault === undefined ? s : broken(s, fault))),
       };

@@ -16,10 +16,10 @@ const B = 'bank-b';
 const NOON = '2025-06-01T12:00:00.000Z';
 const EVERYTHING = { date_from: '0001-01-01', date_to: '9999-12-31', page_size: 1000 };
 
-/** Counting event ids `evt-1`, `evt-2`, … */
-function counter(): () => string {
+/** Counting event ids `<prefix>-1`, `<prefix>-2`, … */
+function counter(prefix = 'evt'): () => string {
   let n = 0;
-  return () => `evt-${++n}`;
+  return () => `${prefix}-${++n}`;
 }
 
 /** `n` transactions `<prefix>1…` of customer `c`, 40.00 each, on 2025-06-02. */
@@ -116,6 +116,38 @@ export function describeFundingOnStore(createStore: () => Promise<Store>, runs: 
       expect(again.payments.map((p) => p.cashback)).toEqual([4]);
     });
 
+    test('an offer that gains a budget and a cap on a reload counts what it paid before', async () => {
+      const plain = offer({ discount: 10 });
+      const engine = await engineWith([plain]);
+      await engine.addTransactions(A, batch('a', 2));
+      await engine.addTransactions(B, batch('b', 1));
+      // A payment brought to 0 by a return counts for nothing.
+      await engine.addReturns(B, [
+        { return_id: 'r1', transaction_id: 'b1', date: '2025-06-03T10:00:00' },
+      ]);
+      await engine.upsertOffers([
+        { ...plain, budget: { amount: 14 }, customer_cap: { count: 3, period: 'offer' } },
+      ]);
+      const a = await engine.addTransactions(A, batch('x', 2));
+      // c1 of A has 2 payments (8.00 of the 14.00): one more by the cap, 4.00 of the 6.00 left.
+      expect(a.payments.map((p) => p.cashback)).toEqual([4]);
+      expect(a.details.errors[0]?.message).toMatch(/customer_cap/);
+      const b = await engine.addTransactions(B, batch('y', 1));
+      expect(b.payments.map((p) => p.cashback)).toEqual([2]);
+      // Unchanged afterwards: a second reload with the same fields recounts nothing.
+      await engine.upsertOffers([
+        {
+          ...plain,
+          name: 'renamed',
+          budget: { amount: 14 },
+          customer_cap: { count: 3, period: 'offer' },
+        },
+      ]);
+      const c = await engine.addTransactions(B, batch('z', 1, 'c2'));
+      expect(c.payments).toEqual([]);
+      expect(c.details.errors[0]?.message).toMatch(/budget/);
+    });
+
     test('offers list the fields, amounts as numbers; explain says what is left', async () => {
       const engine = await engineWith([
         offer({
@@ -124,7 +156,7 @@ export function describeFundingOnStore(createStore: () => Promise<Store>, runs: 
           customer_cap: { count: 2, period: 'week' },
         }),
       ]);
-      const offers = await engine.activeOffers(new Date('2025-06-01T00:00:00Z'));
+      const offers = await engine.activeOffers();
       expect(offers[0]).toMatchObject({
         budget: { amount: 10.5, period: 'offer' },
         customer_cap: { count: 2, period: 'week' },
@@ -148,7 +180,7 @@ export function describeFundingOnStore(createStore: () => Promise<Store>, runs: 
         offer({ offer_id: 2, discount: 1 }),
       ];
       const one = await engineWith(offers, store);
-      const two = createEngine({ store, clock: () => new Date(NOON), ids: counter() });
+      const two = createEngine({ store, clock: () => new Date(NOON), ids: counter('two') });
       const calls = [];
       for (let i = 0; i < 8; i++) {
         const engine = i % 2 === 0 ? one : two;

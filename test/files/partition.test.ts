@@ -6,13 +6,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { duplicateOutcome } from '../../src/core/replay/duplicateOutcome.js';
+import { Routes } from '../../src/files/parallel/Routes.js';
 import {
   LineRouter,
   partitionOf,
   partitionOfId,
 } from '../../src/files/parallel/routeByCustomer.js';
 import { encodeOutcomes, OutcomeReader } from '../../src/files/parallel/wireOutcomes.js';
-import { createReplay, type Outcome } from '../../src/index.js';
+import { compileOffers, createReplay, type Outcome, parseTransaction } from '../../src/index.js';
 import { ExactMoney } from '../../src/model/money.js';
 import { sampleData } from './generated.js';
 
@@ -73,6 +74,133 @@ describe('LineRouter', () => {
       counts[p] = (counts[p] ?? 0) + 1;
     }
     expect(counts.map((c) => Math.round((c / 30_000) * 10) / 10)).toEqual([0.2, 0.4, 0.4]);
+  });
+});
+
+/** Offers at three merchants, two of them with a budget. */
+const budgetedOffers = compileOffers(
+  [
+    ['Coffee House', { amount: 10 }],
+    ['Café Zoë', { amount: 5, period: 'day' }],
+    ['Book Nook', undefined],
+  ].map(([merchant_name, budget], i) => ({
+    ...(sampleData().offers[0] as object),
+    offer_id: i + 1,
+    merchant_name,
+    ...(budget === undefined ? {} : { budget }),
+  })),
+);
+
+const merchantName = fc.oneof(
+  fc.constantFrom(
+    'Coffee House',
+    ' coffee  HOUSE ',
+    'Ｃｏｆｆｅｅ Ｈｏｕｓｅ',
+    'Café Zoë',
+    'cafe\u0301 zoe\u0308',
+    'Book Nook',
+    'Corner Shop',
+  ),
+  fc.string({ maxLength: 8 }),
+);
+/** The fields of a valid transaction but its customer and merchant, as JSON members. */
+const FIELDS =
+  '"transaction_id":"t-1","description":"card","date":"2025-03-01T10:00:00","amount":10,"location":{"country":"FR","city":"Paris"}';
+const merchant = (name: string): string =>
+  `{"id":"m-1","name":${JSON.stringify(name)},"category_code":"5812"}`;
+
+/**
+ * Transactions (as lines) whose merchant name may be escaped, missing, twice, elsewhere too, or
+ * the value of another field; most are valid but for their customer id and name.
+ */
+const budgetLine = fc.oneof(
+  fc
+    .tuple(id, merchantName)
+    .map(([c, a]) => `{"customer_id":${JSON.stringify(c)},${FIELDS},"merchant":${merchant(a)}}`),
+  fc
+    .tuple(id, merchantName, merchantName)
+    .map(
+      ([c, a, b]) =>
+        `{"customer_id":${JSON.stringify(c)},"note":{"name":${JSON.stringify(b)}},${FIELDS},"merchant":${merchant(a)}}`,
+    ),
+  fc
+    .tuple(id, merchantName, merchantName)
+    .map(
+      ([c, a, b]) =>
+        `{"customer_id":${JSON.stringify(c)},${FIELDS},"merchant":{"id":"m","na\\u006de":${JSON.stringify(a)},"category_code":"5812"},"note":{"name":${JSON.stringify(b)}}}`,
+    ),
+  fc
+    .tuple(id, merchantName, merchantName)
+    .map(
+      ([c, a, b]) =>
+        `{"customer_id":${JSON.stringify(c)},${FIELDS},"note":{"name":${JSON.stringify(b)}},"merchant":{"id":"m","category_code":"5812"},"merchant":${merchant(a)}}`,
+    ),
+  fc
+    .tuple(id, merchantName, merchantName)
+    .map(
+      ([c, a, b]) =>
+        `{"customer_id":${JSON.stringify(c)},${FIELDS},"merchant":${merchant(a)},"merchant":{"id":"m","name" :  ${JSON.stringify(b)},"category_code":"5812"}}`,
+    ),
+  fc
+    .tuple(id, merchantName)
+    .map(
+      ([c, n]) =>
+        `{"customer_id":${JSON.stringify(c)},${FIELDS},"d":"name","merchant" : { "id":"m","name" :  ${JSON.stringify(n)} ,"category_code":"5812"}}`,
+    ),
+  fc
+    .tuple(id, merchantName)
+    .map(
+      ([c, n]) =>
+        `{"customer_id":${JSON.stringify(c)},${FIELDS},"merchant":{"name":7},"d":"name","e":{"name":${JSON.stringify(n)}}}`,
+    ),
+  line,
+);
+
+/** Whether parsing a line gives an invalid transaction (wherever it is decided). */
+function invalid(value: unknown): boolean {
+  return !parseTransaction(value, 0, 'UTC').ok;
+}
+
+describe('routes with a budgeted offer', () => {
+  it('send a line read from its bytes where its parsed record goes, or else it is invalid', () => {
+    fc.assert(
+      fc.property(
+        fc.array(budgetLine, { maxLength: 20 }),
+        fc.integer({ min: 2, max: 5 }),
+        (lines, n) => {
+          const routes = new Routes(budgetedOffers, n);
+          const bytes = Buffer.from(lines.map((l) => `${l}\n`).join(''));
+          const router = routes.lines(bytes);
+          let start = 0;
+          for (const l of lines) {
+            const end = start + Buffer.byteLength(l);
+            const got = router.route(start, end);
+            start = end + 1;
+            let value: unknown;
+            try {
+              value = JSON.parse(l);
+            } catch {
+              continue;
+            }
+            if (got !== routes.ofRecord(value)) expect(invalid(value)).toBe(true);
+          }
+        },
+      ),
+    );
+  });
+
+  it('send every line at a budgeted merchant to one partition, the others by customer', () => {
+    const routes = new Routes(budgetedOffers, 4);
+    const at = (name: string, customer_id: string) =>
+      routes.ofRecord({ customer_id, merchant: { name } });
+    const coffee = routes.ofBudgetedMerchant('coffee house');
+    expect(coffee).toBeDefined();
+    for (const c of ['c-1', 'c-2', 'c-3', 'c-4', 'c-5']) {
+      expect(at(' COFFEE   house', c)).toBe(coffee);
+      expect(at('Book Nook', c)).toBe(partitionOfId(c, 4));
+    }
+    expect(routes.ofBudgetedMerchant('book nook')).toBeUndefined();
+    expect(routes.decidesBudgets(coffee as number)).toBe(true);
   });
 });
 

@@ -36,7 +36,6 @@ describe('the backtest HTML report', () => {
   });
 
   it('renders every chart in headless Chromium with no network and no console error', async () => {
-    expect(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install -y chromium`).toBe(true);
     const data = generatedData(99, 200, 6000);
     type OfferJson = { offer_id: number; discount: number };
     const candidate = (data.offers as OfferJson[]).map((o) =>
@@ -50,50 +49,111 @@ describe('the backtest HTML report', () => {
     });
     const page = join(dir, 'report.html');
     writeFileSync(page, backtestReport(result, 'Fuel loyalty at 5 %: backtest'));
+    const shown = await render(page, process.env.CASHBACK_SCREENSHOT);
+    expect(shown.charts.map((c) => c.id)).toEqual([
+      'cashbackPerDay',
+      'offerDifference',
+      'outcomes',
+    ]);
+    for (const c of shown.charts) expect(c.marks, c.id).toBeGreaterThan(5);
+    expect(shown.problems).toEqual([]);
+    expect(shown.requests).toEqual([]);
+  });
 
-    const context = await chromium.launchPersistentContext(join(dir, 'profile'), {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--no-first-run',
-      ],
-      viewport: { width: 1100, height: 1500 },
+  it('renders the budget burn chart and shows the tables of budgets and held-back cashback', async () => {
+    const data = generatedData(7, 80, 3000);
+    type OfferJson = { offer_id: number };
+    const funding: Record<number, Record<string, unknown>> = {
+      1: { budget: { amount: 40, period: 'month' }, customer_cap: { amount: 3, period: 'week' } },
+      3: { budget: { amount: '25.5' } },
+      4: { budget: { amount: 20, period: 'week' } },
+    };
+    const funded = (data.offers as OfferJson[]).map((o) => ({ ...o, ...funding[o.offer_id] }));
+    const result = await backtest({
+      baseline: data.offers,
+      candidate: funded,
+      customers: data.customers,
+      transactions: data.transactions.map(nested),
     });
-    try {
-      const requests: string[] = [];
-      await context.route('**/*', (route) => {
-        const url = route.request().url();
-        if (url.startsWith('file:')) return route.continue();
-        requests.push(url);
-        return route.abort();
-      });
-      const tab = await context.newPage();
-      const problems: string[] = [];
-      tab.on('console', (m) => {
-        if (m.type() === 'error' || m.type() === 'warning')
-          problems.push(`${m.type()}: ${m.text()}`);
-      });
-      tab.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-      await tab.goto(pathToFileURL(page).href);
-      expect(await tab.evaluate('window.chartsRendered')).toBe(true);
-      const charts = await tab.$$eval('.chart', (nodes) =>
-        nodes.map((n) => ({
-          id: n.id,
-          marks: n.querySelectorAll('svg path, svg rect, svg line').length,
-        })),
-      );
-      expect(charts.map((c) => c.id)).toEqual(['cashbackPerDay', 'offerDifference', 'outcomes']);
-      for (const c of charts) expect(c.marks, c.id).toBeGreaterThan(5);
-      expect(problems).toEqual([]);
-      expect(requests).toEqual([]);
-      const shot = process.env.CASHBACK_SCREENSHOT;
-      if (shot !== undefined) await tab.screenshot({ path: shot, fullPage: false });
-    } finally {
-      await context.close();
-    }
+    const html = backtestReport(result, 'Budgets: backtest');
+    expect(html).toContain('<h2>Budgets</h2>');
+    expect(html).toContain('<h2>Cashback held back by caps and budgets</h2>');
+    const total = result.heldBack?.total.candidate;
+    expect(Number(total?.cashback)).toBeGreaterThan(0);
+    expect(html).toContain(
+      `<tr><th>total</th><td>0</td><td>0.00</td><td>0.00</td><td>0.00</td><td>${total?.transactions}</td><td>${total?.byCheck.customer_cap}</td><td>${total?.byCheck.budget}</td><td>${total?.cashback}</td>`,
+    );
+    const three = result.budgets?.candidate.find((b) => b.offerId === 3);
+    expect(html).toContain(
+      `<tr><th>candidate</th><th>3</th><td>offer</td><td></td><td></td><td>25.5</td><td>${three?.spent}</td><td>${three?.ranOut ?? ''}</td></tr>`,
+    );
+    const page = join(dir, 'budgets.html');
+    writeFileSync(page, html);
+    const shown = await render(page, process.env.CASHBACK_BUDGET_SCREENSHOT);
+    expect(shown.charts.map((c) => c.id)).toEqual([
+      'cashbackPerDay',
+      'offerDifference',
+      'outcomes',
+      'budgetBurn',
+    ]);
+    for (const c of shown.charts) expect(c.marks, c.id).toBeGreaterThan(5);
+    expect(shown.problems).toEqual([]);
+    expect(shown.requests).toEqual([]);
   });
 });
+
+/**
+ * Opens a report in headless Chromium with every network request refused, waits for its charts,
+ * and says what it drew and what went wrong.
+ * @param page - the report's path
+ * @param screenshot - where to save a screenshot, if anywhere
+ */
+async function render(
+  page: string,
+  screenshot: string | undefined,
+): Promise<{
+  charts: { id: string; marks: number }[];
+  problems: string[];
+  requests: string[];
+}> {
+  expect(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install -y chromium`).toBe(true);
+  const context = await chromium.launchPersistentContext(join(dir, 'profile'), {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
+    viewport: { width: 1100, height: 1500 },
+  });
+  try {
+    const requests: string[] = [];
+    await context.route('**/*', (route) => {
+      const url = route.request().url();
+      if (url.startsWith('file:')) return route.continue();
+      requests.push(url);
+      return route.abort();
+    });
+    const tab = await context.newPage();
+    const problems: string[] = [];
+    tab.on('console', (m) => {
+      if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
+    });
+    tab.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    await tab.goto(pathToFileURL(page).href);
+    expect(await tab.evaluate('window.chartsRendered')).toBe(true);
+    const charts = await tab.$$eval('.chart', (nodes) =>
+      nodes.map((n) => ({
+        id: n.id,
+        marks: n.querySelectorAll('svg path, svg rect, svg line').length,
+      })),
+    );
+    if (screenshot !== undefined) await tab.screenshot({ path: screenshot, fullPage: false });
+    return { charts, problems, requests };
+  } finally {
+    await context.close();
+  }
+}

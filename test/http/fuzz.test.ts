@@ -108,6 +108,11 @@ function countedSession(s: StoreSession, wrote: () => void): StoreSession {
       ofTransactions: (partner, ids) => s.returns.ofTransactions(partner, ids),
       insert: (partner, returns) => write(s.returns.insert(partner, returns)),
     },
+    funding: {
+      hold: (partner, ranges) => s.funding.hold(partner, ranges),
+      add: (partner, changes) => write(s.funding.add(partner, changes)),
+      recount: (query) => write(s.funding.recount(query)),
+    },
   };
 }
 

@@ -30,6 +30,8 @@ const TABLES = [
   'cashback_outbox_counters',
   'cashback_outbox',
   'cashback_returns',
+  'cashback_funding_scopes',
+  'cashback_funding_days',
 ];
 
 /** Empties the store's tables (the schema stays) and resets the offers revision. */

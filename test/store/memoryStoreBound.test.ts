@@ -116,6 +116,46 @@ describe('a memory store with a bound', () => {
     expect(store.usage().records).toBe(4);
   });
 
+  test('counts one record per funding counter (offer, customer and day), refuses a new one past the bound, and frees those of a unit that threw', async () => {
+    const store = createMemoryStore({ maxRecords: 3 });
+    const change = (customer: string | null, day: string) => ({
+      offer_id: 1,
+      customer_id: customer,
+      day,
+      amount: '0.07',
+      count: 1,
+    });
+    // The budget's day named twice in one call is one counter.
+    await store.funding.add(P, [change(null, '2025-03-10'), change(null, '2025-03-10')]);
+    await store.funding.add(P, [change('c1', '2025-03-10')]);
+    expect(store.usage().records).toBe(2);
+    await expect(
+      store.transaction(async (s) => {
+        await s.funding.add(P, [change('c1', '2025-03-11')]);
+        expect(store.usage().records).toBe(3);
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+    expect(store.usage().records).toBe(2);
+    await expect(
+      store.funding.add(P, [change('c2', '2025-03-10'), change('c3', '2025-03-10')]),
+    ).rejects.toThrow(StorageFullError);
+    // A counter already held changes without a record more.
+    await store.funding.add(P, [change(null, '2025-03-10'), change('c1', '2025-03-10')]);
+    const range = (customer: string | null) => ({
+      offer_id: 1,
+      customer_id: customer,
+      from: '2025-03-01',
+      to: '2025-03-31',
+    });
+    expect(await store.funding.hold(P, [range(null), range('c1'), range('c2')])).toEqual([
+      { amount: '0.21', count: 3 },
+      { amount: '0.14', count: 2 },
+      { amount: '0', count: 0 },
+    ]);
+    expect(store.usage().records).toBe(2);
+  });
+
   test('under an engine, a batch past the bound rejects with StorageFullError and stores nothing', async () => {
     const store = createMemoryStore({ maxRecords: 4 });
     const engine = createEngine({ store, clock: () => new Date('2025-06-01T12:00:00Z') });

@@ -6,7 +6,7 @@ import { assertKnownKeys } from '../../model/knownKeys.js';
 import { type ResolvedOptions, resolveCoreOptions } from '../../model/options.js';
 import type { ParsedTransaction, ParseResult } from '../../model/parseTransaction.js';
 import { describeValue } from '../../rules/_internals/describe.js';
-import { type DecideState, decide } from '../decide.js';
+import { type DecideState, type Decision, decide } from '../decide.js';
 import { FundingCounters } from '../FundingCounters.js';
 import type { Outcome } from '../outcome.js';
 import { parseTransactions } from '../parseTransactions.js';
@@ -49,13 +49,29 @@ export interface ReplayCore extends ReplaySession {
 }
 
 /**
+ * Sees each chunk the session decides, with the state it was decided against and its decision,
+ * before the session keeps the chunk's payments and purchases: the backtest's budget figures
+ * (docs/backtest.md, Budgets and caps) read the state as the chunk found it.
+ */
+export type DecisionObserver = (
+  items: readonly ParseResult<ParsedTransaction>[],
+  state: DecideState,
+  decision: Decision,
+) => void;
+
+/**
  * Opens a session as `createReplay` does, with the steps its drivers call.
  * @param data - offers, customers and optional history
  * @param options - the session's options
+ * @param observe - sees each chunk's decision (see {@link DecisionObserver})
  * @returns the session
  * @throws as `createReplay`
  */
-export function openReplay(data: ReplayData, options: CreateReplayOptions = {}): ReplayCore {
+export function openReplay(
+  data: ReplayData,
+  options: CreateReplayOptions = {},
+  observe?: DecisionObserver,
+): ReplayCore {
   checkData(data, false);
   assertKnownKeys(options, CREATE_OPTION_KEYS, 'createReplay options');
   const { returns, ...session } = options;
@@ -64,7 +80,7 @@ export function openReplay(data: ReplayData, options: CreateReplayOptions = {}):
       `createReplay options.returns must be a boolean, got ${describeValue(returns)}`,
     );
   }
-  return replayCore(data, session, DEFAULT_LATENESS_DAYS, returns === true);
+  return replayCore(data, session, DEFAULT_LATENESS_DAYS, returns === true, observe);
 }
 
 /**
@@ -73,6 +89,7 @@ export function openReplay(data: ReplayData, options: CreateReplayOptions = {}):
  * @param options - the session's options
  * @param defaultLateness - `maxLatenessDays` when the options leave it out
  * @param withReturns - whether the session takes returns (and keeps what they need)
+ * @param observe - sees each chunk's decision
  * @returns the session
  */
 export function replayCore(
@@ -80,6 +97,7 @@ export function replayCore(
   options: ReplaySessionOptions,
   defaultLateness: number,
   withReturns = false,
+  observe?: DecisionObserver,
 ): ReplayCore {
   const resolved: ResolvedOptions = resolveCoreOptions(options);
   const lateness = latenessDays(options.maxLatenessDays, defaultLateness);
@@ -120,6 +138,7 @@ export function replayCore(
 
   const decideScreened = (items: readonly ParseResult<ParsedTransaction>[]): readonly Outcome[] => {
     const d = decide(items, state);
+    observe?.(items, state, d);
     counters?.paid(d.funded);
     purchases.store(d.accepted);
     book?.store(d.accepted, d.outcomes);

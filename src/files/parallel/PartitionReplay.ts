@@ -1,5 +1,5 @@
-// The replay of one partition of `cashback replay --workers N`: the transactions of its own
-// customers, classified then decided block by block by its replay session, which owns the
+// The replay of one partition of `cashback replay --workers N`: the transactions routed to it
+// (Routes.ts), classified then decided block by block by its replay session, which owns the
 // rules; the reading thread's ledger decides duplicates and date order over every partition in
 // between (docs/replay.md, Workers). Partition 0 runs in the reading thread, the others in
 // worker threads (partitionWorker.ts).
@@ -19,7 +19,9 @@ export interface PartitionInit {
   readonly offers: unknown[];
   /** The customers of this partition, as read (invalid ones included). */
   readonly customers: unknown[];
-  /** The history of this partition's customers that one replay stores, in file order. */
+  /** The activations its transactions read, as read. */
+  readonly activations: unknown[];
+  /** The history that one replay stores and this partition decides on, in file order. */
   readonly history: unknown[];
   readonly options: Pick<ResolvedOptions, 'timeZone' | 'scale' | 'rounding' | 'currency'> & {
     readonly maxLatenessDays: number;
@@ -86,7 +88,12 @@ export class PartitionReplay {
   constructor(init: PartitionInit) {
     const { maxLatenessDays, timeZone, scale, rounding, currency } = init.options;
     this.session = openReplay(
-      { offers: init.offers, customers: init.customers, history: init.history },
+      {
+        offers: init.offers,
+        customers: init.customers,
+        activations: init.activations,
+        history: init.history,
+      },
       { timeZone, scale, rounding, currency, maxLatenessDays },
     );
     this.timeZone = timeZone;

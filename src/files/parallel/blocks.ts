@@ -1,12 +1,13 @@
 // The transactions file of `cashback replay --workers N` cut into blocks, each item routed to the
-// partition of its customer. NDJSON stays bytes in the reading thread: lines are found, routed and
-// copied into one buffer per partition, which moves to a worker thread without a copy and is
-// decoded and parsed there (docs/replay.md, Workers).
+// partition that decides it (Routes.ts). NDJSON stays bytes in the reading thread: lines are
+// found, routed and copied into one buffer per partition, which moves to a worker thread without
+// a copy and is decoded and parsed there (docs/replay.md, Workers).
 import { byteStream } from '../byteStream.js';
 import { type ReadLimits, resolveReadLimits } from '../limits.js';
 import { LineCarry, lineTooLong } from '../lineCarry.js';
 import { FileReadError, type FileRecord, type MalformedRecord } from '../records.js';
-import { LineRouter, partitionOf } from './routeByCustomer.js';
+import type { Routes } from './Routes.js';
+import type { LineRoute } from './routeByCustomer.js';
 
 /** One partition's items of a block: NDJSON lines as UTF-8, each ending in `\n`, or records. */
 export type Part = { readonly text: Uint8Array } | { readonly records: unknown[] };
@@ -34,9 +35,10 @@ class BlockBuilder {
 
   constructor(
     private readonly kind: 'text' | 'records',
-    private readonly partitions: number,
+    private readonly routes: Routes,
     private readonly size: number,
   ) {
+    const { partitions } = routes;
     this.route = new Uint8Array(size);
     this.lines = new Int32Array(size);
     this.texts = Array.from(
@@ -56,7 +58,7 @@ class BlockBuilder {
   }
 
   /** Adds an NDJSON line: `bytes` from `start` to `end`, routed by `router` (over `bytes`). */
-  addLine(bytes: Buffer, start: number, end: number, line: number, router: LineRouter): void {
+  addLine(bytes: Buffer, start: number, end: number, line: number, router: LineRoute): void {
     const p = router.route(start, end);
     const used = this.used[p] as number;
     let text = this.texts[p] as Uint8Array;
@@ -75,7 +77,7 @@ class BlockBuilder {
 
   /** Adds a record. */
   addRecord(value: unknown, line: number): void {
-    const p = partitionOf(value, this.partitions);
+    const p = this.routes.ofRecord(value);
     this.records[p]?.push(value);
     this.push(p, line);
   }
@@ -116,7 +118,7 @@ class BlockBuilder {
  * that decodes them.
  * @param file - the path
  * @param gzip - whether it is gzip-compressed
- * @param partitions - how many partitions
+ * @param routes - where each line goes
  * @param size - items a block
  * @param onBytes - called with the bytes read so far
  * @param limits - `maxLineBytes`, the longest line
@@ -127,17 +129,17 @@ class BlockBuilder {
 export async function* lineBlocks(
   file: string,
   gzip: boolean,
-  partitions: number,
+  routes: Routes,
   size: number,
   onBytes?: (bytes: number) => void,
   limits: Pick<ReadLimits, 'maxLineBytes'> = {},
 ): AsyncGenerator<Block> {
   const max = resolveReadLimits(limits).maxLineBytes;
-  const builder = new BlockBuilder('text', partitions, size);
+  const builder = new BlockBuilder('text', routes, size);
   const full: Block[] = [];
   let line = 0;
   /** Adds the line of `bytes` from `start` to `end` (its `\n`, if any, excluded). */
-  const add = (bytes: Buffer, start: number, nl: number, router: LineRouter): void => {
+  const add = (bytes: Buffer, start: number, nl: number, router: LineRoute): void => {
     const end = nl > start && bytes[nl - 1] === 0x0d ? nl - 1 : nl;
     if (end - start > max) throw lineTooLong(file, line, max);
     if (end > start) builder.addLine(bytes, start, end, line, router);
@@ -156,11 +158,11 @@ export async function* lineBlocks(
       if (!carry.empty) {
         line++;
         const joined = carry.take(piece.subarray(0, nl), line);
-        add(joined, 0, joined.length, new LineRouter(joined, partitions));
+        add(joined, 0, joined.length, routes.lines(joined));
         start = nl + 1;
         nl = piece.indexOf(0x0a, start);
       }
-      const router = new LineRouter(piece, partitions);
+      const router = routes.lines(piece);
       for (; nl !== -1; nl = piece.indexOf(0x0a, start)) {
         line++;
         add(piece, start, nl, router);
@@ -176,7 +178,7 @@ export async function* lineBlocks(
   if (!carry.empty) {
     line++;
     const rest = carry.take(Buffer.alloc(0), line);
-    builder.addLine(rest, 0, rest.length, line, new LineRouter(rest, partitions));
+    builder.addLine(rest, 0, rest.length, line, routes.lines(rest));
   }
   yield* full.splice(0);
   if (!builder.empty) yield builder.take();
@@ -185,18 +187,18 @@ export async function* lineBlocks(
 /**
  * Records (JSON, CSV, Parquet) in blocks of `size`; malformed ones go to `skip`, in file order.
  * @param batches - the records as `readRecordBatches` reads them
- * @param partitions - how many partitions
+ * @param routes - where each record goes
  * @param size - items a block
  * @param skip - takes a malformed record
  * @returns the blocks
  */
 export async function* recordBlocks(
   batches: AsyncIterable<readonly (FileRecord | MalformedRecord)[]>,
-  partitions: number,
+  routes: Routes,
   size: number,
   skip: (record: MalformedRecord) => void,
 ): AsyncGenerator<Block> {
-  const builder = new BlockBuilder('records', partitions, size);
+  const builder = new BlockBuilder('records', routes, size);
   for await (const batch of batches) {
     for (const r of batch) {
       if (!r.ok) skip(r);

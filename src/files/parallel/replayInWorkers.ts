@@ -14,6 +14,7 @@ import { LocalPartition } from './LocalPartition.js';
 import { blockOutcomes } from './markBlock.js';
 import type { Partition } from './Partition.js';
 import type { PartitionInit } from './PartitionReplay.js';
+import { Routes } from './Routes.js';
 import { type SharedInputs, shareInputs } from './shareInputs.js';
 import { ThreadPartition } from './ThreadPartition.js';
 
@@ -21,12 +22,13 @@ import { ThreadPartition } from './ThreadPartition.js';
 const BLOCK = 1000;
 
 /**
- * `replayFiles` over partitions by customer decided in parallel, with one replay's output: the
- * same outcomes in the same order (docs/replay.md, Workers). This thread starts the replay as one
- * replay does (customers, then history), keeps only the rejections and the ledger of stored ids,
- * and gives each partition its own customers and their stored history: partition 0 is replayed in
+ * `replayFiles` over partitions by customer (and by merchant where an offer has a budget) decided
+ * in parallel, with one replay's output: the same outcomes in the same order (docs/replay.md,
+ * Workers). This thread starts the replay as one replay does (customers, activations, then
+ * history), keeps only the rejections and the ledger of stored ids, and gives each partition the
+ * customers, activations and stored history it decides on (`Routes`): partition 0 is replayed in
  * this thread, which also reads the file, each other one in a worker thread. The transactions
- * file is cut into blocks routed by customer (NDJSON as bytes, parsed by the partition). Each
+ * file is cut into blocks routed the same way (NDJSON as bytes, parsed by the partition). Each
  * block is decided in two steps: every partition parses its items and its session classifies
  * them (valid? known customer? at a merchant whose offers read history?); this thread's ledger,
  * walking the block in file order, marks duplicates and checks date order over all of them; each
@@ -50,10 +52,6 @@ export async function replayInWorkers(
     // Returns read every partition's payments in date order: one session decides them.
     throw new TypeError('returns cannot be replayed with workers: replay them with one worker');
   }
-  // Partitions are not given activations yet: refused rather than replayed without them.
-  if (paths.activations !== undefined) {
-    throw new TypeError('activations cannot be used with workers yet: replay them with one worker');
-  }
   const resolved = resolveOptions({
     ...(options.timeZone === undefined ? {} : { timeZone: options.timeZone }),
     ...(options.scale === undefined ? {} : { scale: options.scale }),
@@ -65,7 +63,8 @@ export async function replayInWorkers(
   // Offers are checked here, so that an invalid one is reported once, before any thread starts.
   const offerSet = compileOffers(small.offers);
   const count = Math.max(1, Math.min(workers, availableParallelism() * 4));
-  const shared = shareInputs(offerSet, small.customers, small.history, resolved, lateness, count);
+  const routes = new Routes(offerSet, count);
+  const shared = shareInputs(offerSet, small, resolved, lateness, routes);
   const inits = shared.parts.map(
     (share): PartitionInit => ({
       offers: small.offers,
@@ -73,7 +72,7 @@ export async function replayInWorkers(
       options: { ...partitionOptions(resolved), maxLatenessDays: lateness },
     }),
   );
-  const blocks = (): AsyncGenerator<Block> => transactionBlocks(paths, options, count, small);
+  const blocks = (): AsyncGenerator<Block> => transactionBlocks(paths, options, routes, small);
   return fileReplay(shared, inits, blocks, small.malformed, (line, reason) =>
     small.skip({ ok: false, file: paths.transactions, line, reason }),
   );
@@ -88,13 +87,13 @@ function partitionOptions(
 }
 
 /**
- * The transactions file in blocks routed by customer, read under the replay's limits: NDJSON as
- * bytes, other formats as records.
+ * The transactions file in blocks routed as `routes` says, read under the replay's limits: NDJSON
+ * as bytes, other formats as records.
  */
 function transactionBlocks(
   paths: ReplayFilePaths,
   options: ReplayFilesOptions,
-  partitions: number,
+  routes: Routes,
   small: Awaited<ReturnType<typeof readSmallInputs>>,
 ): AsyncGenerator<Block> {
   const { format, onProgress, limits = {} } = options;
@@ -102,14 +101,14 @@ function transactionBlocks(
     onProgress === undefined ? undefined : (bytes: number) => onProgress(bytes, small.total);
   const kind = formatOf(paths.transactions, format);
   if (kind.format === 'ndjson') {
-    return lineBlocks(paths.transactions, kind.gzip, partitions, BLOCK, onBytes, limits);
+    return lineBlocks(paths.transactions, kind.gzip, routes, BLOCK, onBytes, limits);
   }
   const batches = readRecordBatches(paths.transactions, {
     ...(format === undefined ? {} : { format }),
     ...(onBytes === undefined ? {} : { onBytes }),
     limits,
   });
-  return recordBlocks(batches, partitions, BLOCK, small.skip);
+  return recordBlocks(batches, routes, BLOCK, small.skip);
 }
 
 /**

@@ -43,7 +43,7 @@ const COLON = 0x3a;
 const SPACE = 0x20;
 
 /** The first position from `i` before `end` that is not JSON white space. */
-function skipSpace(bytes: Uint8Array, i: number, end: number): number {
+export function skipSpace(bytes: Uint8Array, i: number, end: number): number {
   let at = i;
   while (at < end && (bytes[at] === SPACE || bytes[at] === 0x09 || bytes[at] === 0x0d)) at++;
   return at;
@@ -73,6 +73,16 @@ function valueHash(bytes: Uint8Array, from: number, end: number): number | undef
   return h;
 }
 
+/** Routes the NDJSON lines of one buffer, taken in order. */
+export interface LineRoute {
+  /**
+   * The partition of the line from `start` to `end` (exclusive, before the line break), called
+   * for lines in order.
+   * @returns a partition from 0 to `partitions - 1`
+   */
+  route(start: number, end: number): number;
+}
+
 /**
  * Routes the NDJSON lines of one buffer, taken in order, to the partition of their customer: from
  * the bytes when they tell it for sure, else from the parsed line (a line that does not parse goes
@@ -82,7 +92,7 @@ function valueHash(bytes: Uint8Array, from: number, end: number): number | undef
  * are its characters. The key may be nested, but then the top level has none and the transaction
  * is invalid, whichever partition decides it.
  */
-export class LineRouter {
+export class LineRouter implements LineRoute {
   /** The next `"customer_id"` and backslash at or after the last line's start; -1 before any. */
   private key = -1;
   private backslash = -1;

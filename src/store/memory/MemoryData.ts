@@ -1,6 +1,7 @@
 import { StorageFullError } from '../errors.js';
 import type { OfferRecord } from '../records.js';
 import { requirePartner } from '../requirePartner.js';
+import { MemoryFunding } from './MemoryFunding.js';
 import { PartnerData } from './PartnerData.js';
 
 /** Everything a memory store holds, and the count of records its bound applies to. */
@@ -9,7 +10,12 @@ export class MemoryData {
   revision = 0;
   readonly partners = new Map<string, PartnerData>();
   readonly eventIds = new Set<string>();
-  /** Records held: offers, customers, transactions, payments, returns and outbox events. */
+  /** Budgets (shared by every partner) and caps (per partner) spent, per day. */
+  readonly funding = new MemoryFunding();
+  /**
+   * Records held: offers, customers, activations, transactions, payments, returns, outbox events
+   * and funding counters (one per offer, customer and day).
+   */
   records = 0;
 
   /** @param maxRecords - the bound on `records` */

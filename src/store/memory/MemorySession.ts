@@ -1,4 +1,5 @@
-import { Money } from '../../model/money.js';
+import { ExactMoney, Money } from '../../model/money.js';
+import { checkFundingChanges, checkFundingRanges, checkFundingRecount } from '../fundingInput.js';
 import type {
   ActivationRecord,
   CustomerRecord,
@@ -6,9 +7,12 @@ import type {
   ReturnRecord,
   TransactionRecord,
 } from '../records.js';
+import { requirePartner } from '../requirePartner.js';
 import type {
   ActivationRepository,
   CustomerRepository,
+  FundingRecount,
+  FundingRepository,
   OfferRepository,
   OutboxRepository,
   PaymentRepository,
@@ -17,6 +21,7 @@ import type {
   TransactionRepository,
 } from '../Store.js';
 import type { MemoryData } from './MemoryData.js';
+import type { RecountedPayment } from './MemoryFunding.js';
 
 /** Whether two plain decimal texts are the same number (`0.60` and `0.6`). */
 function sameAmount(a: string, b: string): boolean {
@@ -330,4 +335,49 @@ export class MemorySession implements StoreSession {
       return events.slice(Math.max(0, after), Math.max(0, after) + query.limit);
     },
   };
+
+  /**
+   * Funding counters. Units run one at a time, so `hold` is a read: no other unit can change a
+   * counter before this one ends.
+   */
+  readonly funding: FundingRepository = {
+    hold: async (partner, ranges) => {
+      this.check();
+      requirePartner(partner);
+      checkFundingRanges(ranges);
+      return ranges.map((r) => this.db.funding.total(partner, r));
+    },
+    add: async (partner, changes) => {
+      this.check();
+      requirePartner(partner);
+      checkFundingChanges(changes);
+      const funding = this.db.funding;
+      if (!this.db.fits(changes.length)) this.db.reserve(funding.countNew(partner, changes));
+      const { created, undo } = funding.add(partner, changes);
+      this.undo.push(undo);
+      this.added(created);
+    },
+    recount: async (query) => {
+      this.check();
+      checkFundingRecount(query);
+      const { created, undo } = this.db.funding.recount(this.paymentsOf(query), query);
+      if (created > 0) this.db.reserve(created);
+      this.undo.push(undo);
+      this.added(created);
+    },
+  };
+
+  /** Every partner's payments of the offers `query` names, with their transaction's day. */
+  private *paymentsOf(query: FundingRecount): Iterable<RecountedPayment> {
+    const offers = new Set([...query.budgets, ...query.caps]);
+    for (const [partner, data] of this.db.partners) {
+      for (const p of data.payments.values()) {
+        if (!offers.has(p.offer_id)) continue;
+        const day = data.transaction(p.transaction_id)?.day;
+        if (day === undefined) continue;
+        const amount = new ExactMoney(p.cashback_amount);
+        yield { partner, customerId: p.customer_id, offerId: p.offer_id, day, amount };
+      }
+    }
+  }
 }

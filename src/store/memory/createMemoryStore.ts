@@ -8,7 +8,10 @@ import { MemorySession } from './MemorySession.js';
 
 /** How full a memory store is. @public */
 export interface MemoryStoreUsage {
-  /** Records held: offers, customers, transactions, payments, returns and outbox events. */
+  /**
+   * Records held: offers, customers, activations, transactions, payments, returns, outbox events
+   * and funding counters (one per offer, customer and day).
+   */
   readonly records: number;
   /** The bound: a write that would take `records` past it is refused. */
   readonly maxRecords: number;
@@ -17,9 +20,9 @@ export interface MemoryStoreUsage {
 /** Options of {@link createMemoryStore}. Every one is optional. @public */
 export interface MemoryStoreOptions {
   /**
-   * The most records the store holds (offers, customers, transactions, payments, returns and
-   * outbox events together). A write that would pass it throws `StorageFullError` and stores nothing of its
-   * call; reads go on working.
+   * The most records the store holds (offers, customers, activations, transactions, payments,
+   * returns, outbox events and funding counters together). A write that would pass it throws
+   * `StorageFullError` and stores nothing of its call; reads go on working.
    * @defaultValue the V8 heap limit (`v8.getHeapStatistics().heap_size_limit`) divided by 1,024
    * bytes: about four million records in a default heap of 4 GiB
    */
@@ -190,6 +193,11 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     outbox: {
       add: one((s) => s.outbox.add),
       list: one((s) => s.outbox.list),
+    },
+    funding: {
+      hold: one((s) => s.funding.hold),
+      add: one((s) => s.funding.add),
+      recount: one((s) => s.funding.recount),
     },
     usage,
     close: async () => undefined,

@@ -8,6 +8,7 @@ import type {
   StoreSession,
   TransactionRepository,
 } from '../Store.js';
+import { funding } from './funding.js';
 import { lockRows } from './lockRows.js';
 import { paymentChanges } from './paymentChanges.js';
 import {
@@ -339,8 +340,8 @@ function outbox(db: SqlClient): OutboxRepository {
 /**
  * The repositories over one query interface.
  * @param db - a connection inside a unit of work, or the driver (one statement at a time)
- * @param inUnit - whether `db` is a unit's connection (then `transactions.insert` locks customers
- *   and `returns.insert` transactions)
+ * @param inUnit - whether `db` is a unit's connection (then `transactions.insert` locks customers,
+ *   `returns.insert` transactions and `funding.hold` the counters it reads)
  * @returns the repositories
  */
 export function repositories(db: SqlClient, inUnit: boolean): StoreSession {
@@ -352,5 +353,6 @@ export function repositories(db: SqlClient, inUnit: boolean): StoreSession {
     payments: payments(db),
     outbox: outbox(db),
     returns: returns(db, inUnit),
+    funding: funding(db, inUnit),
   };
 }

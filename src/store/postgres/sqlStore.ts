@@ -127,8 +127,14 @@ export function sqlStore(driver: SqlDriver): Store {
     }
   };
 
+  const session = repositories(autocommit(driver), false);
   return {
-    ...repositories(autocommit(driver), false),
+    ...session,
+    // A recount is several statements: on the store itself, a unit of its own keeps it atomic.
+    funding: {
+      ...session.funding,
+      recount: (query) => transaction((s) => s.funding.recount(query)),
+    },
     deliveries: deliveries(autocommit(driver)),
     transaction,
     close: () => driver.close(),

@@ -82,14 +82,18 @@ export function fundingCounters(options) {
     }
     let period = periods.get(start);
     if (period === undefined) {
-      period = { budget: undefined, caps: new Map() };
+      period = { budget: undefined, caps: undefined };
       periods.set(start, period);
     }
-    let spent = customerId === undefined ? period.budget : period.caps.get(customerId);
+    if (customerId === undefined) {
+      period.budget ??= { amount: { units: 0, decimal: undefined, value: 0 }, count: 0 };
+      return period.budget;
+    }
+    period.caps ??= new Map();
+    let spent = period.caps.get(customerId);
     if (spent === undefined) {
       spent = { amount: { units: 0, decimal: undefined, value: 0 }, count: 0 };
-      if (customerId === undefined) period.budget = spent;
-      else period.caps.set(customerId, spent);
+      period.caps.set(customerId, spent);
     }
     return spent;
   };
@@ -104,7 +108,7 @@ export function fundingCounters(options) {
     spent(offerId, start, customerId) {
       const period = byOffer.get(offerId)?.get(start);
       if (period === undefined) return undefined;
-      return customerId === undefined ? period.budget : period.caps.get(customerId);
+      return customerId === undefined ? period.budget : period.caps?.get(customerId);
     },
     paid(funded) {
       for (const { offer, tx, cashback } of funded) {

@@ -1,6 +1,7 @@
 // Figure 1: `decide` throughput over parsed transactions, and the floor it is held against: the
 // merchant-key lookup alone (normalise the name, look it up in a Map of offers by key).
 import { performance } from 'node:perf_hooks';
+import { fundingCounters } from './funding.mjs';
 import { engine, throughput, timed } from './util.mjs';
 
 const { decide, merchantKey, Money, parseCustomer, parseTransaction } = engine;
@@ -36,11 +37,13 @@ export function parseBatches(raw, batchSize, timeZone) {
 
 /**
  * A DecideState backed by a Set and Maps, as a caller of `decide` builds one (docs/replay.md), plus
- * `record` to record the ids a batch accepted (part of deciding, as a replay does it: timed with
- * `decide`) and `store` to keep its purchases.
+ * `record` to record what a batch's decision accepted and paid (its ids, and its payments of
+ * funded offers in the counters of budgets and caps when the offers have any; part of deciding,
+ * as a replay does it: timed with `decide`) and `store` to keep its purchases.
  */
 export function mapState(offers, options, customers) {
   const ids = new Set();
+  const counters = offers.offers.some((o) => o.funded) ? fundingCounters(options) : undefined;
   // Purchase lists by customer, then merchant key, as createReplay keeps them.
   const purchases = new Map();
   const state = {
@@ -50,8 +53,10 @@ export function mapState(offers, options, customers) {
     hasTransaction: (id) => ids.has(id),
     purchases: (customerId, merchant) => purchases.get(customerId)?.get(merchant),
   };
-  const record = (accepted) => {
-    for (const tx of accepted) ids.add(tx.transactionId);
+  if (counters !== undefined) state.spent = counters.spent;
+  const record = (decision) => {
+    for (const tx of decision.accepted) ids.add(tx.transactionId);
+    counters?.paid(decision.funded);
   };
   const store = (accepted) => {
     for (const tx of accepted) {
@@ -79,7 +84,7 @@ function warmUp(batches, offers, options, customers) {
   const { state, record, store } = mapState(offers, options, customers);
   for (const batch of batches.slice(0, 3)) {
     const d = decide(batch, state);
-    record(d.accepted);
+    record(d);
     store(d.accepted);
   }
 }
@@ -142,7 +147,7 @@ function decidePass(batches, offers, options, customers) {
   for (const batch of batches) {
     const start = performance.now();
     const d = decide(batch, state);
-    record(d.accepted);
+    record(d);
     const decided = performance.now();
     store(d.accepted);
     storeSeconds += (performance.now() - decided) / 1000;
@@ -196,31 +201,47 @@ function floorPass(raw, byKey) {
 
 /**
  * `decide` over parsed batches and the floor over the same raw transactions, at every offer count
- * (`sets`: `{ offers, raw, batches }`), and the lookups alone. Passes are interleaved — each round runs the floor, the lookups and
+ * (`sets`: `{ offers, raw, batches, funded? }`), and the lookups alone. Passes are interleaved — each round runs the floor, the lookups and
  * `decide` at every offer count — so a busy machine slows all of them alike; a short untimed
- * warm-up comes first. Returns `{ floor, lookups, decide }` per set.
+ * warm-up comes first. A set's `funded` (`[{ kind, offers }]`: the same offers with budgets and
+ * caps) adds a `decide` pass of each to the round, right before or after the plain one (in turn).
+ * Returns `{ floor, lookups, decide, funded }` per set, `funded` by kind.
  */
 export function benchOfferCounts(sets, options, customers, repeats) {
-  for (const { offers, raw, batches } of sets) {
+  for (const { offers, raw, batches, funded = [] } of sets) {
     floorPass(raw.slice(0, 100_000), offers.byMerchant);
     lookupsPass(batches.slice(0, 10), offers.byMerchant, customers);
     decidePass(batches.slice(0, 10), offers, options, customers);
+    for (const f of funded) decidePass(batches.slice(0, 10), f.offers, options, customers);
   }
-  const runs = sets.map(() => ({ floor: [], decide: [], lookups: [] }));
+  const runs = sets.map(({ funded = [] }) => ({
+    floor: [],
+    decide: [],
+    lookups: [],
+    funded: funded.map(() => []),
+  }));
   for (let i = 0; i < repeats; i++) {
-    sets.forEach(({ offers, raw, batches }, k) => {
+    sets.forEach(({ offers, raw, batches, funded = [] }, k) => {
       // No forced GC: the floor leaves only short-lived garbage, and a full GC of this heap is slow.
       runs[k].floor.push(timed(() => floorPass(raw, offers.byMerchant), { gc: false }));
       runs[k].lookups.push(lookupsPass(batches, offers.byMerchant, customers));
-      runs[k].decide.push(decidePass(batches, offers, options, customers));
+      const plain = () => runs[k].decide.push(decidePass(batches, offers, options, customers));
+      if (i % 2 === 0) plain();
+      funded.forEach((f, j) => {
+        runs[k].funded[j].push(decidePass(batches, f.offers, options, customers));
+      });
+      if (i % 2 === 1) plain();
     });
   }
-  return sets.map(({ raw }, k) => {
+  return sets.map(({ raw, funded = [] }, k) => {
     const seconds = (key) => runs[k][key].map((r) => r.seconds);
     return {
       floor: throughput(raw.length, seconds('floor')),
       lookups: throughput(raw.length, seconds('lookups')),
       decide: decideFigures(runs[k].decide, raw.length, options),
+      funded: Object.fromEntries(
+        funded.map((f, j) => [f.kind, decideFigures(runs[k].funded[j], raw.length, options)]),
+      ),
     };
   });
 }
@@ -231,7 +252,7 @@ export function decideResults(batches, offers, options, customers) {
   const out = [];
   for (const batch of batches) {
     const d = decide(batch, state);
-    record(d.accepted);
+    record(d);
     store(d.accepted);
     for (const o of d.outcomes) {
       out.push(

@@ -50,7 +50,7 @@ function decidePass() {
   for (const batch of parsedBatches) {
     const start = performance.now();
     const d = decide(batch, state);
-    record(d.accepted);
+    record(d);
     seconds += (performance.now() - start) / 1000;
     store(d.accepted);
     for (const o of d.outcomes) if (o.ok) paid++;
@@ -67,7 +67,7 @@ function parseDecidePass() {
     const start = performance.now();
     const items = batch.map((tx, j) => parseTransaction(tx, j, options.timeZone));
     const d = decide(items, state);
-    record(d.accepted);
+    record(d);
     seconds += (performance.now() - start) / 1000;
     store(d.accepted);
   }
@@ -88,7 +88,7 @@ function keepFloorPass() {
     const start = performance.now();
     const items = batch.map((tx, j) => parseTransaction(tx, j, options.timeZone));
     const d = decide(items, state);
-    record(d.accepted);
+    record(d);
     for (const tx of d.accepted) kept.push(tx);
     seconds += (performance.now() - start) / 1000;
     store(d.accepted);

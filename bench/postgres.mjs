@@ -6,8 +6,10 @@
 // PGlite in a data directory (what `cashback serve` uses by default),
 // rounds interleaved, each a ratio of the memory store in the same round (median of per-round
 // ratios). Then `listPayments` page latency with many stored payments, and database bytes per
-// stored transaction. Wall-clock figures never fail the run; the exit code is 1 only when a
-// store pays differently from the memory store.
+// stored transaction. The memory store and the server also run with a budget and a cap on every
+// offer, ample enough never to run out (docs/benchmarks.md, "Funding controls"): each funded pass
+// is a ratio of the same store without them in the same round. Wall-clock figures never fail the
+// run; the exit code is 1 only when a store pays differently from the memory store.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +18,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { engineWorkload } from './data.mjs';
+import { withFunding } from './funding.mjs';
 import { count, engine, log, ratio, ratioOf, SEED, throughput } from './util.mjs';
 
 const { createEngine } = engine;
@@ -66,6 +69,7 @@ log(
 );
 
 const { customers, offers, transactions: raw, batches } = engineWorkload(size, SEED);
+const fundedOffers = withFunding(offers, 'ample');
 
 let databases = 0;
 /** A new, empty database on the server; its URL. */
@@ -77,11 +81,14 @@ async function freshDatabase() {
   return { name, url: url.toString() };
 }
 
-/** `engine.addTransactions` over `store`, batch after batch; only the batches are timed. */
-async function pass(store) {
+/**
+ * `engine.addTransactions` over `store`, batch after batch, with `offerSet` (the plain offers
+ * unless given); only the batches are timed.
+ */
+async function pass(store, offerSet = offers) {
   let n = 0;
   const e = createEngine({ store, ids: () => `event-${++n}`, clock: () => new Date(0) });
-  await e.upsertOffers(offers);
+  await e.upsertOffers(offerSet);
   await e.upsertCustomers('bank', customers);
   globalThis.gc?.();
   let paid = 0;
@@ -93,15 +100,47 @@ async function pass(store) {
   return { seconds: (performance.now() - start) / 1000, paid, engine: e };
 }
 
-const runs = { memory: [], server: [], pglite: [], pgliteDisk: [] };
+const runs = {
+  memory: [],
+  server: [],
+  pglite: [],
+  pgliteDisk: [],
+  memoryFunded: [],
+  serverFunded: [],
+};
 let disagreement;
 let lastServer;
-for (let round = 0; round < size.repeats; round++) {
-  const m = await pass(engine.createMemoryStore());
+/** A pass over a fresh database of the server. */
+async function serverPass(offerSet) {
   const db = await freshDatabase();
-  const serverStore = await createPostgresStore({ connectionString: db.url });
-  const s = await pass(serverStore);
-  await serverStore.close();
+  const store = await createPostgresStore({ connectionString: db.url });
+  const r = await pass(store, offerSet);
+  await store.close();
+  return { ...r, db };
+}
+/** Runs `a` then `b`, or `b` then `a` when `swap`; resolves with `[a's result, b's]`. */
+async function inTurn(swap, a, b) {
+  if (!swap) {
+    const first = await a();
+    return [first, await b()];
+  }
+  const second = await b();
+  return [await a(), second];
+}
+for (let round = 0; round < size.repeats; round++) {
+  // Without and with funding, in turn first, so that neither always runs first.
+  const swap = round % 2 === 1;
+  const [m, mf] = await inTurn(
+    swap,
+    () => pass(engine.createMemoryStore()),
+    () => pass(engine.createMemoryStore(), fundedOffers),
+  );
+  const [s, sf] = await inTurn(
+    swap,
+    () => serverPass(offers),
+    () => serverPass(fundedOffers),
+  );
+  const db = s.db;
   const pgliteStore = await createPgliteStore();
   const l = await pass(pgliteStore);
   await pgliteStore.close();
@@ -114,10 +153,13 @@ for (let round = 0; round < size.repeats; round++) {
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
+  // Ample budgets and caps pay what no budget pays.
   for (const [name, r] of [
     ['server', s],
     ['PGlite', l],
     ['PGlite on disk', d],
+    ['memory with funding', mf],
+    ['server with funding', sf],
   ]) {
     if (r.paid !== m.paid) disagreement = `${name} paid ${r.paid}, memory ${m.paid}`;
   }
@@ -125,9 +167,11 @@ for (let round = 0; round < size.repeats; round++) {
   runs.server.push(s.seconds);
   runs.pglite.push(l.seconds);
   runs.pgliteDisk.push(d.seconds);
+  runs.memoryFunded.push(mf.seconds);
+  runs.serverFunded.push(sf.seconds);
   lastServer = db;
   log(
-    `  round ${round + 1}: memory ${m.seconds.toFixed(2)} s, server ${s.seconds.toFixed(2)} s, PGlite ${l.seconds.toFixed(2)} s, PGlite on disk ${d.seconds.toFixed(2)} s (${count(m.paid)} paid)`,
+    `  round ${round + 1}: memory ${m.seconds.toFixed(2)} s, server ${s.seconds.toFixed(2)} s, PGlite ${l.seconds.toFixed(2)} s, PGlite on disk ${d.seconds.toFixed(2)} s (${count(m.paid)} paid); with funding: memory ${mf.seconds.toFixed(2)} s, server ${sf.seconds.toFixed(2)} s`,
   );
 }
 const fig = {
@@ -135,7 +179,12 @@ const fig = {
   server: throughput(raw.length, runs.server),
   pglite: throughput(raw.length, runs.pglite),
   pgliteDisk: throughput(raw.length, runs.pgliteDisk),
+  memoryFunded: throughput(raw.length, runs.memoryFunded),
+  serverFunded: throughput(raw.length, runs.serverFunded),
 };
+const FUNDING_TARGET = 0.8;
+const fundedServer = ratioOf(fig.serverFunded, fig.server);
+const fundedMemory = ratioOf(fig.memoryFunded, fig.memory);
 const toServer = ratioOf(fig.server, fig.memory);
 const toPglite = ratioOf(fig.pglite, fig.memory);
 const toPgliteDisk = ratioOf(fig.pgliteDisk, fig.memory);
@@ -206,6 +255,11 @@ Results (medians of ${size.repeats} rounds; ratios are medians of per-round rati
   server ÷ memory                          ${ratio(toServer)}   target ≥ ${TARGET}: ${toServer >= TARGET ? 'met' : 'MISSED'}
   PGlite ÷ memory                          ${ratio(toPglite)}
   PGlite on disk ÷ memory                  ${ratio(toPgliteDisk)}
+  with a budget and a cap on every offer (ample, never running out):
+  engine.addTransactions, memory store     ${count(fig.memoryFunded.tps)} tx/s
+  engine.addTransactions, PostgreSQL       ${count(fig.serverFunded.tps)} tx/s
+  server with funding ÷ without            ${ratio(fundedServer)}   target ≥ ${FUNDING_TARGET}: ${fundedServer >= FUNDING_TARGET ? 'met' : 'MISSED'}
+  memory with funding ÷ without            ${ratio(fundedMemory)}
   database bytes per stored transaction    ${count(bytes.transactions / bytes.stored)} (transactions table with its indexes); ${count(bytes.written / bytes.stored)} with payments and outbox
 listPayments, pages of 100, ${count(size.payments)} stored payments (${count(perDay)} a day), ${size.pages} requests each:
   one day                                  ${dayPages}

@@ -24,11 +24,12 @@ import {
   lookupsPass,
   parseBatches,
 } from './decide.mjs';
+import { withFunding } from './funding.mjs';
 import { benchReplay, DATA_DIR, ensureNdjson } from './replay.mjs';
 import { format, ratiosOf, rows } from './table.mjs';
 import { buildInfo, count, engine, log, SEED, SIZES, throughput, timed } from './util.mjs';
 
-const { compileOffers, resolveOptions } = engine;
+const { compileOffers, createReplay, resolveOptions } = engine;
 const smoke = process.argv.includes('--smoke');
 const size = smoke ? SIZES.smoke : SIZES.full;
 const started = performance.now();
@@ -61,6 +62,19 @@ log(`build: dist sha256 ${build.sha256}, HEAD ${build.commit} (plus any uncommit
 const customersRaw = generateCustomers(size.customers, SEED);
 const customers = customerMap(customersRaw);
 log(`${count(size.customers)} customers, ${count(size.transactions)} transactions per offer count`);
+
+/** `undefined` when `a` and `b` (`{ paid, totalCashback }`) paid the same, else what differs. */
+function samePayments(nameA, a, nameB, b) {
+  if (a.paid === b.paid && a.totalCashback === b.totalCashback) return undefined;
+  return `${nameA} paid ${a.paid} / ${a.totalCashback}, ${nameB} ${b.paid} / ${b.totalCashback}`;
+}
+
+/** What `createReplay` pays over `raw` with these offers (untimed). */
+function replaySummary(offersJson, raw) {
+  const session = createReplay({ offers: offersJson, customers: customersRaw });
+  for (let i = 0; i < raw.length; i += size.batch) session.push(raw.slice(i, i + size.batch));
+  return session.summary();
+}
 
 /** Figure 2 at one offer count: decide, naive scan and json-rules-engine on plain offers. */
 async function figure2(n, batches) {
@@ -130,27 +144,59 @@ const { file, written } = ensureNdjson(replaySpec);
 log(`  NDJSON ${written ? 'written' : 'reused'}: ${file}`);
 const fig3 = await benchReplay({ ...replaySpec, file }, size.replayRepeats);
 // Figure 1 at every offer count, interleaved; figure 2 at compareOffers on the same transactions.
+// At compareOffers, `decide` also runs on the same offers with a budget and a cap on each, ample
+// and tight (docs/benchmarks.md, "Funding controls").
+const FUNDING = ['ample', 'tight'];
 const sets = size.offerCounts.map((n) => {
-  const offers = compileOffers(generateOffers(n, SEED));
+  const json = generateOffers(n, SEED);
+  const offers = compileOffers(json);
   const spec = { count: size.transactions, customers: size.customers, offers: n, seed: SEED };
   const raw = [...generateTransactions(spec)];
   const batches = parseBatches(raw, size.batch, options.timeZone);
   if (batches.some((b) => b.some((r) => !r.ok))) throw new Error('bench data: invalid transaction');
-  return { n, offers, raw, batches };
+  const funded =
+    n === size.compareOffers
+      ? FUNDING.map((kind) => ({ kind, json: withFunding(json, kind) }))
+      : [];
+  for (const f of funded) f.offers = compileOffers(f.json);
+  return { n, offers, raw, batches, funded };
 });
 const fig1 = benchOfferCounts(sets, options, customers, size.repeats).map((f, k) => {
   const n = sets[k].n;
   log(
     `  ${count(n)} offers: decide ${count(f.decide.tps)} tx/s, lookups ${count(f.lookups.tps)} tx/s, floor ${count(f.floor.tps)} tx/s`,
   );
+  for (const [kind, d] of Object.entries(f.funded))
+    log(`    with ${kind} budgets and caps: decide ${count(d.tps)} tx/s, ${count(d.paid)} paid`);
   return { offers: n, merchantsWithOffers: offeredMerchantCount(n), ...f };
 });
 const compared = sets.find((s) => s.n === size.compareOffers);
+const comparedFig = fig1.find((f) => f.offers === size.compareOffers);
+// Ample budgets and caps pay what no budget pays; tight ones pay what `createReplay` pays, whose
+// counters are the package's own (the bench's are a caller's, bench/funding.mjs).
+const fundingAgreement = {
+  ample: check(
+    samePayments(
+      'decide with ample funding',
+      comparedFig.funded.ample,
+      'decide without',
+      comparedFig.decide,
+    ),
+  ),
+  tight: check(
+    samePayments(
+      'decide with tight funding',
+      comparedFig.funded.tight,
+      'createReplay with it',
+      replaySummary(compared.funded.find((f) => f.kind === 'tight').json, compared.raw),
+    ),
+  ),
+};
 sets.length = 0;
 const fig2 = await figure2(compared.n, compared.batches);
 
 // Figure 3 against figure 1: the same payments.
-const same = fig1.find((f) => f.offers === size.compareOffers).decide;
+const same = comparedFig.decide;
 const got = fig3.replay.summary;
 fig3.agreement = check(
   got.paid === same.paid && got.totalCashback === same.totalCashback
@@ -160,7 +206,7 @@ fig3.agreement = check(
 
 // The table.
 const ratios = ratiosOf(fig1, fig2, fig3);
-const table = rows(fig1, fig2, fig3, ratios);
+const table = rows(fig1, fig2, fig3, ratios, fundingAgreement);
 const seconds = (performance.now() - started) / 1000;
 log(
   `\nResults (${smoke ? 'smoke' : 'full'} sizes, medians of ${size.repeats} rounds (replay: ${size.replayRepeats}); ratios are medians of per-round ratios; targets are reported, never enforced)`,

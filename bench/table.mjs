@@ -18,11 +18,16 @@ export function ratiosOf(fig1, fig2, fig3) {
     oursOverNaive: ratioOf(fig2.ours, fig2.naive),
     lookupsOverNaive: ratioOf(fig2.lookups, fig2.naive),
     replayOverFloor: ratioOf(fig3.replay, fig3.floor),
+    fundedOverPlain: Object.fromEntries(
+      fig1.flatMap((f) =>
+        Object.entries(f.funded).map(([kind, d]) => [kind, ratioOf(d, f.decide)]),
+      ),
+    ),
   };
 }
 
-/** Rows `[figure, value, target, note]`. */
-export function rows(fig1, fig2, fig3, r) {
+/** Rows `[figure, value, target, note]`; `funding` is the agreement of the funded passes by kind. */
+export function rows(fig1, fig2, fig3, r, funding) {
   const [low, high] = [count(fig1[0].offers), count(fig1.at(-1).offers)];
   const out = [];
   const add = (label, value, target = '', note = '') => out.push([label, value, target, note]);
@@ -46,6 +51,15 @@ export function rows(fig1, fig2, fig3, r) {
   for (const f of fig1) {
     const x = r.lookupsOverFloor[f.offers];
     add(`1  ratio lookups alone / floor, ${count(f.offers)} offers`, ratio(x), '', BOUND);
+  }
+  for (const f of fig1) {
+    for (const [kind, d] of Object.entries(f.funded)) {
+      const what = `${count(f.offers)} offers, a budget and a cap on each, ${kind}`;
+      add(`1  decide, ${what}`, tps(d), '', `${count(d.paid)} paid, ${funding[kind]}`);
+      const x = r.fundedOverPlain[kind];
+      const target = kind === 'ample' ? ['≥ 0.80', met(x >= 0.8)] : [];
+      add(`1  ratio decide with ${kind} funding / without`, ratio(x), ...target);
+    }
   }
   const plain = `${count(fig2.offers)} plain offers (${count(fig2.ours.items)} tx)`;
   add(`2  decide, ${plain}`, tps(fig2.ours));

@@ -1,14 +1,12 @@
 import type { Cashback } from '../matching/cashback.js';
 import {
-  addSpent,
   cashbackOfText,
   eachCounter,
   negateCashback,
-  type Spent,
   type SpentLookup,
-  spentKey,
 } from '../matching/funding.js';
 import type { CompiledOffer } from '../matching/offer.js';
+import { SpentTable } from '../matching/SpentTable.js';
 import { ExactMoney } from '../model/money.js';
 import type { ResolvedOptions } from '../model/options.js';
 import type { FundedPayment } from './decide.js';
@@ -19,19 +17,14 @@ import type { FundedPayment } from './decide.js';
  * the difference back.
  */
 export class FundingCounters {
-  private readonly byKey = new Map<string, Spent>();
+  private readonly table = new SpentTable();
 
   /** @param options - scale */
   constructor(private readonly options: ResolvedOptions) {}
 
-  /** How many counters and periods hold something. */
-  get size(): number {
-    return this.byKey.size;
-  }
-
   /** What a counter spent in a period, as `DecideState.spent` asks it. */
   readonly spent: SpentLookup = (offerId, start, customerId) =>
-    this.byKey.get(spentKey(offerId, start, customerId));
+    this.table.get(offerId, start, customerId);
 
   /**
    * Counts the payments of a decided chunk.
@@ -70,9 +63,8 @@ export class FundingCounters {
     amount: Cashback,
     count: number,
   ): void {
-    eachCounter(offer.budget, offer.customerCap, customerId, day, (start, _, c) => {
-      const k = spentKey(offer.offerId, start, c);
-      this.byKey.set(k, addSpent(this.byKey.get(k), amount, count, this.options));
+    eachCounter(offer.budget, offer.customerCap, customerId, day, (start, c) => {
+      this.table.add(offer.offerId, start, c, amount, count, this.options);
     });
   }
 }

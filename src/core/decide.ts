@@ -1,15 +1,10 @@
 import type { Cashback } from '../matching/cashback.js';
 import type { OfferSet } from '../matching/compileOffers.js';
-import {
-  addSpent,
-  eachCounter,
-  type Spent,
-  type SpentLookup,
-  spentKey,
-} from '../matching/funding.js';
+import { addSpent, eachCounter, type Spent, type SpentLookup } from '../matching/funding.js';
 import type { Purchase } from '../matching/history.js';
 import { matchInput, matchOffers } from '../matching/match.js';
 import type { CompiledOffer } from '../matching/offer.js';
+import { SpentTable } from '../matching/SpentTable.js';
 import type { WallClock } from '../model/dateTime.js';
 import {
   customerNotFound as _customerNotFound,
@@ -229,15 +224,15 @@ export function decide(
  * batch were paid, as it sees their purchases (docs/concepts.md, Funding controls).
  */
 class BatchFunding {
-  /** What the batch added, by `spentKey`. */
-  private readonly added = new Map<string, Spent>();
+  /** What the batch added. */
+  private readonly added = new SpentTable();
   readonly paid: FundedPayment[] = [];
   constructor(private readonly state: DecideState) {}
 
   /** What the state spent plus what the batch added. */
   readonly lookup: SpentLookup = (offerId, start, customerId) => {
     const stored = this.state.spent?.(offerId, start, customerId);
-    const added = this.added.get(spentKey(offerId, start, customerId));
+    const added = this.added.get(offerId, start, customerId);
     if (added === undefined) return stored;
     return addSpent(stored, added.amount, added.count, this.state.options);
   };
@@ -245,9 +240,8 @@ class BatchFunding {
   /** Counts a payment of a funded offer. */
   pay(offer: CompiledOffer, tx: ParsedTransaction, cashback: Cashback): void {
     this.paid.push({ offer, tx, cashback });
-    eachCounter(offer.budget, offer.customerCap, tx.customerId, tx.when.day, (start, _, c) => {
-      const k = spentKey(offer.offerId, start, c);
-      this.added.set(k, addSpent(this.added.get(k), cashback, 1, this.state.options));
+    eachCounter(offer.budget, offer.customerCap, tx.customerId, tx.when.day, (start, c) => {
+      this.added.add(offer.offerId, start, c, cashback, 1, this.state.options);
     });
   }
 }

@@ -3,6 +3,7 @@ import type { OfferSet } from '../matching/compileOffers.js';
 import {
   cashbackOfText,
   eachCounter,
+  periodEnd,
   type Spent,
   type SpentLookup,
   spentKey,
@@ -40,14 +41,14 @@ export function fundingRanges(
     const day = tx.when.day;
     for (const offer of candidates) {
       if (!offer.funded || !offer.active || day < offer.validFrom || day > offer.validTo) continue;
-      eachCounter(offer.budget, offer.customerCap, tx.customerId, day, (start, end, c) => {
+      eachCounter(offer.budget, offer.customerCap, tx.customerId, day, (start, c, period) => {
         const key = spentKey(offer.offerId, start, c);
         if (byKey.has(key)) return;
         byKey.set(key, {
           offer_id: offer.offerId,
           customer_id: c ?? null,
           from: formatDay(start),
-          to: formatDay(end),
+          to: formatDay(periodEnd(period, start)),
         });
       });
     }
@@ -127,7 +128,7 @@ function counterChanges(
   out: FundingChange[],
 ): void {
   const dayText = formatDay(day);
-  eachCounter(offer.budget, offer.customerCap, customerId, day, (_start, _end, c) => {
+  eachCounter(offer.budget, offer.customerCap, customerId, day, (_start, c) => {
     out.push({ offer_id: offer.offerId, customer_id: c ?? null, day: dayText, amount, count });
   });
 }

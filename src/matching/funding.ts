@@ -51,10 +51,9 @@ export function periodStart(period: FundingPeriod, day: number): number {
     case 'week':
       // Day 0 (1970-01-01) was a Thursday: Monday is 3 days before a day ≡ 0 (mod 7).
       return day - ((((day + 3) % 7) + 7) % 7);
-    case 'month': {
-      const [year, month] = civilDate(day);
-      return dayNumberOf(year, month, 1);
-    }
+    case 'month':
+      // The first of the month is day-of-month − 1 days before.
+      return day - civilDate(day)[2] + 1;
     default:
       return FIRST_DAY;
   }
@@ -173,21 +172,15 @@ export function addSpent(
  * @param cap - the offer's per-customer cap, if any
  * @param customerId - the paid customer
  * @param day - the transaction's day number
- * @param fn - called with the period's first and last day and the cap's customer
+ * @param fn - called with the period's first day, the cap's customer and the period
  */
 export function eachCounter(
   budget: FundingLimit | undefined,
   cap: FundingLimit | undefined,
   customerId: string,
   day: number,
-  fn: (start: number, end: number, customerId: string | undefined) => void,
+  fn: (start: number, customerId: string | undefined, period: FundingPeriod) => void,
 ): void {
-  if (budget !== undefined) {
-    const start = periodStart(budget.period, day);
-    fn(start, periodEnd(budget.period, start), undefined);
-  }
-  if (cap !== undefined) {
-    const start = periodStart(cap.period, day);
-    fn(start, periodEnd(cap.period, start), customerId);
-  }
+  if (budget !== undefined) fn(periodStart(budget.period, day), undefined, budget.period);
+  if (cap !== undefined) fn(periodStart(cap.period, day), customerId, cap.period);
 }

@@ -9,7 +9,7 @@ import { commitBatch, offersStill, untilCommitted } from './commitBatch.js';
 import type { EngineContext } from './EngineContext.js';
 import { errorMap } from './errorMap.js';
 import { cashbackCreated } from './events.js';
-import { fundingRanges, paidChanges, spentFrom } from './funding.js';
+import { FundingReads, paidChanges, spentFrom } from './funding.js';
 import { loadBatchState } from './loadBatchState.js';
 import type { AddHistoryResult, AddTransactionsResult, SeedPayment } from './results.js';
 import { cashbackText } from './seedShapes.js';
@@ -69,11 +69,12 @@ export async function addTransactions(
   return untilCommitted(items.length, async () => {
     const { revision, set: offers } = await ctx.offers.snapshot();
     const { state, lookback } = await loadBatchState(ctx, partner, items, offers, true);
-    const first = decide(items, state);
-    // Budgets and caps are read inside the unit of work, held until it ends, and the batch is
-    // decided again on them there: no racing unit can spend from them in between
-    // (docs/engine.md, Funding controls).
-    const funding = fundingRanges(offers, first.accepted);
+    // The budgets and caps the batch reads are recorded here, then read inside the unit of work,
+    // held until it ends, and the batch decided again on them there: no racing unit can spend
+    // from them in between (docs/engine.md, Budgets and caps racing).
+    const reads = new FundingReads();
+    const first = decide(items, { ...state, spent: reads.lookup });
+    const funding = reads.ranges(offers);
     let decision = first;
     const more = async (s: StoreSession) => {
       if (funding.ranges.length > 0) {

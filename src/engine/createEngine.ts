@@ -1,4 +1,5 @@
 import { screenCustomers } from '../core/customers.js';
+import { decide } from '../core/decide.js';
 import { type Explanation, explainParsed } from '../core/explain.js';
 import { parseTransactions } from '../core/parseTransactions.js';
 import { dayInZone } from '../model/dateTime.js';
@@ -20,7 +21,7 @@ import { CustomerCache, customerRecord } from './customerRecords.js';
 import { createOfferCache, type EngineContext } from './EngineContext.js';
 import { errorMap } from './errorMap.js';
 import { explainStored } from './explainStored.js';
-import { fundingRanges, spentFrom } from './funding.js';
+import { FundingReads, spentFrom } from './funding.js';
 import { loadBatchState } from './loadBatchState.js';
 import { createMemoryPartners, type PartnerRegistry } from './partners.js';
 import { parsePaymentsQuery } from './paymentsQuery.js';
@@ -238,7 +239,9 @@ export function createEngine(options: EngineOptions = {}): CashbackEngine {
       const { state } = await loadBatchState(ctx, partner, items, offers, true);
       const item = items[0] as ParseResult<ParsedTransaction>;
       // What its offers' budgets and caps have spent, read (not held) for the explanation.
-      const funding = fundingRanges(offers, item.ok ? [item.value] : []);
+      const reads = new FundingReads();
+      decide([item], { ...state, spent: reads.lookup });
+      const funding = reads.ranges(offers);
       const totals =
         funding.ranges.length === 0 ? [] : await ctx.store.funding.hold(partner, funding.ranges);
       const spent = funding.ranges.length === 0 ? undefined : spentFrom(funding, totals, resolved);

@@ -8,11 +8,10 @@ import {
   type SpentLookup,
   spentKey,
 } from '../matching/funding.js';
-import type { CompiledOffer } from '../matching/offer.js';
+import type { CompiledOffer, FundingLimit } from '../matching/offer.js';
 import { formatDay } from '../model/day.js';
 import { ExactMoney } from '../model/money.js';
 import type { ResolvedOptions } from '../model/options.js';
-import type { ParsedTransaction } from '../model/parseTransaction.js';
 import type { FundingChange, FundingRange, FundingTotal } from '../store/Store.js';
 import { cashbackText } from './seedShapes.js';
 
@@ -23,37 +22,48 @@ export interface FundingRanges {
 }
 
 /**
- * The counters a batch's transactions may spend from (docs/engine.md, Funding controls): for every
- * stored transaction, the budget and its customer's cap of each funded offer at its merchant that
- * is active on its day. Read and held inside the batch's unit of work.
- * @param offers - the offers the batch is decided with
- * @param accepted - the transactions it stores
- * @returns the counters and their periods, each once
+ * The counters a batch reads (docs/engine.md, Budgets and caps racing), recorded while it is
+ * decided a first time with `lookup` as `DecideState.spent` (nothing spent): `decide` asks for the
+ * cap and the budget of each funded offer that passed every other check, and that set does not
+ * depend on what was spent, so the decision on the held counters reads no other. Those counters
+ * are then read and held inside the batch's unit of work.
  */
-export function fundingRanges(
-  offers: OfferSet,
-  accepted: readonly ParsedTransaction[],
-): FundingRanges {
-  const byKey = new Map<string, FundingRange>();
-  for (const tx of accepted) {
-    const candidates = offers.byMerchant.get(tx.merchantKey);
-    if (candidates === undefined) continue;
-    const day = tx.when.day;
-    for (const offer of candidates) {
-      if (!offer.funded || !offer.active || day < offer.validFrom || day > offer.validTo) continue;
-      eachCounter(offer.budget, offer.customerCap, tx.customerId, day, (start, c, period) => {
-        const key = spentKey(offer.offerId, start, c);
-        if (byKey.has(key)) return;
-        byKey.set(key, {
-          offer_id: offer.offerId,
-          customer_id: c ?? null,
-          from: formatDay(start),
-          to: formatDay(periodEnd(period, start)),
-        });
+export class FundingReads {
+  private readonly byKey = new Map<string, { offerId: number; start: number; customer?: string }>();
+
+  /** A `DecideState.spent` that records what it is asked and answers that nothing was spent. */
+  readonly lookup: SpentLookup = (offerId, start, customerId) => {
+    const key = spentKey(offerId, start, customerId);
+    if (!this.byKey.has(key)) {
+      this.byKey.set(
+        key,
+        customerId === undefined ? { offerId, start } : { offerId, start, customer: customerId },
+      );
+    }
+    return undefined;
+  };
+
+  /**
+   * The counters recorded, as ranges of days of their periods.
+   * @param offers - the offers the batch was decided with
+   * @returns the counters, each once
+   */
+  ranges(offers: OfferSet): FundingRanges {
+    if (this.byKey.size === 0) return { keys: [], ranges: [] };
+    const byId = new Map(offers.offers.map((o) => [o.offerId, o]));
+    const ranges: FundingRange[] = [];
+    for (const { offerId, start, customer } of this.byKey.values()) {
+      const offer = byId.get(offerId) as CompiledOffer;
+      const limit = (customer === undefined ? offer.budget : offer.customerCap) as FundingLimit;
+      ranges.push({
+        offer_id: offerId,
+        customer_id: customer ?? null,
+        from: formatDay(start),
+        to: formatDay(periodEnd(limit.period, start)),
       });
     }
+    return { keys: [...this.byKey.keys()], ranges };
   }
-  return { keys: [...byKey.keys()], ranges: [...byKey.values()] };
 }
 
 /**

@@ -50,19 +50,27 @@ const TOTALS = `SELECT coalesce(d.amount, 0)::text AS amount, coalesce(d.count, 
   ) AS d
   ORDER BY r.n`;
 
+/** The changes of a call, summed per scope and day. */
+const CHANGES = `SELECT u.partner, u.customer_id, u.offer_id, u.day, sum(u.amount) AS amount,
+      sum(u.count) AS count
+    FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::numeric[], $6::bigint[])
+      AS u(partner, customer_id, offer_id, day, amount, count)
+    GROUP BY 1, 2, 3, 4`;
+
+/** The upsert of summed changes into their days, adding to each row's latest version. */
+const UPSERT_DAYS = `INSERT INTO cashback_funding_days AS d (partner, customer_id, offer_id, day, amount, count)
+  SELECT c.partner, c.customer_id, c.offer_id, c.day, c.amount, c.count`;
+const ON_DAY = `ORDER BY c.partner COLLATE "C", c.customer_id COLLATE "C", c.offer_id, c.day COLLATE "C"
+  ON CONFLICT (partner, customer_id, offer_id, day)
+    DO UPDATE SET amount = d.amount + EXCLUDED.amount, count = d.count + EXCLUDED.count`;
+
 /**
  * Adds the changes, summed per scope and day, in one statement: `held` locks the scopes as
  * `LOCK_SCOPES` does, and a day row is written only once its scope's row is held (it joins
  * `held`). An upsert's `DO UPDATE` adds to the row's latest version, so concurrent adds never
  * lose one another's.
  */
-const ADD = `WITH changes AS (
-    SELECT u.partner, u.customer_id, u.offer_id, u.day, sum(u.amount) AS amount,
-      sum(u.count) AS count
-    FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::numeric[], $6::bigint[])
-      AS u(partner, customer_id, offer_id, day, amount, count)
-    GROUP BY 1, 2, 3, 4
-  ), held AS (
+const ADD = `WITH changes AS (${CHANGES}), held AS (
     INSERT INTO cashback_funding_scopes AS s (partner, customer_id, offer_id)
     SELECT c.partner, c.customer_id, c.offer_id FROM changes c
     GROUP BY 1, 2, 3
@@ -70,13 +78,16 @@ const ADD = `WITH changes AS (
     ON CONFLICT (partner, customer_id, offer_id) DO UPDATE SET offer_id = EXCLUDED.offer_id
     RETURNING s.partner, s.customer_id, s.offer_id
   )
-  INSERT INTO cashback_funding_days AS d (partner, customer_id, offer_id, day, amount, count)
-  SELECT c.partner, c.customer_id, c.offer_id, c.day, c.amount, c.count
+  ${UPSERT_DAYS}
   FROM changes c JOIN held h
     ON h.partner = c.partner AND h.customer_id = c.customer_id AND h.offer_id = c.offer_id
-  ORDER BY c.partner COLLATE "C", c.customer_id COLLATE "C", c.offer_id, c.day COLLATE "C"
-  ON CONFLICT (partner, customer_id, offer_id, day)
-    DO UPDATE SET amount = d.amount + EXCLUDED.amount, count = d.count + EXCLUDED.count`;
+  ${ON_DAY}`;
+
+/** `ADD` for a unit that already holds every scope it changes: the days alone. */
+const ADD_HELD = `WITH changes AS (${CHANGES})
+  ${UPSERT_DAYS}
+  FROM changes c
+  ${ON_DAY}`;
 
 /** Payments above 0 of the offers of `$1` (budgets) or `$2` (caps), with their transaction's day. */
 const PAID = `SELECT p.partner, p.customer_id, p.offer_id, t.day, p.cashback_amount AS amount
@@ -126,13 +137,23 @@ const RECOUNT = [
  * @returns the repository
  */
 export function funding(db: SqlClient, inUnit: boolean): FundingRepository {
+  // The scopes this unit holds (it holds them until it ends): an add of those alone need not
+  // lock them again.
+  const held = new Set<string>();
+  const scopeKey = (partner: string, customer: string, offer: number) =>
+    `${partner}\u0000${customer}\u0000${offer}`;
   return {
     hold: async (partner, ranges) => {
       requirePartner(partner);
       checkFundingRanges(ranges);
       if (ranges.length === 0) return [];
       const { partners, customers, offers } = scopeColumns(partner, ranges);
-      if (inUnit) await db.query(LOCK_SCOPES, [partners, customers, offers]);
+      if (inUnit) {
+        await db.query(LOCK_SCOPES, [partners, customers, offers]);
+        partners.forEach((p, i) =>
+          held.add(scopeKey(p, customers[i] as string, offers[i] as number)),
+        );
+      }
       const rows = await db.query(TOTALS, [
         partners,
         customers,
@@ -147,7 +168,10 @@ export function funding(db: SqlClient, inUnit: boolean): FundingRepository {
       checkFundingChanges(changes);
       if (changes.length === 0) return;
       const { partners, customers, offers } = scopeColumns(partner, changes);
-      await db.query(ADD, [
+      const allHeld = partners.every((p, i) =>
+        held.has(scopeKey(p, customers[i] as string, offers[i] as number)),
+      );
+      await db.query(allHeld ? ADD_HELD : ADD, [
         partners,
         customers,
         offers,

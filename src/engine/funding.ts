@@ -67,7 +67,8 @@ export class FundingReads {
 }
 
 /**
- * `DecideState.spent` over the totals a store gave for `ranges`.
+ * `DecideState.spent` over the totals a store gave for `ranges`; it throws when asked for a counter
+ * outside them.
  * @param ranges - what was read
  * @param totals - the store's totals, one per range, in order
  * @param options - scale
@@ -88,7 +89,16 @@ export function spentFrom(
     const t = totals[i] as FundingTotal;
     byKey.set(key, { amount: cashbackOfText(t.amount, options), count: t.count });
   });
-  return (offerId, start, customerId) => byKey.get(spentKey(offerId, start, customerId));
+  return (offerId, start, customerId) => {
+    const spent = byKey.get(spentKey(offerId, start, customerId));
+    // Read without being held, a counter could be spent by a racing unit: never decide on it.
+    if (spent === undefined) {
+      throw new Error(
+        `the batch read funding counter ${spentKey(offerId, start, customerId)}, which it did not hold`,
+      );
+    }
+    return spent;
+  };
 }
 
 /**

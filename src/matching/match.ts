@@ -155,6 +155,14 @@ export function fundingRoom(
   let room: Cashback | undefined;
   let capLeft: Cashback | undefined;
   let countLeft: number | undefined;
+  const budget = offer.budget;
+  // Both counters are read whatever the cap says: which counters a transaction reads depends only
+  // on the checks before these, never on what was spent, so the engine can hold them all before
+  // it decides (docs/engine.md, Budgets and caps racing).
+  const budgetSpent =
+    budget === undefined
+      ? undefined
+      : m.spent?.(offer.offerId, periodStart(budget.period, day), undefined);
   const cap = offer.customerCap;
   if (cap !== undefined) {
     const spent = m.spent?.(offer.offerId, periodStart(cap.period, day), m.tx.customerId);
@@ -164,11 +172,9 @@ export function fundingRoom(
       return { failed: 'customer_cap', room: undefined, capLeft, countLeft, budgetLeft: undefined };
     }
   }
-  const budget = offer.budget;
   let budgetLeft: Cashback | undefined;
   if (budget !== undefined && budget.amount !== undefined) {
-    const spent = m.spent?.(offer.offerId, periodStart(budget.period, day), undefined);
-    budgetLeft = remainder(budget.amount, spent?.amount, options);
+    budgetLeft = remainder(budget.amount, budgetSpent?.amount, options);
     if (isNothingLeft(budgetLeft)) {
       return { failed: 'budget', room: undefined, capLeft, countLeft, budgetLeft };
     }

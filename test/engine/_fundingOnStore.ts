@@ -101,6 +101,27 @@ export function describeFundingOnStore(createStore: () => Promise<Store>, runs: 
       expect(next.payments.map((p) => p.cashback)).toEqual([4]);
     });
 
+    test('a batch holds the budget a later item reads once an earlier one is refused', async () => {
+      const engine = await engineWith([
+        offer({
+          discount: 10,
+          budget: { amount: 4, period: 'day' },
+          customer_cap: { count: 1, period: 'week' },
+        }),
+      ]);
+      // c2 spends Monday's budget; then c1's Monday purchase finds nothing left, so its Tuesday
+      // purchase is c1's first payment of the week and reads Tuesday's budget.
+      await engine.addTransactions(A, batch('m', 1, 'c2'));
+      const r = await engine.addTransactions(A, [
+        tx({ transaction_id: 'mon', amount: 40, date: '2025-06-02T10:00:00' }),
+        tx({ transaction_id: 'tue', amount: 40, date: '2025-06-03T10:00:00' }),
+      ]);
+      expect(r.payments).toEqual([
+        { cashback: 4, payment_date: '2025-06-17', transaction_id: 'tue' },
+      ]);
+      expect(r.details.errors[0]?.message).toMatch(/failed its budget check/);
+    });
+
     test('a return gives back to the budget and the cap', async () => {
       const engine = await engineWith([
         offer({ discount: 10, budget: { amount: 4 }, customer_cap: { count: 1, period: 'offer' } }),

@@ -31,15 +31,17 @@ function rekeyed(errors: readonly TransactionError[], offset: number): Transacti
 /**
  * The replay property: an engine over a fresh, empty store from `freshStore` (the memory store
  * when it gives `undefined`) pays and rejects exactly as `replay`, however the transactions are
- * split into requests, and lists each payment once.
+ * split into requests, and lists each payment once; with `funding`, offers have budgets and caps
+ * that run out.
  */
 export async function decidesAsReplay(
   freshStore: () => Promise<Store | undefined>,
   numRuns: number,
+  funding = false,
 ): Promise<void> {
   await fc.assert(
     fc.asyncProperty(
-      scenarioArbitrary({ duplicateRate: 0.2, conditions: true }),
+      scenarioArbitrary({ duplicateRate: 0.2, conditions: true, funding }),
       optionsArbitrary,
       fc.array(fc.nat(), { maxLength: 6 }),
       async (scenario, options, cuts) => {

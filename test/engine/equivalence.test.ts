@@ -10,4 +10,8 @@ describe('the engine over the memory store', () => {
   it('pays and rejects exactly as replay, however the transactions are split into requests', async () => {
     await decidesAsReplay(async () => undefined, 150);
   });
+
+  it('with budgets and caps that run out, too', async () => {
+    await decidesAsReplay(async () => undefined, 100, true);
+  });
 });

@@ -35,6 +35,10 @@ describe('the engine over the PGlite store', () => {
     await decidesAsReplay(() => fresh(), 25);
   });
 
+  it('with budgets and caps that run out, too', async () => {
+    await decidesAsReplay(() => fresh(), 15, true);
+  });
+
   it('sends a fixed handful of statements for addTransactions of 1,000 transactions', async () => {
     const db = await shared.db();
     const statements: string[] = [];

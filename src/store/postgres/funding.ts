@@ -150,9 +150,9 @@ export function funding(db: SqlClient, inUnit: boolean): FundingRepository {
       const { partners, customers, offers } = scopeColumns(partner, ranges);
       if (inUnit) {
         await db.query(LOCK_SCOPES, [partners, customers, offers]);
-        partners.forEach((p, i) =>
-          held.add(scopeKey(p, customers[i] as string, offers[i] as number)),
-        );
+        partners.forEach((p, i) => {
+          held.add(scopeKey(p, customers[i] as string, offers[i] as number));
+        });
       }
       const rows = await db.query(TOTALS, [
         partners,

@@ -1,13 +1,7 @@
 import type { Cashback } from '../matching/cashback.js';
-import {
-  cashbackOfText,
-  eachCounter,
-  negateCashback,
-  type SpentLookup,
-} from '../matching/funding.js';
+import { cashbackOfText, eachCounter, givenBackBy, type SpentLookup } from '../matching/funding.js';
 import type { CompiledOffer } from '../matching/offer.js';
 import { SpentTable } from '../matching/SpentTable.js';
-import { ExactMoney } from '../model/money.js';
 import type { ResolvedOptions } from '../model/options.js';
 import type { FundedPayment } from './decide.js';
 
@@ -49,11 +43,8 @@ export class FundingCounters {
     previous: string,
     cashback: string,
   ): void {
-    const before = new ExactMoney(previous);
-    const after = new ExactMoney(cashback);
-    const count = after.isZero() && !before.isZero() ? -1 : 0;
-    const lowered = negateCashback(cashbackOfText(before.minus(after).toFixed(), this.options));
-    this.add(offer, customerId, day, lowered, count);
+    const { amount, count } = givenBackBy(previous, cashback);
+    this.add(offer, customerId, day, cashbackOfText(amount, this.options), count);
   }
 
   private add(

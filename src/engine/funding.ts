@@ -3,6 +3,7 @@ import type { OfferSet } from '../matching/compileOffers.js';
 import {
   cashbackOfText,
   eachCounter,
+  givenBackBy,
   periodEnd,
   type Spent,
   type SpentLookup,
@@ -10,7 +11,6 @@ import {
 } from '../matching/funding.js';
 import type { CompiledOffer, FundingLimit } from '../matching/offer.js';
 import { formatDay } from '../model/day.js';
-import { ExactMoney } from '../model/money.js';
 import type { ResolvedOptions } from '../model/options.js';
 import type { FundingChange, FundingRange, FundingTotal } from '../store/Store.js';
 import { cashbackText } from './seedShapes.js';
@@ -133,10 +133,8 @@ export function givenBack(
   cashback: string,
   out: FundingChange[],
 ): void {
-  const before = new ExactMoney(previous);
-  const after = new ExactMoney(cashback);
-  const count = after.isZero() && !before.isZero() ? -1 : 0;
-  counterChanges(offer, customerId, day, after.minus(before).toFixed(), count, out);
+  const { amount, count } = givenBackBy(previous, cashback);
+  counterChanges(offer, customerId, day, amount, count, out);
 }
 
 function counterChanges(

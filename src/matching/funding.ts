@@ -120,11 +120,22 @@ function addCashback(a: Cashback, b: Cashback, options: ResolvedOptions): Cashba
   return cashbackOf(sum, options);
 }
 
-/** The negation of an amount. */
-export function negateCashback(a: Cashback): Cashback {
-  return a.decimal === undefined
-    ? { units: -a.units, decimal: undefined, value: -a.value }
-    : { units: Number.NaN, decimal: a.decimal.negated(), value: -a.value };
+/**
+ * What a return that lowers a payment from `previous` to `cashback` gives back to the payment's
+ * counters (docs/concepts.md, Funding controls): the difference, negative, and one payment fewer
+ * when it falls to 0 (a payment at 0 does not count).
+ * @param previous - the cashback before, exact text
+ * @param cashback - after, exact text
+ * @returns the signed amount, exact text, and the change of the count
+ */
+export function givenBackBy(
+  previous: string,
+  cashback: string,
+): { readonly amount: string; readonly count: number } {
+  const before = new ExactMoney(previous);
+  const after = new ExactMoney(cashback);
+  const count = after.isZero() && !before.isZero() ? -1 : 0;
+  return { amount: after.minus(before).toFixed(), count };
 }
 
 /** An exact decimal text as a cashback at `scale` (it has at most `scale` places). */

@@ -1,10 +1,9 @@
 // Figure 1: `decide` throughput over parsed transactions, and the floor it is held against: the
 // merchant-key lookup alone (normalise the name, look it up in a Map of offers by key).
 import { performance } from 'node:perf_hooks';
-import { fundingCounters } from './funding.mjs';
 import { engine, throughput, timed } from './util.mjs';
 
-const { decide, merchantKey, Money, parseCustomer, parseTransaction } = engine;
+const { decide, FundingLedger, merchantKey, Money, parseCustomer, parseTransaction } = engine;
 
 /** The purchase a stored transaction stands for, as `DecideState.purchases` returns them. */
 const purchaseOf = (tx) => ({
@@ -43,7 +42,7 @@ export function parseBatches(raw, batchSize, timeZone) {
  */
 export function mapState(offers, options, customers) {
   const ids = new Set();
-  const counters = offers.offers.some((o) => o.funded) ? fundingCounters(options) : undefined;
+  const counters = offers.offers.some((o) => o.funded) ? new FundingLedger(options) : undefined;
   // Purchase lists by customer, then merchant key, as createReplay keeps them.
   const purchases = new Map();
   const state = {
@@ -56,7 +55,7 @@ export function mapState(offers, options, customers) {
   if (counters !== undefined) state.spent = counters.spent;
   const record = (decision) => {
     for (const tx of decision.accepted) ids.add(tx.transactionId);
-    counters?.paid(decision.funded);
+    counters?.payAll(decision.funded);
   };
   const store = (accepted) => {
     for (const tx of accepted) {

@@ -172,8 +172,8 @@ const fig1 = benchOfferCounts(sets, options, customers, size.repeats).map((f, k)
 });
 const compared = sets.find((s) => s.n === size.compareOffers);
 const comparedFig = fig1.find((f) => f.offers === size.compareOffers);
-// Ample budgets and caps pay what no budget pays; tight ones pay what `createReplay` pays, whose
-// counters are the package's own (the bench's are a caller's, bench/funding.mjs).
+// Ample budgets and caps pay what no budget pays; tight ones, decided batch by batch with a
+// caller's `FundingLedger`, pay what `createReplay` pays.
 const fundingAgreement = {
   ample: check(
     samePayments(

@@ -38,6 +38,17 @@ export {
   type Payment,
   type TransactionError,
 } from './core/index.js';
+// Budgets and caps for a caller of `decide`: what they spent, kept batch after batch, and their
+// periods.
+export { type FundedPayment, FundingLedger } from './core/index.js';
+export {
+  type Cashback,
+  type FundingPeriod,
+  type FundingPeriodDays,
+  fundingPeriod,
+  type Spent,
+  type SpentLookup,
+} from './matching/index.js';
 // Returns: what a return did to its payment, or why it did nothing.
 export type { Adjustment, ReturnError } from './core/returns/ReturnOutcome.js';
 export type { Purchase } from './matching/index.js';

@@ -1,10 +1,11 @@
 import type { Cashback } from '../matching/cashback.js';
 import { cashbackDecimal } from '../matching/cashback.js';
 import type { OfferSet } from '../matching/compileOffers.js';
-import { periodEnd, periodStart, spentKey } from '../matching/funding.js';
+import { fundingPeriod, periodStart } from '../matching/fundingPeriod.js';
 import type { CompiledOffer, FundingPeriod } from '../matching/offer.js';
 import { formatDay } from '../model/day.js';
 import { ExactMoney, type MoneyValue } from '../model/money.js';
+import { counterKey } from './FundingLedger.js';
 
 /** One day of a budget's burn (docs/backtest.md, Budgets and caps). @public */
 export interface BudgetDay {
@@ -129,13 +130,12 @@ export class BurnBook {
           cumulative: sum.toFixed(this.scale),
         };
       });
+    const bounds = period === 'offer' ? undefined : fundingPeriod(period, p.start);
     return {
       offerId: p.offer.offerId,
       budget: p.offer.budget?.amount?.text ?? '',
       period,
-      ...(period === 'offer'
-        ? {}
-        : { start: formatDay(p.start), end: formatDay(periodEnd(period, p.start)) }),
+      ...(bounds === undefined ? {} : { start: bounds.from, end: bounds.to }),
       spent: sum.toFixed(this.scale),
       days,
       ranOut: p.ranOut === undefined ? null : formatDay(p.ranOut),
@@ -147,7 +147,7 @@ export class BurnBook {
     const budget = offer.budget;
     if (budget === undefined) return undefined;
     const start = periodStart(budget.period, day);
-    const key = spentKey(offer.offerId, start, undefined);
+    const key = counterKey(offer.offerId, start, undefined);
     let p = this.periods.get(key);
     if (p === undefined && create) {
       p = { offer, start, byDay: new Map(), ranOut: undefined };

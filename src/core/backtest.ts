@@ -354,7 +354,7 @@ function openSet(
   }
   const set = compileOffers(offers, { operators: resolved.operators });
   const funding = setFunding(set, resolved, options.returns === true);
-  return { session: openReplay({ ...shared, offers: set }, options, funding.observe), funding };
+  return { session: openReplay({ ...shared, offers: set }, options, funding.watch), funding };
 }
 
 /**

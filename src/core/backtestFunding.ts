@@ -4,7 +4,7 @@ import { type BudgetBurn, BurnBook } from './BudgetBurn.js';
 import { watchFunding, withoutFunding } from './fundingWatch.js';
 import { type BacktestHeldBack, HeldBackTally, heldBackRows } from './HeldBack.js';
 import { HeldBackReturns } from './HeldBackReturns.js';
-import type { DecisionObserver } from './replay/ReplayCore.js';
+import type { ChunkWatcher } from './replay/ReplayCore.js';
 import type { ReturnOutcome } from './returns/ReturnOutcome.js';
 
 /** The burn of each set's budgets (docs/backtest.md, Budgets and caps). @public */
@@ -18,7 +18,7 @@ export interface BacktestBudgets {
 /** What the backtest gathers of one set's budgets and caps. */
 export interface SetFunding {
   /** Opens the set's session: `undefined` when no offer of the set has a budget or a cap. */
-  readonly observe: DecisionObserver | undefined;
+  readonly watch: ChunkWatcher | undefined;
   /** The burn of the set's budgets. */
   readonly burn: BurnBook;
   /** What the set's budgets and caps held back. */
@@ -36,7 +36,7 @@ export interface SetFunding {
  * @param offers - the set's compiled offers
  * @param options - the resolved options
  * @param withReturns - whether the backtest has returns
- * @returns the set's books and the observer of its session
+ * @returns the set's books and the watcher of its session
  */
 export function setFunding(
   offers: OfferSet,
@@ -49,7 +49,7 @@ export function setFunding(
   const plain = funded ? withoutFunding(offers) : offers;
   const followed = funded && withReturns ? new HeldBackReturns(plain, options, held) : undefined;
   return {
-    observe: funded ? watchFunding(offers, burn, held, plain, followed) : undefined,
+    watch: funded ? watchFunding(offers, burn, held, plain, followed) : undefined,
     burn,
     held,
     budgets: offers.offers.some((o) => o.budget !== undefined),

@@ -1,10 +1,7 @@
-import type { Cashback } from '../matching/cashback.js';
 import type { OfferSet } from '../matching/compileOffers.js';
-import { addSpent, eachCounter, type Spent, type SpentLookup } from '../matching/funding.js';
+import type { Spent } from '../matching/funding.js';
 import type { Purchase } from '../matching/history.js';
-import { matchInput, matchOffers } from '../matching/match.js';
-import type { CompiledOffer } from '../matching/offer.js';
-import { SpentTable } from '../matching/SpentTable.js';
+import { type MatchInput, type MatchResult, matchInput, matchOffers } from '../matching/match.js';
 import type { WallClock } from '../model/dateTime.js';
 import {
   customerNotFound as _customerNotFound,
@@ -16,6 +13,7 @@ import {
 import type { ResolvedOptions } from '../model/options.js';
 import type { ParsedCustomer } from '../model/parseCustomer.js';
 import type { ParsedTransaction, ParseResult } from '../model/parseTransaction.js';
+import { type FundedPayment, FundingLedger } from './FundingLedger.js';
 import type { Outcome } from './outcome.js';
 import { requireArray } from './requireInput.js';
 
@@ -52,16 +50,6 @@ export interface DecideState {
    * `undefined` when nothing. Asked only for offers with a budget or a cap. Absent: nothing.
    */
   spent?(offerId: number, start: number, customerId: string | undefined): Spent | undefined;
-}
-
-/** A payment of an offer with a budget or a cap: what its counters add. @public */
-export interface FundedPayment {
-  /** The offer that paid. */
-  readonly offer: CompiledOffer;
-  /** The paid transaction. */
-  readonly tx: ParsedTransaction;
-  /** The cashback as paid. */
-  readonly cashback: Cashback;
 }
 
 /** The result of deciding one batch. @public */
@@ -211,39 +199,48 @@ export function decide(
   items: readonly ParseResult<ParsedTransaction>[],
   state: DecideState,
 ): Decision {
-  requireArray(items, 'items');
-  const outcomes: Outcome[] = new Array(items.length);
-  const accepted: ParsedTransaction[] = [];
-  const funding = new BatchFunding(state);
-  decideEach(items, state, idClaims(state), new BatchHistory(state), funding, outcomes, accepted);
-  return { outcomes, accepted, funded: funding.paid };
+  return decideWatched(items, state, undefined);
 }
 
 /**
- * Batch-local spending of budgets and caps: a transaction sees what earlier items of its own
- * batch were paid, as it sees their purchases (docs/concepts.md, Funding controls).
+ * Sees each transaction that reached matching, with the input matching read (what was spent
+ * before it, its batch's earlier payments included; its earlier purchases) and what matching
+ * decided, before the payment is counted: the backtest's budget figures read them
+ * (docs/backtest.md, Budgets and caps).
  */
-class BatchFunding {
-  /** What the batch added. */
-  private readonly added = new SpentTable();
-  readonly paid: FundedPayment[] = [];
-  constructor(private readonly state: DecideState) {}
+export type MatchWatcher = (m: MatchInput, result: MatchResult) => void;
 
-  /** What the state spent plus what the batch added. */
-  readonly lookup: SpentLookup = (offerId, start, customerId) => {
-    const stored = this.state.spent?.(offerId, start, customerId);
-    const added = this.added.get(offerId, start, customerId);
-    if (added === undefined) return stored;
-    return addSpent(stored, added.amount, added.count, this.state.options);
+/**
+ * `decide`, with a watcher of each match.
+ * @param items - parse results, in submission order
+ * @param state - offers, options and the partner's stored state
+ * @param watch - sees each match, if given
+ * @returns as `decide`
+ */
+export function decideWatched(
+  items: readonly ParseResult<ParsedTransaction>[],
+  state: DecideState,
+  watch: MatchWatcher | undefined,
+): Decision {
+  requireArray(items, 'items');
+  const outcomes: Outcome[] = new Array(items.length);
+  const accepted: ParsedTransaction[] = [];
+  // A transaction sees what earlier items of its own batch were paid, as it sees their purchases
+  // (docs/concepts.md, Funding controls).
+  const batch: BatchFunding = {
+    ledger: new FundingLedger(state.options, state.spent?.bind(state)),
+    funded: [],
+    watch,
   };
+  decideEach(items, state, idClaims(state), new BatchHistory(state), batch, outcomes, accepted);
+  return { outcomes, accepted, funded: batch.funded };
+}
 
-  /** Counts a payment of a funded offer. */
-  pay(offer: CompiledOffer, tx: ParsedTransaction, cashback: Cashback): void {
-    this.paid.push({ offer, tx, cashback });
-    eachCounter(offer.budget, offer.customerCap, tx.customerId, tx.when.day, (start, c) => {
-      this.added.add(offer.offerId, start, c, cashback, 1, this.state.options);
-    });
-  }
+/** What a batch's payments spent, and who watches its matches. */
+interface BatchFunding {
+  readonly ledger: FundingLedger;
+  readonly funded: FundedPayment[];
+  readonly watch: MatchWatcher | undefined;
 }
 
 function decideEach(
@@ -251,7 +248,7 @@ function decideEach(
   state: DecideState,
   ids: IdClaims,
   history: BatchHistory,
-  funding: BatchFunding,
+  batch: BatchFunding,
   outcomes: Outcome[],
   accepted: ParsedTransaction[],
 ): void {
@@ -291,11 +288,15 @@ function decideEach(
     const purchases = offers.historyKeys.has(tx.merchantKey)
       ? history.list(tx.customerId, tx.merchantKey)
       : undefined;
-    const m = matchInput(tx, customer, purchases, activation, funding.lookup);
+    const m = matchInput(tx, customer, purchases, activation, batch.ledger.spent);
     const r = matchOffers(candidates, m, options);
+    batch.watch?.(m, r);
     if (purchases !== undefined) purchases.push(purchaseOf(tx));
     if (r.kind === 'paid') {
-      if (r.offer.funded) funding.pay(r.offer, tx, r.cashback);
+      if (r.offer.funded) {
+        batch.ledger.pay(r.offer, tx.customerId, tx.when.day, r.cashback);
+        batch.funded.push({ offer: r.offer, tx, cashback: r.cashback });
+      }
       outcomes[i] = {
         ok: true,
         cashback: r.cashback,

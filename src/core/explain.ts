@@ -1,10 +1,10 @@
-import type { Cashback } from '../matching/cashback.js';
+import { type Cashback, cashbackOfText } from '../matching/cashback.js';
 import { compileOffers, type OfferSet } from '../matching/compileOffers.js';
 import {
   explainOffer as _explainOffer,
   type CandidateExplanation,
 } from '../matching/explainOffer.js';
-import { cashbackOfText, type SpentLookup } from '../matching/funding.js';
+import type { SpentLookup } from '../matching/funding.js';
 import { matchInput } from '../matching/match.js';
 import type { WallClock } from '../model/dateTime.js';
 import { assertKnownKeys } from '../model/knownKeys.js';

@@ -7,6 +7,7 @@ export {
 } from './backtest.js';
 export { type DecideState, type Decision, decide } from './decide.js';
 export { type ExplainContext, type Explanation, explain } from './explain.js';
+export { type FundedPayment, FundingLedger } from './FundingLedger.js';
 export type { Outcome, Payment, TransactionError } from './outcome.js';
 export { createReplay } from './replay/createReplay.js';
 export { LateTransactionError } from './replay/LateTransactionError.js';

@@ -13,7 +13,7 @@ import { Conflict, offersStill, untilCommitted } from './commitBatch.js';
 import type { EngineContext } from './EngineContext.js';
 import { errorMap } from './errorMap.js';
 import { cashbackAdjusted } from './events.js';
-import { givenBack } from './funding.js';
+import { journalingLedger, storeChanges } from './funding.js';
 import { type LoadedReturns, loadReturnState } from './loadReturnState.js';
 import type { AddReturnsResult } from './results.js';
 import { storedDate } from './transactionRecords.js';
@@ -109,7 +109,7 @@ async function commitReturns(
           })),
         );
         if (changed.length !== decision.changes.length) throw new Conflict('returns');
-        const back = givenBackBy(decision, loaded);
+        const back = givenBack(ctx, decision, loaded);
         if (back.length > 0) await s.funding.add(partner, back);
       }
       if (adjusted.length > 0) {
@@ -128,17 +128,21 @@ async function commitReturns(
 
 /**
  * What the batch's lowered payments of funded offers give back to their budgets and caps
- * (docs/concepts.md, Funding controls).
+ * (docs/concepts.md, Funding controls), as the changes the store adds.
  */
-function givenBackBy(decision: ReturnDecision, loaded: LoadedReturns): FundingChange[] {
-  const out: FundingChange[] = [];
+function givenBack(
+  ctx: EngineContext,
+  decision: ReturnDecision,
+  loaded: LoadedReturns,
+): FundingChange[] {
+  const ledger = journalingLedger(ctx.options);
   for (const c of decision.changes) {
     const tx = loaded.state.transaction(c.transactionId);
     const offer = tx?.payment?.offer;
     if (tx === undefined || offer === undefined || !offer.funded) continue;
-    givenBack(offer, tx.customerId, tx.when.day, c.previous, c.cashback, out);
+    ledger.giveBack(offer, tx.customerId, tx.when.day, c.previous, c.cashback);
   }
-  return out;
+  return storeChanges(ledger, ctx.options.scale);
 }
 
 /** Per adjustment of the batch, in input order: its payment as read and the two cashbacks. */

@@ -9,7 +9,7 @@ import { commitBatch, offersStill, untilCommitted } from './commitBatch.js';
 import type { EngineContext } from './EngineContext.js';
 import { errorMap } from './errorMap.js';
 import { cashbackCreated } from './events.js';
-import { FundingReads, paidChanges, spentFrom } from './funding.js';
+import { FundingReads, journalingLedger, spentFrom, storeChanges } from './funding.js';
 import { loadBatchState } from './loadBatchState.js';
 import type { AddHistoryResult, AddTransactionsResult, SeedPayment } from './results.js';
 import { cashbackText } from './seedShapes.js';
@@ -85,7 +85,9 @@ export async function addTransactions(
       if (records.length > 0) {
         await s.payments.insert(partner, records);
         if (decision.funded.length > 0) {
-          await s.funding.add(partner, paidChanges(decision.funded, ctx.options.scale));
+          const paid = journalingLedger(ctx.options);
+          paid.payAll(decision.funded);
+          await s.funding.add(partner, storeChanges(paid, ctx.options.scale));
         }
         const event = cashbackCreated(event_id, ctx.clock().toISOString(), records);
         await s.outbox.add(partner, [event]);

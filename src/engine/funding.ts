@@ -1,19 +1,17 @@
-import type { FundedPayment } from '../core/decide.js';
+import { type CounterChange, counterKey, FundingLedger } from '../core/FundingLedger.js';
+import { cashbackOfText } from '../matching/cashback.js';
 import type { OfferSet } from '../matching/compileOffers.js';
-import {
-  cashbackOfText,
-  eachCounter,
-  givenBackBy,
-  periodEnd,
-  type Spent,
-  type SpentLookup,
-  spentKey,
-} from '../matching/funding.js';
+import type { Spent, SpentLookup } from '../matching/funding.js';
+import { fundingPeriod } from '../matching/fundingPeriod.js';
 import type { CompiledOffer, FundingLimit } from '../matching/offer.js';
 import { formatDay } from '../model/day.js';
 import type { ResolvedOptions } from '../model/options.js';
 import type { FundingChange, FundingRange, FundingTotal } from '../store/Store.js';
 import { cashbackText } from './seedShapes.js';
+
+// The engine's side of the funding ledger (docs/engine.md, Budgets and caps racing): which
+// counters a batch reads, the ledger's base over what the store held of them, and the ledger's
+// journal as the changes the store adds. What the counters count is the ledger's alone.
 
 /** The counters a batch may spend from, each once, keyed as `DecideState.spent` asks them. */
 export interface FundingRanges {
@@ -22,18 +20,18 @@ export interface FundingRanges {
 }
 
 /**
- * The counters a batch reads (docs/engine.md, Budgets and caps racing), recorded while it is
- * decided a first time with `lookup` as `DecideState.spent` (nothing spent): `decide` asks for the
- * cap and the budget of each funded offer that passed every other check, and that set does not
- * depend on what was spent, so the decision on the held counters reads no other. Those counters
- * are then read and held inside the batch's unit of work.
+ * The counters a batch reads, recorded while it is decided a first time with `lookup` as
+ * `DecideState.spent` (nothing spent): `decide` asks for the cap and the budget of each funded
+ * offer that passed every other check, and that set does not depend on what was spent, so the
+ * decision on the held counters reads no other. Those counters are then read and held inside the
+ * batch's unit of work.
  */
 export class FundingReads {
   private readonly byKey = new Map<string, { offerId: number; start: number; customer?: string }>();
 
   /** A `DecideState.spent` that records what it is asked and answers that nothing was spent. */
   readonly lookup: SpentLookup = (offerId, start, customerId) => {
-    const key = spentKey(offerId, start, customerId);
+    const key = counterKey(offerId, start, customerId);
     if (!this.byKey.has(key)) {
       this.byKey.set(
         key,
@@ -55,12 +53,8 @@ export class FundingReads {
     for (const { offerId, start, customer } of this.byKey.values()) {
       const offer = byId.get(offerId) as CompiledOffer;
       const limit = (customer === undefined ? offer.budget : offer.customerCap) as FundingLimit;
-      ranges.push({
-        offer_id: offerId,
-        customer_id: customer ?? null,
-        from: formatDay(start),
-        to: formatDay(periodEnd(limit.period, start)),
-      });
+      const { from, to } = fundingPeriod(limit.period, start);
+      ranges.push({ offer_id: offerId, customer_id: customer ?? null, from, to });
     }
     return { keys: [...this.byKey.keys()], ranges };
   }
@@ -90,11 +84,11 @@ export function spentFrom(
     byKey.set(key, { amount: cashbackOfText(t.amount, options), count: t.count });
   });
   return (offerId, start, customerId) => {
-    const spent = byKey.get(spentKey(offerId, start, customerId));
+    const spent = byKey.get(counterKey(offerId, start, customerId));
     // Read without being held, a counter could be spent by a racing unit: never decide on it.
     if (spent === undefined) {
       throw new Error(
-        `the batch read funding counter ${spentKey(offerId, start, customerId)}, which it did not hold`,
+        `the batch read funding counter ${counterKey(offerId, start, customerId)}, which it did not hold`,
       );
     }
     return spent;
@@ -102,51 +96,26 @@ export function spentFrom(
 }
 
 /**
- * What a batch's payments of funded offers add to the counters, per counter and day.
- * @param funded - `Decision.funded`
- * @param scale - decimal places of cashback
- * @returns the changes
+ * A ledger that journals its changes, for a unit of work to add to the store.
+ * @param options - scale
+ * @returns the ledger
  */
-export function paidChanges(funded: readonly FundedPayment[], scale: number): FundingChange[] {
-  const changes: FundingChange[] = [];
-  for (const { offer, tx, cashback } of funded) {
-    const amount = cashbackText(cashback, scale);
-    counterChanges(offer, tx.customerId, tx.when.day, amount, 1, changes);
-  }
-  return changes;
+export function journalingLedger(options: ResolvedOptions): FundingLedger {
+  return new FundingLedger(options, undefined, true);
 }
 
 /**
- * What a return that lowered a payment of a funded offer gives back to its counters.
- * @param offer - the offer that paid
- * @param customerId - the paid customer
- * @param day - the transaction's day number
- * @param previous - the cashback before, exact text
- * @param cashback - after, exact text
- * @param out - where the changes go
+ * A ledger's journal as the changes a store adds to its per-day counters.
+ * @param ledger - a ledger made by `journalingLedger`
+ * @param scale - decimal places of cashback
+ * @returns the changes, in the journal's order
  */
-export function givenBack(
-  offer: CompiledOffer,
-  customerId: string,
-  day: number,
-  previous: string,
-  cashback: string,
-  out: FundingChange[],
-): void {
-  const { amount, count } = givenBackBy(previous, cashback);
-  counterChanges(offer, customerId, day, amount, count, out);
-}
-
-function counterChanges(
-  offer: CompiledOffer,
-  customerId: string,
-  day: number,
-  amount: string,
-  count: number,
-  out: FundingChange[],
-): void {
-  const dayText = formatDay(day);
-  eachCounter(offer.budget, offer.customerCap, customerId, day, (_start, c) => {
-    out.push({ offer_id: offer.offerId, customer_id: c ?? null, day: dayText, amount, count });
-  });
+export function storeChanges(ledger: FundingLedger, scale: number): FundingChange[] {
+  return ledger.changes().map((c: CounterChange) => ({
+    offer_id: c.offerId,
+    customer_id: c.customerId ?? null,
+    day: formatDay(c.day),
+    amount: cashbackText(c.amount, scale),
+    count: c.count,
+  }));
 }

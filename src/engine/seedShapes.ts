@@ -53,7 +53,7 @@ export function cashbackPaymentRecord(p: PaymentRecord): CashbackPaymentRecord {
 
 /**
  * Cashback as the exact plain decimal text a store keeps (`0.62`, never `6.2e-1`), without
- * trailing zeros.
+ * trailing zeros; a negative one (a change given back) with its sign.
  * @param c - the cashback
  * @param scale - decimal places of cashback
  * @returns the text
@@ -61,8 +61,10 @@ export function cashbackPaymentRecord(p: PaymentRecord): CashbackPaymentRecord {
 export function cashbackText(c: Cashback, scale: number): string {
   if (!Number.isSafeInteger(c.units)) return cashbackDecimal(c, scale).toFixed();
   if (scale === 0) return String(c.units);
-  const digits = String(c.units).padStart(scale + 1, '0');
+  // A ledger's change given back is negative.
+  const sign = c.units < 0 ? '-' : '';
+  const digits = String(Math.abs(c.units)).padStart(scale + 1, '0');
   const fraction = digits.slice(-scale).replace(/0+$/, '');
   const whole = digits.slice(0, -scale);
-  return fraction === '' ? whole : `${whole}.${fraction}`;
+  return fraction === '' ? `${sign}${whole}` : `${sign}${whole}.${fraction}`;
 }

@@ -62,6 +62,11 @@ export function cashbackOf(d: MoneyValue, options: ResolvedOptions): Cashback {
     : { units: Number.NaN, decimal: d, value: d.toNumber() };
 }
 
+/** An exact decimal text with at most `scale` places (a stored cashback) as a cashback. */
+export function cashbackOfText(text: string, options: ResolvedOptions): Cashback {
+  return cashbackOf(new ExactMoney(text), options);
+}
+
 /**
  * A cap (`max_cashback`, a budget, a cap's amount) as units at `scale`, rounded down: exact on
  * safe integers, `NaN` when it is not one.

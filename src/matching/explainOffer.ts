@@ -4,7 +4,7 @@ import type { ResolvedOptions } from '../model/options.js';
 import type { LeafResult } from '../rules/index.js';
 import { computeCashback, isZeroCashback } from './cashback.js';
 import { customerFactsOf, factContext, transactionFactsOf } from './facts.js';
-import { periodEnd, periodStart } from './funding.js';
+import { fundingPeriod } from './fundingPeriod.js';
 import { historyFacts } from './history.js';
 import {
   asPaid,
@@ -80,9 +80,8 @@ function fundingDetail(
 /** The period holding a day, in words: `in 2026-11-01..2026-11-30`, or `over the offer`. */
 function periodText(period: FundingPeriod, day: number): string {
   if (period === 'offer') return 'over the offer';
-  const start = periodStart(period, day);
-  const end = periodEnd(period, start);
-  return start === end ? `on ${formatDay(start)}` : `in ${formatDay(start)}..${formatDay(end)}`;
+  const { from, to } = fundingPeriod(period, day);
+  return from === to ? `on ${from}` : `in ${from}..${to}`;
 }
 
 function leaves(offer: CompiledOffer, m: MatchInput): { conditions?: readonly LeafResult[] } {

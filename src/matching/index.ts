@@ -1,3 +1,4 @@
+export type { Cashback } from './cashback.js';
 export * from './check/index.js';
 export {
   type CompileOffersOptions,
@@ -7,6 +8,8 @@ export {
   OfferValidationError,
 } from './compileOffers.js';
 export type { CandidateExplanation } from './explainOffer.js';
+export type { Spent, SpentLookup } from './funding.js';
+export { type FundingPeriodDays, fundingPeriod } from './fundingPeriod.js';
 export type { Purchase } from './history.js';
 export type { EligibilityCheck } from './match.js';
-export type { Offer } from './offer.js';
+export type { FundingPeriod, Offer } from './offer.js';

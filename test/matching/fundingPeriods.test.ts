@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { periodEnd, periodStart } from '../../src/matching/funding.js';
+import { periodEnd, periodStart } from '../../src/matching/fundingPeriod.js';
 import { civilDate, dayNumberOf } from '../../src/model/day.js';
 
 /** Every day number from 0001-01-01 to 9999-12-31. */

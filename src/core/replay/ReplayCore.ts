@@ -6,8 +6,8 @@ import { assertKnownKeys } from '../../model/knownKeys.js';
 import { type ResolvedOptions, resolveCoreOptions } from '../../model/options.js';
 import type { ParsedTransaction, ParseResult } from '../../model/parseTransaction.js';
 import { describeValue } from '../../rules/_internals/describe.js';
-import { type DecideState, type Decision, decide } from '../decide.js';
-import { FundingCounters } from '../FundingCounters.js';
+import { type DecideState, decideWatched, type MatchWatcher } from '../decide.js';
+import { FundingLedger } from '../FundingLedger.js';
 import type { Outcome } from '../outcome.js';
 import { parseTransactions } from '../parseTransactions.js';
 import { parseReturns } from '../returns/parseReturns.js';
@@ -49,28 +49,27 @@ export interface ReplayCore extends ReplaySession {
 }
 
 /**
- * Sees each chunk the session decides, with the state it was decided against and its decision,
- * before the session keeps the chunk's payments and purchases: the backtest's budget figures
- * (docs/backtest.md, Budgets and caps) read the state as the chunk found it.
+ * Sees each chunk the session is about to decide, with the state it is decided against, and
+ * gives the watcher of its matches, if it wants to see them: the backtest's budget figures
+ * (docs/backtest.md, Budgets and caps) read each match as `decide` made it.
  */
-export type DecisionObserver = (
+export type ChunkWatcher = (
   items: readonly ParseResult<ParsedTransaction>[],
   state: DecideState,
-  decision: Decision,
-) => void;
+) => MatchWatcher | undefined;
 
 /**
  * Opens a session as `createReplay` does, with the steps its drivers call.
  * @param data - offers, customers and optional history
  * @param options - the session's options
- * @param observe - sees each chunk's decision (see {@link DecisionObserver})
+ * @param watch - sees each chunk's matches (see {@link ChunkWatcher})
  * @returns the session
  * @throws as `createReplay`
  */
 export function openReplay(
   data: ReplayData,
   options: CreateReplayOptions = {},
-  observe?: DecisionObserver,
+  watch?: ChunkWatcher,
 ): ReplayCore {
   checkData(data, false);
   assertKnownKeys(options, CREATE_OPTION_KEYS, 'createReplay options');
@@ -80,7 +79,7 @@ export function openReplay(
       `createReplay options.returns must be a boolean, got ${describeValue(returns)}`,
     );
   }
-  return replayCore(data, session, DEFAULT_LATENESS_DAYS, returns === true, observe);
+  return replayCore(data, session, DEFAULT_LATENESS_DAYS, returns === true, watch);
 }
 
 /**
@@ -89,7 +88,7 @@ export function openReplay(
  * @param options - the session's options
  * @param defaultLateness - `maxLatenessDays` when the options leave it out
  * @param withReturns - whether the session takes returns (and keeps what they need)
- * @param observe - sees each chunk's decision
+ * @param watch - sees each chunk's matches
  * @returns the session
  */
 export function replayCore(
@@ -97,7 +96,7 @@ export function replayCore(
   options: ReplaySessionOptions,
   defaultLateness: number,
   withReturns = false,
-  observe?: DecisionObserver,
+  watch?: ChunkWatcher,
 ): ReplayCore {
   const resolved: ResolvedOptions = resolveCoreOptions(options);
   const lateness = latenessDays(options.maxLatenessDays, defaultLateness);
@@ -117,7 +116,7 @@ export function replayCore(
   purchases.store(start.stored);
   // Only a session that takes returns keeps what they need: none costs nothing.
   // Budgets and caps follow the processing order (docs/replay.md, Funding controls).
-  const counters = offers.offers.some((o) => o.funded) ? new FundingCounters(resolved) : undefined;
+  const counters = offers.offers.some((o) => o.funded) ? new FundingLedger(resolved) : undefined;
   const book = withReturns ? new ReturnBook(offers, resolved, counters) : undefined;
   book?.store(start.stored);
   const returnTotals = withReturns ? new ReturnTotals(resolved.scale) : undefined;
@@ -137,9 +136,8 @@ export function replayCore(
   let offset = 0;
 
   const decideScreened = (items: readonly ParseResult<ParsedTransaction>[]): readonly Outcome[] => {
-    const d = decide(items, state);
-    observe?.(items, state, d);
-    counters?.paid(d.funded);
+    const d = decideWatched(items, state, watch?.(items, state));
+    counters?.payAll(d.funded);
     purchases.store(d.accepted);
     book?.store(d.accepted, d.outcomes);
     return d.outcomes;

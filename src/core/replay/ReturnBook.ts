@@ -6,7 +6,7 @@ import { type ExactAmount, ExactMoney } from '../../model/money.js';
 import type { ResolvedOptions } from '../../model/options.js';
 import type { ParsedReturn } from '../../model/parseReturn.js';
 import type { ParsedTransaction, ParseResult } from '../../model/parseTransaction.js';
-import type { FundingCounters } from '../FundingCounters.js';
+import type { FundingLedger } from '../FundingLedger.js';
 import type { Outcome } from '../outcome.js';
 import { decideReturns } from '../returns/decideReturns.js';
 import type { ReturnDecision } from '../returns/ReturnOutcome.js';
@@ -42,7 +42,7 @@ export class ReturnBook {
   constructor(
     offers: OfferSet,
     options: ResolvedOptions,
-    private readonly counters?: FundingCounters,
+    private readonly counters?: FundingLedger,
   ) {
     this.byOffer = new Map(offers.offers.map((o) => [o.offerId, o]));
     this.state = {

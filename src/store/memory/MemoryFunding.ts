@@ -1,5 +1,13 @@
+import { type CountedArithmetic, countedChange } from '../../model/countedChange.js';
 import { ExactMoney } from '../../model/money.js';
 import type { FundingChange, FundingRange, FundingRecount, FundingTotal } from '../Store.js';
+
+/** Exact decimals, as the counting rule needs them. */
+const EXACT: CountedArithmetic<InstanceType<typeof ExactMoney>> = {
+  isZero: (a) => a.isZero(),
+  minus: (a, b) => a.minus(b),
+};
+const NONE = new ExactMoney(0);
 
 /** One counter on one day. */
 interface DayCounter {
@@ -141,8 +149,9 @@ export class MemoryFunding {
     }
     const changes: { partner: string; change: FundingChange }[] = [];
     for (const p of payments) {
-      if (p.amount.isZero()) continue;
-      const base = { offer_id: p.offerId, day: p.day, amount: p.amount.toFixed(), count: 1 };
+      const { amount, count } = countedChange(NONE, p.amount, EXACT);
+      if (count === 0 && amount.isZero()) continue;
+      const base = { offer_id: p.offerId, day: p.day, amount: amount.toFixed(), count };
       if (budgets.has(p.offerId))
         changes.push({ partner: p.partner, change: { ...base, customer_id: null } });
       if (caps.has(p.offerId)) {

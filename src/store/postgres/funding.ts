@@ -89,7 +89,12 @@ const ADD_HELD = `WITH changes AS (${CHANGES})
   FROM changes c
   ${ON_DAY}`;
 
-/** Payments above 0 of the offers of `$1` (budgets) or `$2` (caps), with their transaction's day. */
+/**
+ * Payments above 0 of the offers of `$1` (budgets) or `$2` (caps), with their transaction's day:
+ * each counts its current cashback and one payment, the counting rule of `model/countedChange.ts`
+ * in SQL, held to it by the conformance test "a recount counts each payment as the counting rule
+ * does".
+ */
 const PAID = `SELECT p.partner, p.customer_id, p.offer_id, t.day, p.cashback_amount AS amount
   FROM cashback_payments p
   JOIN cashback_transactions t ON t.partner = p.partner AND t.transaction_id = p.transaction_id

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { Money } from '../../model/money.js';
+import { type CountedArithmetic, countedChange } from '../../model/countedChange.js';
+import { Money, type MoneyValue } from '../../model/money.js';
 import type { FundingChange, FundingRange, FundingTotal } from '../../store/index.js';
 import {
   ALL_DAYS,
@@ -198,6 +199,74 @@ function totalTests(suite: Suite): void {
   );
 }
 
+/** Exact decimals, as the counting rule needs them. */
+const EXACT: CountedArithmetic<MoneyValue> = {
+  isZero: (a) => a.isZero(),
+  minus: (a, b) => a.minus(b),
+};
+
+/**
+ * A recount against the counting rule's own sums (`countedChange`): a store that restates the rule
+ * (in SQL, say) fails here when it counts a payment otherwise, one at 0 or lowered by a return.
+ */
+function recountRuleTest(suite: Suite): void {
+  suite.test('a recount counts each payment as the counting rule does', async (store) => {
+    const days = ['2025-04-01', '2025-04-02'];
+    // Per payment: customer, day, cashback as paid, cashback after an adjustment (if any).
+    const paid: readonly (readonly [string, string, string, string | undefined])[] = [
+      ['c1', days[0] as string, '0.01', undefined],
+      ['c1', days[0] as string, '2.50', '0'],
+      ['c1', days[1] as string, '3.333', '1.2'],
+      ['c2', days[0] as string, '0', undefined],
+      ['c2', days[1] as string, '7', '6.99'],
+      ['c2', days[1] as string, '1000000000000.01', undefined],
+    ];
+    await store.customers.upsert(A, [makeCustomer('c1'), makeCustomer('c2')]);
+    await store.transactions.insert(
+      A,
+      paid.map(([customer, day], i) => makeTransaction(`r${i}`, { customer, day })),
+    );
+    await store.payments.insert(
+      A,
+      paid.map(([customer, , cashback], i) =>
+        makePayment(`r${i}`, { customer, cashback, offer: 9 }),
+      ),
+    );
+    await store.payments.adjust(
+      A,
+      paid.flatMap(([, , previous, after], i) =>
+        after === undefined
+          ? []
+          : [
+              {
+                transaction_id: `r${i}`,
+                previous_cashback_amount: previous,
+                cashback_amount: after,
+              },
+            ],
+      ),
+    );
+    await store.funding.recount({ budgets: [9], caps: [9] });
+    const ranges: FundingRange[] = [];
+    const expected: [string, number][] = [];
+    for (const customer of [null, 'c1', 'c2']) {
+      for (const day of days) {
+        let amount = new Money(0);
+        let count = 0;
+        for (const [c, d, cashback, after] of paid) {
+          if (d !== day || (customer !== null && c !== customer)) continue;
+          const counted = countedChange(new Money(0), new Money(after ?? cashback), EXACT);
+          amount = amount.plus(counted.amount);
+          count += counted.count;
+        }
+        ranges.push(range(9, customer, day));
+        expected.push([amount.toFixed(), count]);
+      }
+    }
+    assertTotals(await store.funding.hold(A, ranges), expected);
+  });
+}
+
 /** What a unit of work holds: kept from others until it ends, taken back when it throws. */
 function holdingTests(suite: Suite): void {
   suite.test('a unit that throws leaves the counters as they were', async (store) => {
@@ -298,6 +367,7 @@ function holdingTests(suite: Suite): void {
 export function fundingTests(suite: Suite): void {
   suite.describe('funding', () => {
     totalTests(suite);
+    recountRuleTest(suite);
     holdingTests(suite);
   });
 }

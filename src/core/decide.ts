@@ -16,6 +16,7 @@ import type { ParsedTransaction, ParseResult } from '../model/parseTransaction.j
 import { type FundedPayment, FundingLedger } from './FundingLedger.js';
 import type { Outcome } from './outcome.js';
 import { requireArray } from './requireInput.js';
+import { ITEM, MARK, type ScreenedIds, screenMark } from './screening.js';
 
 /**
  * What `decide` reads: offers, options and the stored state of one partner. Lookups are plain
@@ -77,27 +78,19 @@ function fail(key: string, code: TransactionErrorCode, message: string): Outcome
 }
 
 /**
- * Transaction ids of a batch: `taken` is true when the id is already stored or claimed earlier
- * in the batch; `claim` records the id of an item that will be stored unless it is taken, and
- * says whether it did. Claims live in the batch, never in the caller's state: `decide` changes
- * none of its inputs.
- */
-interface IdClaims {
-  taken(id: string): boolean;
-  claim(id: string): boolean;
-}
-
-/**
- * The claims of one batch over `state.hasTransaction`.
+ * The claims of one batch over `state.hasTransaction`: an id is taken when it is stored already
+ * or claimed earlier in the batch. Claims live in the batch, never in the caller's state:
+ * `decide` changes none of its inputs.
  * @param state - the stored state
  * @returns the batch's claims
  */
-function idClaims(state: DecideState): IdClaims {
+function idClaims(state: DecideState): ScreenedIds {
   const batch = new Set<string>();
+  const has = (id: string) => batch.has(id) || state.hasTransaction(id);
   return {
-    taken: (id) => batch.has(id) || state.hasTransaction(id),
-    claim: (id) => {
-      if (batch.has(id) || state.hasTransaction(id)) return false;
+    has,
+    add: (id) => {
+      if (has(id)) return false;
       batch.add(id);
       return true;
     },
@@ -110,16 +103,15 @@ interface Screened {
 }
 
 /**
- * The screening every stored transaction goes through, with the outcome of the order in
- * docs/concepts.md: validation, duplicate, customer. Returns the failing outcome; or `undefined`,
- * with the customer in `out` and the id claimed. (The customer goes to `out` so that the caller
- * need not read the customer object to tell it from an outcome: most transactions never need it
- * again.) A duplicate wins over an unknown customer, as the order says.
+ * The screening every stored transaction goes through, in the order of `screenMark`. Returns the
+ * failing outcome; or `undefined`, with the customer in `out` and the id claimed. (The customer
+ * goes to `out` so that the caller need not read the customer object to tell it from an outcome:
+ * most transactions never need it again.)
  */
 function screen(
   item: ParseResult<ParsedTransaction>,
   state: DecideState,
-  ids: IdClaims,
+  ids: ScreenedIds,
   what: string,
   out: Screened,
 ): Outcome | undefined {
@@ -127,11 +119,11 @@ function screen(
   const tx = item.value;
   const id = tx.transactionId;
   const customer = state.customer(tx.customerId);
-  if (customer === undefined) {
-    if (ids.taken(id)) return fail(id, 'duplicate_transaction', _duplicateTransaction(id));
+  const mark = screenMark(customer === undefined ? ITEM.unknownCustomer : ITEM.known, id, ids);
+  if (mark === MARK.duplicate) return fail(id, 'duplicate_transaction', _duplicateTransaction(id));
+  if (mark === MARK.unknownCustomer) {
     return fail(id, 'customer_not_found', _customerNotFound(tx.customerId));
   }
-  if (!ids.claim(id)) return fail(id, 'duplicate_transaction', _duplicateTransaction(id));
   out.customer = customer;
   return undefined;
 }
@@ -246,7 +238,7 @@ interface BatchFunding {
 function decideEach(
   items: readonly ParseResult<ParsedTransaction>[],
   state: DecideState,
-  ids: IdClaims,
+  ids: ScreenedIds,
   history: BatchHistory,
   batch: BatchFunding,
   outcomes: Outcome[],

@@ -12,6 +12,8 @@ import type { Outcome } from '../outcome.js';
 import { parseTransactions } from '../parseTransactions.js';
 import { parseReturns } from '../returns/parseReturns.js';
 import { SummaryBuilder } from '../SummaryBuilder.js';
+import type { ChunkFacts } from '../screening.js';
+import { MARK } from '../screening.js';
 import { classify } from './classify.js';
 import { duplicateOutcome } from './duplicateOutcome.js';
 import {
@@ -26,8 +28,6 @@ import { checkData, isOfferSet, type ReplayData } from './ReplayData.js';
 import type { ReplaySession } from './ReplaySession.js';
 import { ReturnBook } from './ReturnBook.js';
 import { ReturnTotals } from './ReturnTotals.js';
-import type { ChunkFacts } from './screening.js';
-import { MARK } from './screening.js';
 import { type ReplayStart, startReplay } from './startReplay.js';
 
 /** A replay session with the steps its drivers call, beyond the public `push`. */
@@ -111,7 +111,7 @@ export function replayCore(
     lateness,
     data.activations ?? [],
   );
-  const { customers, ledger, rejected } = start;
+  const { customers, screener, rejected } = start;
   const purchases = new PurchaseHistory(offers, lateness);
   purchases.store(start.stored);
   // Only a session that takes returns keeps what they need: none costs nothing.
@@ -122,7 +122,7 @@ export function replayCore(
   const returnTotals = withReturns ? new ReturnTotals(resolved.scale) : undefined;
   let returnOffset = 0;
   // What `decide` reads for items that screening left: none of them is a duplicate, and the
-  // ledger already holds their ids.
+  // screener already holds their ids.
   const state: DecideState = {
     offers,
     options: resolved,
@@ -143,9 +143,9 @@ export function replayCore(
     return d.outcomes;
   };
   const pushParsed = (items: readonly ParseResult<ParsedTransaction>[]): readonly Outcome[] => {
-    // The ledger throws for a late item before anything of the chunk is decided or recorded: a
+    // The screener throws for a late item before anything of the chunk is decided or recorded: a
     // chunk that throws leaves the session as it was.
-    const marks = ledger.screen(classify(items, customers, offers.historyKeys));
+    const marks = screener.screen(classify(items, customers, offers.historyKeys));
     const outcomes = withDuplicates(items, marks, decideScreened);
     for (const o of outcomes) totals.add(o);
     return outcomes;
@@ -185,7 +185,7 @@ export function replayCore(
     },
     retained: () => ({
       customers: customers.size,
-      transactionIds: ledger.size,
+      transactionIds: screener.size,
       purchases: purchases.size,
       returnable: book?.size ?? 0,
     }),

@@ -1,10 +1,10 @@
 import type { ParsedCustomer } from '../../model/parseCustomer.js';
 import type { ParsedTransaction, ParseResult } from '../../model/parseTransaction.js';
-import { type ChunkFacts, ITEM } from './screening.js';
+import { type ChunkFacts, ITEM } from '../screening.js';
 
 /**
  * What each item of a chunk is, as a session's registered customers and its offers say: the first
- * half of screening, before the ledger looks at ids and dates (see `Ledger.screen`).
+ * half of screening, before the screener looks at ids and dates (see `Screener.screen`).
  * @param items - the chunk, parsed
  * @param customers - the registered customers by id
  * @param historyKeys - merchant keys whose offers read history

@@ -8,8 +8,8 @@ import { screenCustomers } from '../customers.js';
 import type { DecideState } from '../decide.js';
 import { screenHistory } from '../decide.js';
 import { parseTransactions } from '../parseTransactions.js';
-import { Ledger } from './Ledger.js';
 import type { ReplayResult } from './ReplayResult.js';
+import { Screener } from './Screener.js';
 
 /** Where every replay starts: customers applied as one request, then history. */
 export interface ReplayStart {
@@ -18,7 +18,7 @@ export interface ReplayStart {
   /** When each customer activated each offer; absent when nobody did. */
   readonly activation: DecideState['activation'];
   /** The stored ids and dates, history recorded. */
-  readonly ledger: Ledger;
+  readonly screener: Screener;
   /** Customers, activations and history not applied. */
   readonly rejected: ReplayResult['rejected'];
   /** The history items as parsed, in input order. */
@@ -36,7 +36,7 @@ export interface ReplayStart {
  * @param options - the resolved core options
  * @param lateness - `maxLatenessDays`
  * @param activations - activations as given (`date` required)
- * @returns the registered customers, the ledger and the rejections
+ * @returns the registered customers, the screener and the rejections
  */
 export function startReplay(
   offers: OfferSet,
@@ -50,20 +50,20 @@ export function startReplay(
   const registered = new Map<string, ParsedCustomer>();
   for (const c of customerBatch.accepted) registered.set(c.customerId, c);
   const activationStart = applyActivations(offers, registered, activations, options.timeZone);
-  const ledger = new Ledger(offers.historyKeys, lateness);
+  const screener = new Screener(offers.historyKeys, lateness);
   const items = parseTransactions(history, options.timeZone, true);
   const historyBatch = screenHistory(items, {
     offers,
     options,
     customer: (id) => registered.get(id),
-    hasTransaction: (id) => ledger.has(id),
+    hasTransaction: (id) => screener.has(id),
     purchases: () => undefined,
   });
-  ledger.storeHistory(historyBatch.accepted);
+  screener.storeHistory(historyBatch.accepted);
   return {
     customers: registered,
     activation: activationStart.activation,
-    ledger,
+    screener,
     rejected: {
       customers: customerBatch.errors,
       activations: activationStart.errors,

@@ -16,7 +16,7 @@ export interface DecidedPart {
 export interface Partition {
   /** Parses and classifies the partition's part of a block. */
   screen(block: number, part: Part): Promise<Screening>;
-  /** Decides it, leaving out the duplicates the ledger found. */
+  /** Decides it, leaving out the duplicates the screener found. */
   decide(block: number, duplicates: Int32Array, indices: Int32Array): Promise<DecidedPart>;
   /** Ends the partition (its thread, if any). */
   stop(): void;

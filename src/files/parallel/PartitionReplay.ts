@@ -1,11 +1,11 @@
 // The replay of one partition of `cashback replay --workers N`: the transactions routed to it
 // (Routes.ts), classified then decided block by block by its replay session, which owns the
-// rules; the reading thread's ledger decides duplicates and date order over every partition in
+// rules; the reading thread's screener decides duplicates and date order over every partition in
 // between (docs/replay.md, Workers). Partition 0 runs in the reading thread, the others in
 // worker threads (partitionWorker.ts).
 import type { Outcome } from '../../core/outcome.js';
 import { openReplay, type ReplayCore } from '../../core/replay/ReplayCore.js';
-import type { ChunkFacts } from '../../core/replay/screening.js';
+import type { ChunkFacts } from '../../core/screening.js';
 import type { ResolvedOptions } from '../../model/options.js';
 import {
   type ParsedTransaction,
@@ -101,7 +101,7 @@ export class PartitionReplay {
 
   /**
    * Parses a part of a block, and classifies its items by the session's customers and offers:
-   * what the reading thread's ledger needs to mark duplicates and check date order across
+   * what the reading thread's screener needs to mark duplicates and check date order across
    * partitions.
    * @param block - the block's number
    * @param part - this partition's items of it
@@ -138,7 +138,7 @@ export class PartitionReplay {
   }
 
   /**
-   * Decides a screened part, leaving out the duplicates the reading thread's ledger found.
+   * Decides a screened part, leaving out the duplicates the reading thread's screener found.
    * @param block - the block's number (screened before, blocks in order)
    * @param duplicates - positions in the part of the duplicates, ascending
    * @param indices - the stream index of each invalid item, for its `#<index>` key

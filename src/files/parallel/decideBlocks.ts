@@ -1,4 +1,4 @@
-import type { Ledger } from '../../core/replay/Ledger.js';
+import type { Screener } from '../../core/replay/Screener.js';
 import type { Block, Part } from './blocks.js';
 import { type BlockMarks, markBlock } from './markBlock.js';
 import type { DecidedPart, Partition } from './Partition.js';
@@ -19,14 +19,14 @@ export interface DecidedBlock {
  * outcomes die young.
  * @param pool - the partitions
  * @param blocks - the blocks, in file order
- * @param ledger - the replay's ledger
+ * @param screener - the replay's screener
  * @param skip - reports a malformed line
  * @returns the decided blocks
  */
 export async function* decideBlocks(
   pool: readonly Partition[],
   blocks: AsyncIterable<Block>,
-  ledger: Ledger,
+  screener: Screener,
   skip: (line: number, reason: string) => void,
 ): AsyncGenerator<DecidedBlock> {
   const next = { index: 0 };
@@ -43,7 +43,7 @@ export async function* decideBlocks(
     // Screenings come back in the order sent, so blocks are marked in file order.
     let marks: BlockMarks;
     try {
-      marks = markBlock(block, screened, ledger, next, skip);
+      marks = markBlock(block, screened, screener, next, skip);
     } catch (error) {
       failure = { error };
       throw error;

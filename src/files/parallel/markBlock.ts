@@ -1,11 +1,11 @@
 // A block of `cashback replay --workers N` walked in file order between its two steps: the
-// partitions classified their items; the replay's ledger, over every partition, now says which
+// partitions classified their items; the replay's screener, over every partition, now says which
 // are duplicates and whether one comes too late, as one replay says (docs/replay.md, Workers).
 
 import type { Outcome } from '../../core/outcome.js';
 import { duplicateOutcome } from '../../core/replay/duplicateOutcome.js';
-import type { Ledger } from '../../core/replay/Ledger.js';
-import { ITEM, MARK } from '../../core/replay/screening.js';
+import type { Screener } from '../../core/replay/Screener.js';
+import { ITEM, MARK } from '../../core/screening.js';
 import type { Block } from './blocks.js';
 import type { DecidedPart } from './Partition.js';
 import { LINE, type Screening } from './PartitionReplay.js';
@@ -27,7 +27,7 @@ const SKIPPED = 0;
 const DUPLICATE = 1;
 const DECIDED = 2;
 
-/** The items of a block in file order, as the ledger reads them, and where each came from. */
+/** The items of a block in file order, as the screener reads them, and where each came from. */
 interface Gathered {
   readonly kinds: Uint8Array;
   readonly ids: string[];
@@ -40,10 +40,10 @@ interface Gathered {
 
 /**
  * Walks a screened block in file order: reports malformed lines, numbers the items, then has
- * the ledger screen them (it marks duplicates, stores ids and checks date order).
+ * the screener screen them (it marks duplicates, stores ids and checks date order).
  * @param block - the block
  * @param screened - each partition's screening of its part
- * @param ledger - the replay's ledger, over every partition
+ * @param screener - the replay's screener, over every partition
  * @param next - the stream index of the next item, moved on past this block's
  * @param skip - reports a malformed line: its line number and why
  * @returns the marks
@@ -52,7 +52,7 @@ interface Gathered {
 export function markBlock(
   block: Block,
   screened: readonly Screening[],
-  ledger: Ledger,
+  screener: Screener,
   next: { index: number },
   skip: (line: number, reason: string) => void,
 ): BlockMarks {
@@ -70,7 +70,7 @@ export function markBlock(
   for (let j = 0; j < items.count; j++) {
     if (items.kinds[j] !== ITEM.invalid) ids[items.lineOf[j] as number] = items.ids[id++] as string;
   }
-  const marks = ledger.screen(items);
+  const marks = screener.screen(items);
   const duplicates = screened.map(() => [] as number[]);
   for (let j = 0; j < items.count; j++) {
     if (marks[j] !== MARK.duplicate) continue;

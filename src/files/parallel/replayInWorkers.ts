@@ -25,12 +25,12 @@ const BLOCK = 1000;
  * `replayFiles` over partitions by customer (and by merchant where an offer has a budget) decided
  * in parallel, with one replay's output: the same outcomes in the same order (docs/replay.md,
  * Workers). This thread starts the replay as one replay does (customers, activations, then
- * history), keeps only the rejections and the ledger of stored ids, and gives each partition the
+ * history), keeps only the rejections and the screener of stored ids, and gives each partition the
  * customers, activations and stored history it decides on (`Routes`): partition 0 is replayed in
  * this thread, which also reads the file, each other one in a worker thread. The transactions
  * file is cut into blocks routed the same way (NDJSON as bytes, parsed by the partition). Each
  * block is decided in two steps: every partition parses its items and its session classifies
- * them (valid? known customer? at a merchant whose offers read history?); this thread's ledger,
+ * them (valid? known customer? at a merchant whose offers read history?); this thread's screener,
  * walking the block in file order, marks duplicates and checks date order over all of them; each
  * partition's session then decides its items with those marks, and this thread puts the outcomes
  * back in file order.
@@ -113,7 +113,7 @@ function transactionBlocks(
 
 /**
  * The replay over started partitions: outcomes block by block, in file order, and the totals.
- * @param shared - the rejections, the ledger and the counts of the start
+ * @param shared - the rejections, the screener and the counts of the start
  * @param inits - what each partition starts from (dropped once they have started)
  * @param blocks - the transactions file in blocks
  * @param malformed - how many malformed records were skipped so far
@@ -127,7 +127,7 @@ function fileReplay(
   malformed: () => number,
   skip: (line: number, reason: string) => void,
 ): FileReplay {
-  const { rejected, ledger } = shared;
+  const { rejected, screener } = shared;
   const first = inits[0] as PartitionInit;
   const totals = new SummaryBuilder(first.options.scale, first.options.currency);
   const purchases = new Array<number>(inits.length).fill(0);
@@ -140,7 +140,7 @@ function fileReplay(
     pending = undefined;
     const pool = await startPartitions(starting);
     try {
-      for await (const decided of decideBlocks(pool, blocks(), ledger, skip)) {
+      for await (const decided of decideBlocks(pool, blocks(), screener, skip)) {
         const outcomes = blockOutcomes(decided.block, decided.marks, decided.decided);
         for (const o of outcomes) totals.add(o);
         decided.decided.forEach((d, p) => {
@@ -159,7 +159,7 @@ function fileReplay(
       totals.build({ customers: rejected.customers.length, history: rejected.history.length }),
     retained: () => ({
       customers: shared.customers,
-      transactionIds: ledger.size,
+      transactionIds: screener.size,
       purchases: purchases.reduce((a, b) => a + b, 0),
       // `--workers` takes no returns (docs/replay.md, Returns).
       returnable: 0,

@@ -1,5 +1,5 @@
-import type { Ledger } from '../../core/replay/Ledger.js';
 import type { ReplayResult } from '../../core/replay/ReplayResult.js';
+import type { Screener } from '../../core/replay/Screener.js';
 import { startReplay } from '../../core/replay/startReplay.js';
 import type { OfferSet } from '../../matching/compileOffers.js';
 import type { ResolvedOptions } from '../../model/options.js';
@@ -12,8 +12,8 @@ export interface SharedInputs {
   readonly rejected: ReplayResult['rejected'];
   /** How many customers are registered. */
   readonly customers: number;
-  /** The ids and newest day of the stored history: the ledger every partition's items go through. */
-  readonly ledger: Ledger;
+  /** The ids and newest day of the stored history: the screener every partition's items go through. */
+  readonly screener: Screener;
   /**
    * Each partition's customers (as read: it rejects the same ones), the activations its
    * transactions read and the stored history it decides on.
@@ -43,7 +43,7 @@ export interface StartInputs {
  * @param options - the replay's options
  * @param lateness - `maxLatenessDays`
  * @param routes - where each record goes
- * @returns the rejections, the ledger and each partition's share
+ * @returns the rejections, the screener and each partition's share
  */
 export function shareInputs(
   offers: OfferSet,
@@ -76,7 +76,7 @@ export function shareInputs(
   return {
     rejected: start.rejected,
     customers: start.customers.size,
-    ledger: start.ledger,
+    screener: start.screener,
     parts,
   };
 }

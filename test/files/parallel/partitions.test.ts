@@ -1,7 +1,7 @@
 /**
  * The partitions of `cashback replay --workers N`, driven in one thread with the driver's own
  * modules (blocks routed by customer, or by merchant where an offer has a budget, each
- * partition's session classifying and deciding, the reading thread's ledger marking, outcomes
+ * partition's session classifying and deciding, the reading thread's screener marking, outcomes
  * through their wire form), decide as one replay session does: the same outcomes chunk by chunk,
  * and the same LateTransactionError at the same chunk, whatever the number of partitions and the
  * block size, with budgets, caps and activations too.
@@ -147,7 +147,7 @@ async function driven(
     for await (const block of blocks as AsyncIterable<Block>) {
       const b = n++;
       const screened = pool.map((p, i) => structuredClone(p.screen(b, block.parts[i] as never)));
-      const marks = markBlock(block, screened, shared.ledger, next, () => {});
+      const marks = markBlock(block, screened, shared.screener, next, () => {});
       const decided = pool.map((p, i) => {
         const outcomes = p.decide(b, marks.duplicates[i] as never, marks.indices[i] as never);
         const source =

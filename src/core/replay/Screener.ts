@@ -1,15 +1,15 @@
 import { formatDay } from '../../model/day.js';
 import type { ParsedTransaction } from '../../model/parseTransaction.js';
 import { TransactionIdSet } from '../../model/TransactionIdSet.js';
+import { type ChunkFacts, ITEM, MARK, screenMark } from '../screening.js';
 import { LateTransactionError } from './LateTransactionError.js';
-import { type ChunkFacts, ITEM, MARK } from './screening.js';
 
 /**
  * The ids a replay has stored and the newest day stored at a merchant whose offers read history:
  * what decides, item by item in stream order, which transactions are duplicates, which are
  * stored, and which come too late (docs/replay.md, Order; Date order and `maxLatenessDays`).
  */
-export class Ledger {
+export class Screener {
   private readonly ids = new TransactionIdSet();
   private newestDay = Number.NEGATIVE_INFINITY;
 
@@ -55,15 +55,14 @@ export class Ledger {
   }
 
   /**
-   * Screens the next chunk of the stream and records its stored ids and days. A duplicate wins
-   * over an unknown customer, as the order of checks says (docs/concepts.md): a valid item of an
-   * unknown customer can be a duplicate too. Only stored items count for date order, as only
+   * Screens the next chunk of the stream in the order of `screenMark` and records its stored ids
+   * and days. Only stored items count for date order, as only
    * they read history: a resubmitted old one is a duplicate, not late; which ones are stored does
    * not depend on chunking, so neither does lateness.
    * @param facts - the chunk, as the session's customers and offers describe it
    * @returns per item, a value of `MARK`
    * @throws LateTransactionError for the first stored item more than `lateness` days older than
-   *   the newest before it; the ledger is then as it was before the chunk
+   *   the newest before it; the screener is then as it was before the chunk
    */
   screen(facts: ChunkFacts): Uint8Array {
     const { kinds, ids, days } = facts;
@@ -74,20 +73,13 @@ export class Ledger {
     let dayAt = 0;
     try {
       for (let i = 0; i < kinds.length; i++) {
-        const kind = kinds[i];
+        const kind = kinds[i] as number;
         if (kind === ITEM.invalid) continue;
         const txId = ids[id++] as string;
-        if (kind === ITEM.unknownCustomer) {
-          marks[i] = this.ids.has(txId) ? MARK.duplicate : MARK.unknownCustomer;
-          continue;
-        }
         const day = kind === ITEM.knownAtHistoryMerchant ? (days[dayAt++] as number) : undefined;
-        if (!this.ids.add(txId)) {
-          marks[i] = MARK.duplicate;
-          continue;
-        }
-        marks[i] = MARK.stored;
-        if (day !== undefined) this.advance(txId, day);
+        const mark = screenMark(kind, txId, this.ids);
+        marks[i] = mark;
+        if (mark === MARK.stored && day !== undefined) this.advance(txId, day);
       }
     } catch (error) {
       this.ids.truncate(size);

@@ -6,7 +6,7 @@ import {
   type BacktestResult,
   type BacktestRow,
   backtest,
-} from '../core/backtest.js';
+} from '../core/backtest/backtest.js';
 import {
   FileReadError,
   type MalformedRecord,

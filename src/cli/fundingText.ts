@@ -1,6 +1,6 @@
-import type { BudgetBurn } from '../core/BudgetBurn.js';
-import type { BacktestResult } from '../core/backtest.js';
-import type { BacktestHeldBack, HeldBackFigures } from '../core/HeldBack.js';
+import type { BudgetBurn } from '../core/backtest/BudgetBurn.js';
+import type { BacktestResult } from '../core/backtest/backtest.js';
+import type { BacktestHeldBack, HeldBackFigures } from '../core/backtest/HeldBack.js';
 import { ExactMoney } from '../model/money.js';
 
 /** Rows as aligned text: the first column left-aligned, the others right-aligned. */

@@ -4,7 +4,7 @@ export {
   type BacktestResult,
   type BacktestRow,
   backtest,
-} from './backtest.js';
+} from './backtest/backtest.js';
 export { type DecideState, type Decision, decide } from './decide.js';
 export { type ExplainContext, type Explanation, explain } from './explain.js';
 export { type FundedPayment, FundingLedger } from './FundingLedger.js';

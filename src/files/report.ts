@@ -1,4 +1,4 @@
-import type { BacktestNet, BacktestResult, BacktestRow } from '../core/backtest.js';
+import type { BacktestNet, BacktestResult, BacktestRow } from '../core/backtest/backtest.js';
 import { html } from './html.js';
 import { fundingTables } from './reportFunding.js';
 import { vegaBrowserBuilds } from './vegaBuilds.js';

@@ -1,5 +1,5 @@
-import type { BacktestResult } from '../core/backtest.js';
-import type { BacktestHeldBack, HeldBackFigures } from '../core/HeldBack.js';
+import type { BacktestResult } from '../core/backtest/backtest.js';
+import type { BacktestHeldBack, HeldBackFigures } from '../core/backtest/HeldBack.js';
 import { html } from './html.js';
 
 const SETS = ['baseline', 'candidate', 'difference'] as const;

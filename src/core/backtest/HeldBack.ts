@@ -1,4 +1,4 @@
-import { ExactMoney, type MoneyValue } from '../model/money.js';
+import { ExactMoney, type MoneyValue } from '../../model/money.js';
 
 /** The checks that hold cashback back (docs/concepts.md, Funding controls). @public */
 export type FundingCheck = 'customer_cap' | 'budget';

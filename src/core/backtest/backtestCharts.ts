@@ -1,6 +1,6 @@
+import type { ReplaySummary } from '../SummaryBuilder.js';
 import type { BacktestRow } from './BacktestRow.js';
 import type { BacktestBudgets } from './backtestFunding.js';
-import type { ReplaySummary } from './SummaryBuilder.js';
 
 /**
  * A Vega-Lite specification (https://vega.github.io/vega-lite/docs/spec.html) as plain JSON: it

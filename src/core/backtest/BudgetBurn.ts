@@ -1,11 +1,11 @@
-import type { Cashback } from '../matching/cashback.js';
-import { cashbackDecimal } from '../matching/cashback.js';
-import type { OfferSet } from '../matching/compileOffers.js';
-import { fundingPeriod, periodStart } from '../matching/fundingPeriod.js';
-import type { CompiledOffer, FundingPeriod } from '../matching/offer.js';
-import { formatDay } from '../model/day.js';
-import { ExactMoney, type MoneyValue } from '../model/money.js';
-import { counterKey } from './FundingLedger.js';
+import type { Cashback } from '../../matching/cashback.js';
+import { cashbackDecimal } from '../../matching/cashback.js';
+import type { OfferSet } from '../../matching/compileOffers.js';
+import { fundingPeriod, periodStart } from '../../matching/fundingPeriod.js';
+import type { CompiledOffer, FundingPeriod } from '../../matching/offer.js';
+import { formatDay } from '../../model/day.js';
+import { ExactMoney, type MoneyValue } from '../../model/money.js';
+import { counterKey } from '../FundingLedger.js';
 
 /** One day of a budget's burn (docs/backtest.md, Budgets and caps). @public */
 export interface BudgetDay {

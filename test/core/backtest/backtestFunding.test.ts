@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import type { BudgetBurn } from '../../src/core/BudgetBurn.js';
-import { backtestReport } from '../../src/files/index.js';
-import { backtest, Money, replay } from '../../src/index.js';
-import { generatedData, nested } from '../files/generated.js';
-import { customer, offer, tx } from '../fixtures.js';
+import type { BudgetBurn } from '../../../src/core/backtest/BudgetBurn.js';
+import { backtestReport } from '../../../src/files/index.js';
+import { backtest, Money, replay } from '../../../src/index.js';
+import { generatedData, nested } from '../../files/generated.js';
+import { customer, offer, tx } from '../../fixtures.js';
 
 /** Transactions `t1…tn` of `c1` at the Coffee House, one a day from 2025-06-02 (a Monday). */
 function txs(amounts: readonly number[], over: Record<string, unknown> = {}) {

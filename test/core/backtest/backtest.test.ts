@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { backtest, Money, replay } from '../../src/index.js';
-import { generatedData, nested, sampleData } from '../files/generated.js';
+import { backtest, Money, replay } from '../../../src/index.js';
+import { generatedData, nested, sampleData } from '../../files/generated.js';
 
 const data = generatedData(404, 120, 4000);
 const transactions = data.transactions.map(nested);

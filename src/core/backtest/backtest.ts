@@ -1,16 +1,24 @@
-import { compileOffers } from '../matching/compileOffers.js';
-import type { WallClock } from '../model/dateTime.js';
-import { ageOn } from '../model/day.js';
-import { assertKnownKeys } from '../model/knownKeys.js';
-import { ExactMoney as Money, type MoneyValue } from '../model/money.js';
-import { CORE_OPTION_KEYS, type ResolvedOptions, resolveCoreOptions } from '../model/options.js';
-import type { ParsedCustomer } from '../model/parseCustomer.js';
+import { compileOffers } from '../../matching/compileOffers.js';
+import type { WallClock } from '../../model/dateTime.js';
+import { ageOn } from '../../model/day.js';
+import { assertKnownKeys } from '../../model/knownKeys.js';
+import { ExactMoney as Money, type MoneyValue } from '../../model/money.js';
+import { CORE_OPTION_KEYS, type ResolvedOptions, resolveCoreOptions } from '../../model/options.js';
+import type { ParsedCustomer } from '../../model/parseCustomer.js';
 import {
   type ParsedTransaction,
   type ParseResult,
   parseTransaction,
-} from '../model/parseTransaction.js';
-import { describeValue } from '../rules/_internals/describe.js';
+} from '../../model/parseTransaction.js';
+import { describeValue } from '../../rules/_internals/describe.js';
+import { screenCustomers } from '../customers.js';
+import type { Outcome } from '../outcome.js';
+import type { CreateReplayOptions, ReplaySessionOptions } from '../replay/options.js';
+import { openReplay, type ReplayCore } from '../replay/ReplayCore.js';
+import type { ReplayData } from '../replay/ReplayData.js';
+import { dateOf, ReturnCursor } from '../replay/ReturnCursor.js';
+import { requireArray } from '../requireInput.js';
+import type { ReplaySummary } from '../SummaryBuilder.js';
 import type { BacktestFigures, BacktestRow } from './BacktestRow.js';
 import { type BacktestCharts, backtestCharts } from './backtestCharts.js';
 import {
@@ -19,15 +27,7 @@ import {
   type SetFunding,
   setFunding,
 } from './backtestFunding.js';
-import { screenCustomers } from './customers.js';
 import type { BacktestHeldBack } from './HeldBack.js';
-import type { Outcome } from './outcome.js';
-import type { CreateReplayOptions, ReplaySessionOptions } from './replay/options.js';
-import { openReplay, type ReplayCore } from './replay/ReplayCore.js';
-import type { ReplayData } from './replay/ReplayData.js';
-import { dateOf, ReturnCursor } from './replay/ReturnCursor.js';
-import { requireArray } from './requireInput.js';
-import type { ReplaySummary } from './SummaryBuilder.js';
 
 // The rows live in their own module, shared with the charts built from them.
 export type { BacktestRow } from './BacktestRow.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { backtestReport } from '../../src/files/index.js';
-import { backtest, replay } from '../../src/index.js';
-import { sampleData } from '../files/generated.js';
+import { backtestReport } from '../../../src/files/index.js';
+import { backtest, replay } from '../../../src/index.js';
+import { sampleData } from '../../files/generated.js';
 
 type OfferJson = { offer_id: number; discount: number };
 type TxJson = { transaction_id: string; date: string };

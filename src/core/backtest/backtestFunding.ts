@@ -1,11 +1,11 @@
-import type { OfferSet } from '../matching/compileOffers.js';
-import type { ResolvedOptions } from '../model/options.js';
+import type { OfferSet } from '../../matching/compileOffers.js';
+import type { ResolvedOptions } from '../../model/options.js';
+import type { ChunkWatcher } from '../replay/ReplayCore.js';
+import type { ReturnOutcome } from '../returns/ReturnOutcome.js';
 import { type BudgetBurn, BurnBook } from './BudgetBurn.js';
 import { watchFunding, withoutFunding } from './fundingWatch.js';
 import { type BacktestHeldBack, HeldBackTally, heldBackRows } from './HeldBack.js';
 import { HeldBackReturns } from './HeldBackReturns.js';
-import type { ChunkWatcher } from './replay/ReplayCore.js';
-import type { ReturnOutcome } from './returns/ReturnOutcome.js';
 
 /** The burn of each set's budgets (docs/backtest.md, Budgets and caps). @public */
 export interface BacktestBudgets {

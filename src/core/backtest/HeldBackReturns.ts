@@ -1,11 +1,11 @@
-import type { OfferSet } from '../matching/compileOffers.js';
-import type { ResolvedOptions } from '../model/options.js';
-import type { ParsedTransaction } from '../model/parseTransaction.js';
+import type { OfferSet } from '../../matching/compileOffers.js';
+import type { ResolvedOptions } from '../../model/options.js';
+import type { ParsedTransaction } from '../../model/parseTransaction.js';
+import type { Outcome } from '../outcome.js';
+import { ReturnBook } from '../replay/ReturnBook.js';
+import { parseReturns } from '../returns/parseReturns.js';
+import type { ReturnOutcome } from '../returns/ReturnOutcome.js';
 import type { HeldBackTally } from './HeldBack.js';
-import type { Outcome } from './outcome.js';
-import { ReturnBook } from './replay/ReturnBook.js';
-import { parseReturns } from './returns/parseReturns.js';
-import type { ReturnOutcome } from './returns/ReturnOutcome.js';
 
 /**
  * Follows the transactions a set held back through their returns (docs/backtest.md, Budgets and

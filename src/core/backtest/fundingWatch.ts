@@ -2,24 +2,24 @@
 // chunk is looked at with the input `decide` gave matching (what was spent before it, the
 // chunk's earlier payments included) and what matching decided. The checks and amounts are
 // matching's own (`firstFailedCheck`, `fundingRoom`, `computeCashback`).
-import { cashbackDecimal, compareCashback, computeCashback } from '../matching/cashback.js';
-import type { OfferSet } from '../matching/compileOffers.js';
+import { cashbackDecimal, compareCashback, computeCashback } from '../../matching/cashback.js';
+import type { OfferSet } from '../../matching/compileOffers.js';
 import {
   firstFailedCheck,
   fundingRoom,
   type MatchInput,
   type MatchResult,
-} from '../matching/match.js';
-import type { CompiledOffer } from '../matching/offer.js';
-import { ExactMoney } from '../model/money.js';
-import type { ResolvedOptions } from '../model/options.js';
-import type { ParsedTransaction } from '../model/parseTransaction.js';
+} from '../../matching/match.js';
+import type { CompiledOffer } from '../../matching/offer.js';
+import { ExactMoney } from '../../model/money.js';
+import type { ResolvedOptions } from '../../model/options.js';
+import type { ParsedTransaction } from '../../model/parseTransaction.js';
+import { decide } from '../decide.js';
+import type { Outcome } from '../outcome.js';
+import type { ChunkWatcher } from '../replay/ReplayCore.js';
 import type { BurnBook } from './BudgetBurn.js';
-import { decide } from './decide.js';
 import type { FundingCheck, HeldBackTally } from './HeldBack.js';
 import type { HeldBackReturns } from './HeldBackReturns.js';
-import type { Outcome } from './outcome.js';
-import type { ChunkWatcher } from './replay/ReplayCore.js';
 
 /**
  * The offers of a set with no budget and no cap: the same ids, checks and cashback.

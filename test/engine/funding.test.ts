@@ -4,8 +4,10 @@
  */
 import { describe } from 'vitest';
 import { createMemoryStore } from '../../src/index.js';
+import { describeCalendarEdges } from './_calendarEdges.js';
 import { describeFundingOnStore } from './_fundingOnStore.js';
 
 describe('funding controls on the memory store', () => {
   describeFundingOnStore(async () => createMemoryStore(), 40);
+  describeCalendarEdges(async () => createMemoryStore());
 });

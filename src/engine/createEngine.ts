@@ -161,31 +161,22 @@ export function createEngine(options: EngineOptions = {}): CashbackEngine {
     offers: createOfferCache(store, resolved),
   };
 
+  // The partner id is checked before any work of the operation; a bad one rejects the call.
+  const forPartner =
+    <A, R>(operation: (ctx: EngineContext, partner: string, input: A) => Promise<R>) =>
+    async (partner: string, input: A): Promise<R> =>
+      operation(ctx, requirePartner(partner), input);
   return {
     options: resolved,
     store,
     upsertOffers: (offers) => upsertOffers(ctx, offers),
-    async upsertCustomers(partner, customers) {
-      return upsertCustomers(ctx, requirePartner(partner), customers);
-    },
-    async addActivations(partner, activations) {
-      return addActivations(ctx, requirePartner(partner), activations);
-    },
-    async addHistory(partner, transactions) {
-      return addHistory(ctx, requirePartner(partner), transactions);
-    },
-    async addTransactions(partner, transactions) {
-      return addTransactions(ctx, requirePartner(partner), transactions);
-    },
-    async addReturns(partner, returns) {
-      return addReturns(ctx, requirePartner(partner), returns);
-    },
-    async listPayments(partner, query) {
-      return listPayments(ctx, requirePartner(partner), query);
-    },
+    upsertCustomers: forPartner(upsertCustomers),
+    addActivations: forPartner(addActivations),
+    addHistory: forPartner(addHistory),
+    addTransactions: forPartner(addTransactions),
+    addReturns: forPartner(addReturns),
+    listPayments: forPartner(listPayments),
     activeOffers: () => activeOffers(ctx),
-    async explain(partner, transaction) {
-      return explainTransaction(ctx, requirePartner(partner), transaction);
-    },
+    explain: forPartner(explainTransaction),
   };
 }

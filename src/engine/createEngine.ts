@@ -1,8 +1,4 @@
-import { screenCustomers } from '../core/customers.js';
-import { decide } from '../core/decide.js';
-import { type Explanation, explainParsed } from '../core/explain.js';
-import { parseTransactions } from '../core/parseTransactions.js';
-import { dayInZone } from '../model/dateTime.js';
+import type { Explanation } from '../core/explain.js';
 import { assertKnownKeys } from '../model/knownKeys.js';
 import {
   CORE_OPTION_KEYS,
@@ -10,21 +6,18 @@ import {
   type ResolvedOptions,
   resolveCoreOptions,
 } from '../model/options.js';
-import type { ParsedTransaction, ParseResult } from '../model/parseTransaction.js';
 import { createMemoryStore } from '../store/memory/createMemoryStore.js';
 import { requirePartner } from '../store/requirePartner.js';
 import type { Store } from '../store/Store.js';
+import { activeOffers } from './activeOffers.js';
 import { addActivations } from './addActivations.js';
 import { addReturns } from './addReturns.js';
 import { addHistory, addTransactions } from './addTransactions.js';
-import { CustomerCache, customerRecord } from './customerRecords.js';
+import { CustomerCache } from './customerRecords.js';
 import { createOfferCache, type EngineContext } from './EngineContext.js';
-import { errorMap } from './errorMap.js';
-import { explainStored } from './explainStored.js';
-import { FundingReads, spentFrom } from './funding.js';
-import { loadBatchState } from './loadBatchState.js';
+import { explainTransaction } from './explainTransaction.js';
+import { listPayments } from './listPayments.js';
 import { createMemoryPartners, type PartnerRegistry } from './partners.js';
-import { parsePaymentsQuery } from './paymentsQuery.js';
 import type {
   AddActivationsResult,
   AddHistoryResult,
@@ -36,8 +29,8 @@ import type {
   UpsertCustomersResult,
   UpsertOffersResult,
 } from './results.js';
-import { cashbackPaymentRecord, seedOffer } from './seedShapes.js';
 import { PurchaseCache } from './transactionRecords.js';
+import { upsertCustomers } from './upsertCustomers.js';
 import { upsertOffers } from './upsertOffers.js';
 
 /** Options of {@link createEngine}: the core options plus storage, time, ids and partners. @public */
@@ -168,89 +161,22 @@ export function createEngine(options: EngineOptions = {}): CashbackEngine {
     offers: createOfferCache(store, resolved),
   };
 
+  // The partner id is checked before any work of the operation; a bad one rejects the call.
+  const forPartner =
+    <A, R>(operation: (ctx: EngineContext, partner: string, input: A) => Promise<R>) =>
+    async (partner: string, input: A): Promise<R> =>
+      operation(ctx, requirePartner(partner), input);
   return {
     options: resolved,
     store,
-
     upsertOffers: (offers) => upsertOffers(ctx, offers),
-
-    async upsertCustomers(partner, customers) {
-      requirePartner(partner);
-      const batch = screenCustomers(customers);
-      const counts =
-        batch.accepted.length === 0
-          ? { added: 0, updated: 0 }
-          : await store.customers.upsert(partner, batch.accepted.map(customerRecord));
-      return {
-        Added: counts.added,
-        Updated: counts.updated,
-        Errors: errorMap(batch.errors),
-        details: { errors: batch.errors },
-      };
-    },
-
-    async addActivations(partner, activations) {
-      return addActivations(ctx, requirePartner(partner), activations);
-    },
-
-    async addHistory(partner, transactions) {
-      return addHistory(ctx, requirePartner(partner), transactions);
-    },
-
-    async addTransactions(partner, transactions) {
-      return addTransactions(ctx, requirePartner(partner), transactions);
-    },
-
-    async addReturns(partner, returns) {
-      return addReturns(ctx, requirePartner(partner), returns);
-    },
-
-    async listPayments(partner, query) {
-      requirePartner(partner);
-      const q = parsePaymentsQuery(query);
-      const page = await store.payments.list(partner, {
-        from: q.date_from,
-        to: q.date_to,
-        offset: (q.current_page - 1) * q.page_size,
-        limit: q.page_size,
-      });
-      return {
-        total_count: page.total,
-        current_page: q.current_page,
-        page_size: q.page_size,
-        date_from: q.date_from,
-        date_to: q.date_to,
-        transactions: page.items.map(cashbackPaymentRecord),
-      };
-    },
-
-    async activeOffers() {
-      const set = await ctx.offers.current();
-      const today = dayInZone(ctx.clock(), resolved.timeZone);
-      return set.offers
-        .filter((o) => o.active && o.validTo >= today)
-        .map((o) => seedOffer(o.offer));
-    },
-
-    async explain(partner, transaction) {
-      requirePartner(partner);
-      const items = parseTransactions([transaction], resolved.timeZone);
-      const offers = await ctx.offers.current();
-      const { state } = await loadBatchState(ctx, partner, items, offers, true);
-      const item = items[0] as ParseResult<ParsedTransaction>;
-      // What its offers' budgets and caps have spent, read (not held) for the explanation.
-      const reads = new FundingReads();
-      decide([item], { ...state, spent: reads.lookup });
-      const funding = reads.ranges(offers);
-      const totals =
-        funding.ranges.length === 0 ? [] : await ctx.store.funding.hold(partner, funding.ranges);
-      const spent = funding.ranges.length === 0 ? undefined : spentFrom(funding, totals, resolved);
-      const explanation = explainParsed(item, { ...state, spent });
-      // An id already stored: what its returns did (docs/engine.md, explain).
-      if (!item.ok || explanation.outcome.ok) return explanation;
-      if (explanation.outcome.error.code !== 'duplicate_transaction') return explanation;
-      const returns = await explainStored(ctx, partner, item.value.transactionId);
-      return returns === undefined ? explanation : { ...explanation, returns };
-    },
+    upsertCustomers: forPartner(upsertCustomers),
+    addActivations: forPartner(addActivations),
+    addHistory: forPartner(addHistory),
+    addTransactions: forPartner(addTransactions),
+    addReturns: forPartner(addReturns),
+    listPayments: forPartner(listPayments),
+    activeOffers: () => activeOffers(ctx),
+    explain: forPartner(explainTransaction),
   };
 }

@@ -48,6 +48,20 @@ export class JsonBodyLimitError extends Error {
 }
 
 /**
+ * Where the string that opens at `open` ends: the index of its closing quote, escapes skipped, or
+ * `to` or past it when it does not close before `to`.
+ */
+function closingQuote(bytes: Uint8Array, open: number, to: number): number {
+  let i = open + 1;
+  for (; i < to; i++) {
+    const c = bytes[i];
+    if (c === BACKSLASH) i++;
+    else if (c === QUOTE) break;
+  }
+  return i;
+}
+
+/**
  * Scans the brackets of `bytes[from, to)` (outside strings) once: throws when arrays and objects
  * nest deeper than `depth` levels, and returns how many items a top-level array holds (its commas
  * at level 1, plus one; for a body that is not one, a number that means nothing).
@@ -57,13 +71,8 @@ function scan(bytes: Uint8Array, from: number, to: number, depth: number): numbe
   let commas = 0;
   for (let i = from; i < to; i++) {
     const c = bytes[i];
-    if (c === QUOTE) {
-      for (i++; i < to; i++) {
-        const d = bytes[i];
-        if (d === BACKSLASH) i++;
-        else if (d === QUOTE) break;
-      }
-    } else if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
+    if (c === QUOTE) i = closingQuote(bytes, i, to);
+    else if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
       if (++level > depth) throw new JsonBodyLimitError('depth', depth);
     } else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) level--;
     else if (c === COMMA && level === 1) commas++;
@@ -111,13 +120,8 @@ export function parseJsonBody(bytes: Uint8Array, limits: JsonBodyLimits = UNLIMI
       // To the comma or bracket that ends this item: outside strings, at depth 0.
       for (; i < n; i++) {
         const c = bytes[i];
-        if (c === QUOTE) {
-          for (i++; i < n; i++) {
-            const d = bytes[i];
-            if (d === BACKSLASH) i++;
-            else if (d === QUOTE) break;
-          }
-        } else if (c === OPEN_ARRAY || c === OPEN_OBJECT) depth++;
+        if (c === QUOTE) i = closingQuote(bytes, i, n);
+        else if (c === OPEN_ARRAY || c === OPEN_OBJECT) depth++;
         else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) {
           if (depth === 0) break;
           depth--;

@@ -250,6 +250,186 @@ function pageParameters(): object[] {
   ]);
 }
 
+/** The schemas of `components`: the requests' from the model, the responses' from above. */
+function componentSchemas(): Record<string, JsonSchema> {
+  return {
+    Customer: jsonSchema(CustomerSchema, 'input'),
+    Activation: jsonSchema(ActivationSchema, 'input'),
+    Transaction: jsonSchema(TransactionSchema, 'input'),
+    HistoryTransaction: jsonSchema(HistoryTransactionSchema, 'input'),
+    Return: jsonSchema(ReturnSchema, 'input'),
+    Offer: offerResponseSchema(),
+    Payment: jsonSchema(SeedPaymentSchema, 'output'),
+    CashbackPaymentRecord: jsonSchema(CashbackPaymentRecordSchema, 'output'),
+    TransactionsResult: jsonSchema(TransactionsResponseSchema, 'output'),
+    Adjustment: jsonSchema(AdjustmentSchema, 'output'),
+    ReturnsResult: jsonSchema(ReturnsResponseSchema, 'output'),
+    HistoryResult: jsonSchema(HistoryResponseSchema, 'output'),
+    CustomersResult: jsonSchema(CustomersResponseSchema, 'output'),
+    ActivationsResult: jsonSchema(CustomersResponseSchema, 'output'),
+    PaymentsPage: jsonSchema(PaymentsPageSchema, 'output'),
+    Token: jsonSchema(TokenResponseSchema, 'output'),
+    Health: jsonSchema(HealthSchema, 'output'),
+    Error: jsonSchema(ErrorBodySchema, 'output'),
+  };
+}
+
+/** The path of `routes/tokens.ts`. */
+function tokenPaths(): Record<string, object> {
+  return {
+    '/get-token': {
+      get: {
+        operationId: 'getToken',
+        summary: 'Get token',
+        security: [],
+        parameters: [
+          { name: 'applicationId', in: 'header', required: true, schema: { type: 'string' } },
+          { name: 'applicationKey', in: 'header', required: true, schema: { type: 'string' } },
+        ],
+        responses: {
+          '200': ok('A token for the Token header', ref('Token')),
+          ...errors(401, 404, 405, 429, 500, 503),
+        },
+      },
+    },
+  };
+}
+
+/** The paths of `routes/batches.ts`, in the order they are mounted. */
+function batchPaths(): Record<string, object> {
+  const customers = () =>
+    batch('Customer', 'Customers', 'CustomersResult', 'Counts and per-item errors');
+  return {
+    '/transactions-history': {
+      post: {
+        operationId: 'addTransactionsHistory',
+        summary: 'Add transactions history',
+        ...batch(
+          'HistoryTransaction',
+          'History transactions',
+          'HistoryResult',
+          'One result: an error per item not stored',
+        ),
+      },
+    },
+    '/customers/': {
+      post: { operationId: 'addCustomers', summary: 'Add customers', ...customers() },
+    },
+    '/customers': {
+      post: {
+        operationId: 'addCustomersNoSlash',
+        summary: 'Add customers, path without the slash',
+        ...customers(),
+      },
+    },
+    '/activations': {
+      post: {
+        operationId: 'addActivations',
+        summary: 'Activate offers for customers (opt-in); date defaults to the server clock',
+        ...batch(
+          'Activation',
+          'Activations: customer_id, offer_id, optional date',
+          'ActivationsResult',
+          'Counts (a pair activated before counts as updated, unchanged) and per-item errors',
+        ),
+      },
+    },
+    '/transactions': {
+      post: {
+        operationId: 'addTransactions',
+        summary: 'Add transactions',
+        ...batch(
+          'Transaction',
+          'Transactions to decide, all seven fields each',
+          'TransactionsResult',
+          'One result: payments, and an error per transaction that earns nothing',
+        ),
+      },
+    },
+    '/returns': {
+      post: {
+        operationId: 'addReturns',
+        summary: 'Add returns',
+        description:
+          'Returns of stored transactions: one reported before the payment day lowers the ' +
+          'payment (0 cancels it); one on or after it leaves the cashback standing.',
+        ...batch(
+          'Return',
+          'Returns; amount absent returns all that is not yet returned',
+          'ReturnsResult',
+          'One result: an adjustment per return that lowered a payment, and an error per other return',
+        ),
+      },
+    },
+  };
+}
+
+/** The path of `routes/payments.ts`. */
+function paymentPaths(): Record<string, object> {
+  return {
+    '/cashback-payments': {
+      get: {
+        operationId: 'getCashbackPayments',
+        summary: 'Get cashback payments',
+        description:
+          'Each input is read from the query string, or else from a header of the same name.',
+        parameters: pageParameters(),
+        responses: {
+          '200': ok('A page of payments', ref('PaymentsPage')),
+          ...errors(400, ...GET_ERRORS),
+        },
+      },
+    },
+  };
+}
+
+/** The path of `routes/offers.ts`. */
+function offerPaths(): Record<string, object> {
+  return {
+    '/active-offers': {
+      get: {
+        operationId: 'getActiveOffers',
+        summary: 'Get all active offers',
+        responses: {
+          '200': ok('Active offers not yet expired, by offer_id', {
+            type: 'array',
+            items: ref('Offer'),
+          }),
+          ...errors(...GET_ERRORS),
+        },
+      },
+    },
+  };
+}
+
+/** The paths of `routes/meta.ts`, open without a token. */
+function metaPaths(): Record<string, object> {
+  return {
+    '/openapi.json': {
+      get: {
+        operationId: 'getOpenApi',
+        summary: 'This document',
+        security: [],
+        responses: {
+          '200': ok('The OpenAPI 3.1 document', { type: 'object' }),
+          ...errors(404, 405, 500),
+        },
+      },
+    },
+    '/healthz': {
+      get: {
+        operationId: 'getHealth',
+        summary: 'Liveness',
+        security: [],
+        responses: {
+          '200': ok('The server is up', ref('Health')),
+          ...errors(404, 405, 500),
+        },
+      },
+    },
+  };
+}
+
 /**
  * The OpenAPI 3.1 document of the partner API, generated from the zod schemas; the app serves it
  * at `GET /openapi.json` and `docs/openapi.json` holds a copy.
@@ -257,12 +437,6 @@ function pageParameters(): object[] {
  * @public
  */
 export function openApiDocument(): Record<string, unknown> {
-  const transactionsOps = batch(
-    'Transaction',
-    'Transactions to decide, all seven fields each',
-    'TransactionsResult',
-    'One result: payments, and an error per transaction that earns nothing',
-  );
   return {
     openapi: '3.1.0',
     info: {
@@ -273,152 +447,16 @@ export function openApiDocument(): Record<string, unknown> {
     },
     components: {
       securitySchemes: { Token: { type: 'apiKey', in: 'header', name: 'Token' } },
-      schemas: {
-        Customer: jsonSchema(CustomerSchema, 'input'),
-        Activation: jsonSchema(ActivationSchema, 'input'),
-        Transaction: jsonSchema(TransactionSchema, 'input'),
-        HistoryTransaction: jsonSchema(HistoryTransactionSchema, 'input'),
-        Return: jsonSchema(ReturnSchema, 'input'),
-        Offer: offerResponseSchema(),
-        Payment: jsonSchema(SeedPaymentSchema, 'output'),
-        CashbackPaymentRecord: jsonSchema(CashbackPaymentRecordSchema, 'output'),
-        TransactionsResult: jsonSchema(TransactionsResponseSchema, 'output'),
-        Adjustment: jsonSchema(AdjustmentSchema, 'output'),
-        ReturnsResult: jsonSchema(ReturnsResponseSchema, 'output'),
-        HistoryResult: jsonSchema(HistoryResponseSchema, 'output'),
-        CustomersResult: jsonSchema(CustomersResponseSchema, 'output'),
-        ActivationsResult: jsonSchema(CustomersResponseSchema, 'output'),
-        PaymentsPage: jsonSchema(PaymentsPageSchema, 'output'),
-        Token: jsonSchema(TokenResponseSchema, 'output'),
-        Health: jsonSchema(HealthSchema, 'output'),
-        Error: jsonSchema(ErrorBodySchema, 'output'),
-      },
+      schemas: componentSchemas(),
     },
     security: [{ Token: [] }],
+    // In the order of the routes in app.ts; the committed copy is compared byte for byte.
     paths: {
-      '/get-token': {
-        get: {
-          operationId: 'getToken',
-          summary: 'Get token',
-          security: [],
-          parameters: [
-            { name: 'applicationId', in: 'header', required: true, schema: { type: 'string' } },
-            { name: 'applicationKey', in: 'header', required: true, schema: { type: 'string' } },
-          ],
-          responses: {
-            '200': ok('A token for the Token header', ref('Token')),
-            ...errors(401, 404, 405, 429, 500, 503),
-          },
-        },
-      },
-      '/transactions-history': {
-        post: {
-          operationId: 'addTransactionsHistory',
-          summary: 'Add transactions history',
-          ...batch(
-            'HistoryTransaction',
-            'History transactions',
-            'HistoryResult',
-            'One result: an error per item not stored',
-          ),
-        },
-      },
-      '/customers/': {
-        post: {
-          operationId: 'addCustomers',
-          summary: 'Add customers',
-          ...batch('Customer', 'Customers', 'CustomersResult', 'Counts and per-item errors'),
-        },
-      },
-      '/customers': {
-        post: {
-          operationId: 'addCustomersNoSlash',
-          summary: 'Add customers, path without the slash',
-          ...batch('Customer', 'Customers', 'CustomersResult', 'Counts and per-item errors'),
-        },
-      },
-      '/activations': {
-        post: {
-          operationId: 'addActivations',
-          summary: 'Activate offers for customers (opt-in); date defaults to the server clock',
-          ...batch(
-            'Activation',
-            'Activations: customer_id, offer_id, optional date',
-            'ActivationsResult',
-            'Counts (a pair activated before counts as updated, unchanged) and per-item errors',
-          ),
-        },
-      },
-      '/transactions': {
-        post: {
-          operationId: 'addTransactions',
-          summary: 'Add transactions',
-          ...transactionsOps,
-        },
-      },
-      '/returns': {
-        post: {
-          operationId: 'addReturns',
-          summary: 'Add returns',
-          description:
-            'Returns of stored transactions: one reported before the payment day lowers the ' +
-            'payment (0 cancels it); one on or after it leaves the cashback standing.',
-          ...batch(
-            'Return',
-            'Returns; amount absent returns all that is not yet returned',
-            'ReturnsResult',
-            'One result: an adjustment per return that lowered a payment, and an error per other return',
-          ),
-        },
-      },
-      '/cashback-payments': {
-        get: {
-          operationId: 'getCashbackPayments',
-          summary: 'Get cashback payments',
-          description:
-            'Each input is read from the query string, or else from a header of the same name.',
-          parameters: pageParameters(),
-          responses: {
-            '200': ok('A page of payments', ref('PaymentsPage')),
-            ...errors(400, ...GET_ERRORS),
-          },
-        },
-      },
-      '/active-offers': {
-        get: {
-          operationId: 'getActiveOffers',
-          summary: 'Get all active offers',
-          responses: {
-            '200': ok('Active offers not yet expired, by offer_id', {
-              type: 'array',
-              items: ref('Offer'),
-            }),
-            ...errors(...GET_ERRORS),
-          },
-        },
-      },
-      '/openapi.json': {
-        get: {
-          operationId: 'getOpenApi',
-          summary: 'This document',
-          security: [],
-          responses: {
-            '200': ok('The OpenAPI 3.1 document', { type: 'object' }),
-            ...errors(404, 405, 500),
-          },
-        },
-      },
-      '/healthz': {
-        get: {
-          operationId: 'getHealth',
-          summary: 'Liveness',
-          security: [],
-          responses: {
-            '200': ok('The server is up', ref('Health')),
-            ...errors(404, 405, 500),
-          },
-        },
-      },
+      ...tokenPaths(),
+      ...batchPaths(),
+      ...paymentPaths(),
+      ...offerPaths(),
+      ...metaPaths(),
     },
   };
 }

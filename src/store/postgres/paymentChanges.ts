@@ -1,8 +1,14 @@
-import type { PaymentRecord } from '../records.js';
 import { requirePartner } from '../requirePartner.js';
 import type { PaymentRepository } from '../Store.js';
 import { PAYMENT_COLUMNS, paymentRecord } from './records.js';
+import { type IdLookup, rowsByIds } from './rowsByIds.js';
 import type { SqlClient } from './sql.js';
+
+const PAYMENTS: IdLookup = {
+  table: 'cashback_payments',
+  key: 'transaction_id',
+  columns: PAYMENT_COLUMNS,
+};
 
 /**
  * What returns read and change of payments: `get` by transaction id, and `adjust`, one
@@ -13,18 +19,7 @@ import type { SqlClient } from './sql.js';
  */
 export function paymentChanges(db: SqlClient): Pick<PaymentRepository, 'get' | 'adjust'> {
   return {
-    get: async (partner, ids) => {
-      requirePartner(partner);
-      if (ids.length === 0) return [];
-      const rows = await db.query(
-        `SELECT p.* FROM unnest($2::text[]) AS u(id), LATERAL (
-           SELECT ${PAYMENT_COLUMNS} FROM cashback_payments
-           WHERE partner = $1 AND transaction_id = u.id OFFSET 0
-         ) AS p`,
-        [partner, ids],
-      );
-      return rows.map((r): PaymentRecord => paymentRecord(r));
-    },
+    get: async (partner, ids) => (await rowsByIds(db, PAYMENTS, partner, ids)).map(paymentRecord),
     adjust: async (partner, list) => {
       requirePartner(partner);
       if (list.length === 0) return [];

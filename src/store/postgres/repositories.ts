@@ -23,7 +23,24 @@ import {
   transactionRecord,
 } from './records.js';
 import { returns } from './returns.js';
+import { type IdLookup, rowsByIds } from './rowsByIds.js';
 import type { SqlClient } from './sql.js';
+
+const CUSTOMERS: IdLookup = {
+  table: 'cashback_customers',
+  key: 'customer_id',
+  columns: 'customer_id, birthday, gender, country, city',
+};
+const TRANSACTION_IDS: IdLookup = {
+  table: 'cashback_transactions',
+  key: 'transaction_id',
+  columns: 'transaction_id',
+};
+const TRANSACTIONS: IdLookup = {
+  table: 'cashback_transactions',
+  key: 'transaction_id',
+  columns: TRANSACTION_COLUMNS,
+};
 
 /** Offers: one statement per call; `upsert` moves the revision row in the same statement. */
 function offers(db: SqlClient): OfferRepository {
@@ -53,26 +70,10 @@ function offers(db: SqlClient): OfferRepository {
   };
 }
 
-// Lists of ids are looked up one by one, `unnest($n::text[])` and a LATERAL subquery per id that
-// `OFFSET 0` keeps from being merged into a join: for a thousand ids the planner picks a whole
-// table scan for `= ANY($n)`, and a hash join over the table when its statistics are stale (just
-// after a bulk load); an index lookup per id is what a batch costs whatever the statistics.
-
 /** Customers: `upsert` takes its row locks in `customer_id` order, as `transactions.insert`. */
 function customers(db: SqlClient): CustomerRepository {
   return {
-    get: async (partner, ids) => {
-      requirePartner(partner);
-      if (ids.length === 0) return [];
-      const rows = await db.query(
-        `SELECT c.* FROM unnest($2::text[]) AS u(id), LATERAL (
-           SELECT customer_id, birthday, gender, country, city FROM cashback_customers
-           WHERE partner = $1 AND customer_id = u.id OFFSET 0
-         ) AS c`,
-        [partner, ids],
-      );
-      return rows.map(customerRecord);
-    },
+    get: async (partner, ids) => (await rowsByIds(db, CUSTOMERS, partner, ids)).map(customerRecord),
     upsert: async (partner, list) => {
       requirePartner(partner);
       if (list.length === 0) return { added: 0, updated: 0 };
@@ -113,6 +114,7 @@ function activations(db: SqlClient): ActivationRepository {
     get: async (partner, query) => {
       requirePartner(partner);
       if (query.customerIds.length === 0 || query.offerIds.length === 0) return [];
+      // One probe per customer id, as `rowsByIds` looks ids up, its offers filtered there.
       const rows = await db.query(
         `SELECT a.* FROM unnest($2::text[]) AS u(id), LATERAL (
            SELECT customer_id, offer_id::float8 AS offer_id, date FROM cashback_activations
@@ -155,30 +157,10 @@ function activations(db: SqlClient): ActivationRepository {
  */
 function transactions(db: SqlClient, inUnit: boolean): TransactionRepository {
   return {
-    existing: async (partner, ids) => {
-      requirePartner(partner);
-      if (ids.length === 0) return [];
-      const rows = await db.query(
-        `SELECT t.transaction_id FROM unnest($2::text[]) AS u(id), LATERAL (
-           SELECT transaction_id FROM cashback_transactions
-           WHERE partner = $1 AND transaction_id = u.id OFFSET 0
-         ) AS t`,
-        [partner, ids],
-      );
-      return rows.map((r) => r.transaction_id as string);
-    },
-    get: async (partner, ids) => {
-      requirePartner(partner);
-      if (ids.length === 0) return [];
-      const rows = await db.query(
-        `SELECT t.* FROM unnest($2::text[]) AS u(id), LATERAL (
-           SELECT ${TRANSACTION_COLUMNS} FROM cashback_transactions t
-           WHERE t.partner = $1 AND t.transaction_id = u.id OFFSET 0
-         ) AS t`,
-        [partner, ids],
-      );
-      return rows.map(transactionRecord);
-    },
+    existing: async (partner, ids) =>
+      (await rowsByIds(db, TRANSACTION_IDS, partner, ids)).map((r) => r.transaction_id as string),
+    get: async (partner, ids) =>
+      (await rowsByIds(db, TRANSACTIONS, partner, ids)).map(transactionRecord),
     insert: async (partner, list) => {
       requirePartner(partner);
       if (list.length === 0) return [];

@@ -2,6 +2,7 @@ import type { ReturnRecord } from '../records.js';
 import { requirePartner } from '../requirePartner.js';
 import type { ReturnRepository } from '../Store.js';
 import { lockRows } from './lockRows.js';
+import { type IdLookup, rowsByIds } from './rowsByIds.js';
 import type { SqlClient, SqlRow } from './sql.js';
 
 /** A return from its row. */
@@ -16,40 +17,27 @@ function returnRecord(row: SqlRow): ReturnRecord {
   };
 }
 
+const RETURN_IDS: IdLookup = { table: 'cashback_returns', key: 'return_id', columns: 'return_id' };
+const RETURNS_OF_TRANSACTIONS: IdLookup = {
+  table: 'cashback_returns',
+  key: 'transaction_id',
+  columns: 'return_id, transaction_id, date, day, amount::text AS amount, event_id',
+};
+
 /**
  * Returns. Inside a unit, `insert` first locks the returns' transactions in `transaction_id`
  * order (docs/stores.md, transactions held by a return insert), then inserts if absent: two
- * statements. Lists of ids are looked up one by one, as in `repositories.ts`.
+ * statements. Lists of ids are looked up by `rowsByIds`.
  * @param db - a unit's connection, or the driver
  * @param inUnit - whether `db` is a unit's connection
  * @returns the repository
  */
 export function returns(db: SqlClient, inUnit: boolean): ReturnRepository {
   return {
-    existing: async (partner, ids) => {
-      requirePartner(partner);
-      if (ids.length === 0) return [];
-      const rows = await db.query(
-        `SELECT r.return_id FROM unnest($2::text[]) AS u(id), LATERAL (
-           SELECT return_id FROM cashback_returns
-           WHERE partner = $1 AND return_id = u.id OFFSET 0
-         ) AS r`,
-        [partner, ids],
-      );
-      return rows.map((r) => r.return_id as string);
-    },
-    ofTransactions: async (partner, ids) => {
-      requirePartner(partner);
-      if (ids.length === 0) return [];
-      const rows = await db.query(
-        `SELECT r.* FROM unnest($2::text[]) AS u(id), LATERAL (
-           SELECT return_id, transaction_id, date, day, amount::text AS amount, event_id
-           FROM cashback_returns WHERE partner = $1 AND transaction_id = u.id OFFSET 0
-         ) AS r`,
-        [partner, ids],
-      );
-      return rows.map(returnRecord);
-    },
+    existing: async (partner, ids) =>
+      (await rowsByIds(db, RETURN_IDS, partner, ids)).map((r) => r.return_id as string),
+    ofTransactions: async (partner, ids) =>
+      (await rowsByIds(db, RETURNS_OF_TRANSACTIONS, partner, ids)).map(returnRecord),
     insert: async (partner, list) => {
       requirePartner(partner);
       if (list.length === 0) return [];

@@ -96,157 +96,166 @@ async function assertEverythingWritten(s: StoreSession): Promise<void> {
   assert.ok(isIncreasing(events.map((e) => e.sequence)), 'outbox sequences must increase');
 }
 
+/** A unit that resolves keeps all its writes; one that throws keeps none. */
+function commitTests(suite: Suite): void {
+  suite.test(
+    'a unit of work keeps every write to every repository when fn resolves, and returns what fn returns',
+    async (store) => {
+      await seed(store);
+      const result = await store.transaction(async (s) => {
+        await writeEverything(s);
+        return { done: true };
+      });
+      assert.deepStrictEqual(result, { done: true });
+      await assertEverythingWritten(store);
+    },
+  );
+
+  suite.test(
+    'a unit of work that throws keeps none of its writes and rethrows the same error',
+    async (store) => {
+      await seed(store);
+      const before = await takeSnapshot(store, PROBE);
+      const failure = new Error('the work failed');
+      await assert.rejects(
+        store.transaction(async (s) => {
+          await writeEverything(s);
+          throw failure;
+        }),
+        (error) => {
+          assert.strictEqual(error, failure, 'the error must be rethrown as fn threw it');
+          return true;
+        },
+      );
+      assert.deepStrictEqual(await takeSnapshot(store, PROBE), before);
+
+      // Nothing of the failed unit lingers: the same writes succeed afterwards and count as new.
+      const counts = await store.transaction(async (s) => {
+        const customers = await s.customers.upsert(A, [makeCustomer('c2')]);
+        const inserted = await s.transactions.insert(A, [
+          makeTransaction('t2', { customer: 'c2', day: '2025-03-11' }),
+        ]);
+        await s.payments.insert(A, [makePayment('t2', { customer: 'c2', date: '2025-03-20' })]);
+        await s.outbox.add(A, [makeEvent('e2')]);
+        return { customers, inserted };
+      });
+      assert.deepStrictEqual(plainCopy(counts), {
+        customers: { added: 1, updated: 0 },
+        inserted: ['t2'],
+      });
+    },
+  );
+}
+
+/** What a unit's writes look like from inside it, from outside it, and to other units. */
+function isolationTests(suite: Suite): void {
+  suite.test("reads through a unit's session see the unit's own writes", async (store) => {
+    await seed(store);
+    const revisionBefore = await store.offers.revision();
+    await store.transaction(async (s) => {
+      await writeEverything(s);
+      await assertEverythingWritten(s);
+      assert.notStrictEqual(
+        await s.offers.revision(),
+        revisionBefore,
+        "the session's revision must reflect its own offer upsert",
+      );
+      // Insert-if-absent and the upsert counts see the unit's writes as stored.
+      assert.deepStrictEqual(
+        await s.transactions.insert(A, [makeTransaction('t2', { description: 'again' })]),
+        [],
+      );
+      assert.deepStrictEqual(plainCopy(await s.customers.upsert(A, [makeCustomer('c2')])), {
+        added: 0,
+        updated: 1,
+      });
+    });
+    await assertEverythingWritten(store);
+  });
+
+  suite.test(
+    "reads on the store do not see a unit's writes before the unit resolves",
+    async (store) => {
+      await seed(store);
+      const before = await takeSnapshot(store, PROBE);
+      const written = deferred();
+      const release = deferred();
+      const unit = store.transaction(async (s) => {
+        await writeEverything(s);
+        written.resolve();
+        await release.promise;
+        return 'done';
+      });
+      await Promise.race([written.promise, unit]);
+
+      // A store may make reads wait for the open unit; only reads answered meanwhile are checked.
+      const outside = takeSnapshot(store, PROBE);
+      if (await settlesWithin(outside, OUTSIDE_READ_WAIT_MS)) {
+        assert.deepStrictEqual(await outside, before);
+      }
+      release.resolve();
+      assert.strictEqual(await unit, 'done');
+      await outside;
+      await assertEverythingWritten(store);
+    },
+  );
+
+  suite.test('units of work running at the same time all keep their writes', async (store) => {
+    const units = 10;
+    const ids = Array.from({ length: units }, (_, k) => k);
+    await Promise.all(
+      ids.map((k) =>
+        store.transaction(async (s) => {
+          await s.customers.upsert(A, [makeCustomer(`c${k}`)]);
+          await new Promise((resolve) => setTimeout(resolve, 1));
+          await s.transactions.insert(A, [makeTransaction(`t${k}`, { customer: `c${k}` })]);
+          await s.payments.insert(A, [makePayment(`t${k}`, { customer: `c${k}` })]);
+          await s.outbox.add(A, [makeEvent(`e${k}-1`), makeEvent(`e${k}-2`)]);
+        }),
+      ),
+    );
+    const customerIds = ids.map((k) => `c${k}`);
+    const transactionIds = ids.map((k) => `t${k}`);
+    assert.deepStrictEqual(
+      sortedBy(await store.customers.get(A, customerIds), (c) => c.customer_id),
+      sortedBy(
+        customerIds.map((id) => makeCustomer(id)),
+        (c) => c.customer_id,
+      ),
+    );
+    assert.deepStrictEqual(
+      sortedIds(await store.transactions.existing(A, transactionIds)),
+      sortedIds(transactionIds),
+    );
+    const payments = await store.payments.list(A, {
+      from: '2025-01-01',
+      to: '2025-12-31',
+      offset: 0,
+      limit: 100,
+    });
+    assert.deepStrictEqual(
+      payments.items.map((p) => p.transaction_id),
+      sortedIds(transactionIds),
+    );
+    const events = await store.outbox.list(A, { limit: 100 });
+    assert.strictEqual(events.length, 2 * units);
+    assert.ok(isIncreasing(events.map((e) => e.sequence)), 'outbox sequences must increase');
+    const position = new Map(events.map((e, i) => [e.id, i]));
+    for (const k of ids) {
+      const first = position.get(`e${k}-1`);
+      const second = position.get(`e${k}-2`);
+      assert.ok(
+        first !== undefined && second !== undefined && first < second,
+        `events e${k}-1 and e${k}-2 must both be listed, in the order they were added`,
+      );
+    }
+  });
+}
+
 /** Registers the unit-of-work tests. */
 export function unitOfWorkTests(suite: Suite): void {
   suite.describe('units of work', () => {
-    suite.test(
-      'a unit of work keeps every write to every repository when fn resolves, and returns what fn returns',
-      async (store) => {
-        await seed(store);
-        const result = await store.transaction(async (s) => {
-          await writeEverything(s);
-          return { done: true };
-        });
-        assert.deepStrictEqual(result, { done: true });
-        await assertEverythingWritten(store);
-      },
-    );
-
-    suite.test(
-      'a unit of work that throws keeps none of its writes and rethrows the same error',
-      async (store) => {
-        await seed(store);
-        const before = await takeSnapshot(store, PROBE);
-        const failure = new Error('the work failed');
-        await assert.rejects(
-          store.transaction(async (s) => {
-            await writeEverything(s);
-            throw failure;
-          }),
-          (error) => {
-            assert.strictEqual(error, failure, 'the error must be rethrown as fn threw it');
-            return true;
-          },
-        );
-        assert.deepStrictEqual(await takeSnapshot(store, PROBE), before);
-
-        // Nothing of the failed unit lingers: the same writes succeed afterwards and count as new.
-        const counts = await store.transaction(async (s) => {
-          const customers = await s.customers.upsert(A, [makeCustomer('c2')]);
-          const inserted = await s.transactions.insert(A, [
-            makeTransaction('t2', { customer: 'c2', day: '2025-03-11' }),
-          ]);
-          await s.payments.insert(A, [makePayment('t2', { customer: 'c2', date: '2025-03-20' })]);
-          await s.outbox.add(A, [makeEvent('e2')]);
-          return { customers, inserted };
-        });
-        assert.deepStrictEqual(plainCopy(counts), {
-          customers: { added: 1, updated: 0 },
-          inserted: ['t2'],
-        });
-      },
-    );
-
-    suite.test("reads through a unit's session see the unit's own writes", async (store) => {
-      await seed(store);
-      const revisionBefore = await store.offers.revision();
-      await store.transaction(async (s) => {
-        await writeEverything(s);
-        await assertEverythingWritten(s);
-        assert.notStrictEqual(
-          await s.offers.revision(),
-          revisionBefore,
-          "the session's revision must reflect its own offer upsert",
-        );
-        // Insert-if-absent and the upsert counts see the unit's writes as stored.
-        assert.deepStrictEqual(
-          await s.transactions.insert(A, [makeTransaction('t2', { description: 'again' })]),
-          [],
-        );
-        assert.deepStrictEqual(plainCopy(await s.customers.upsert(A, [makeCustomer('c2')])), {
-          added: 0,
-          updated: 1,
-        });
-      });
-      await assertEverythingWritten(store);
-    });
-
-    suite.test(
-      "reads on the store do not see a unit's writes before the unit resolves",
-      async (store) => {
-        await seed(store);
-        const before = await takeSnapshot(store, PROBE);
-        const written = deferred();
-        const release = deferred();
-        const unit = store.transaction(async (s) => {
-          await writeEverything(s);
-          written.resolve();
-          await release.promise;
-          return 'done';
-        });
-        await Promise.race([written.promise, unit]);
-
-        // A store may make reads wait for the open unit; only reads answered meanwhile are checked.
-        const outside = takeSnapshot(store, PROBE);
-        if (await settlesWithin(outside, OUTSIDE_READ_WAIT_MS)) {
-          assert.deepStrictEqual(await outside, before);
-        }
-        release.resolve();
-        assert.strictEqual(await unit, 'done');
-        await outside;
-        await assertEverythingWritten(store);
-      },
-    );
-
-    suite.test('units of work running at the same time all keep their writes', async (store) => {
-      const units = 10;
-      const ids = Array.from({ length: units }, (_, k) => k);
-      await Promise.all(
-        ids.map((k) =>
-          store.transaction(async (s) => {
-            await s.customers.upsert(A, [makeCustomer(`c${k}`)]);
-            await new Promise((resolve) => setTimeout(resolve, 1));
-            await s.transactions.insert(A, [makeTransaction(`t${k}`, { customer: `c${k}` })]);
-            await s.payments.insert(A, [makePayment(`t${k}`, { customer: `c${k}` })]);
-            await s.outbox.add(A, [makeEvent(`e${k}-1`), makeEvent(`e${k}-2`)]);
-          }),
-        ),
-      );
-      const customerIds = ids.map((k) => `c${k}`);
-      const transactionIds = ids.map((k) => `t${k}`);
-      assert.deepStrictEqual(
-        sortedBy(await store.customers.get(A, customerIds), (c) => c.customer_id),
-        sortedBy(
-          customerIds.map((id) => makeCustomer(id)),
-          (c) => c.customer_id,
-        ),
-      );
-      assert.deepStrictEqual(
-        sortedIds(await store.transactions.existing(A, transactionIds)),
-        sortedIds(transactionIds),
-      );
-      const payments = await store.payments.list(A, {
-        from: '2025-01-01',
-        to: '2025-12-31',
-        offset: 0,
-        limit: 100,
-      });
-      assert.deepStrictEqual(
-        payments.items.map((p) => p.transaction_id),
-        sortedIds(transactionIds),
-      );
-      const events = await store.outbox.list(A, { limit: 100 });
-      assert.strictEqual(events.length, 2 * units);
-      assert.ok(isIncreasing(events.map((e) => e.sequence)), 'outbox sequences must increase');
-      const position = new Map(events.map((e, i) => [e.id, i]));
-      for (const k of ids) {
-        const first = position.get(`e${k}-1`);
-        const second = position.get(`e${k}-2`);
-        assert.ok(
-          first !== undefined && second !== undefined && first < second,
-          `events e${k}-1 and e${k}-2 must both be listed, in the order they were added`,
-        );
-      }
-    });
+    commitTests(suite);
+    isolationTests(suite);
   });
 }

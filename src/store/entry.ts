@@ -38,6 +38,7 @@ export type {
   PaymentQuery,
   PaymentRepository,
   PurchaseQuery,
+  ReturnedTotal,
   ReturnRepository,
   Store,
   StoredOutboxEvent,

@@ -33,6 +33,7 @@ export type {
   PaymentQuery,
   PaymentRepository,
   PurchaseQuery,
+  ReturnedTotal,
   ReturnRepository,
   Store,
   StoredOutboxEvent,

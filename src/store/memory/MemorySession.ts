@@ -16,6 +16,7 @@ import type {
   OfferRepository,
   OutboxRepository,
   PaymentRepository,
+  ReturnedTotal,
   ReturnRepository,
   StoreSession,
   TransactionRepository,
@@ -284,6 +285,18 @@ export class MemorySession implements StoreSession {
       this.check();
       const returns = this.db.partner(partner)?.returns;
       return returns === undefined ? [] : ids.filter((id) => returns.has(id));
+    },
+    hold: async (partner, ids) => {
+      // Units of work run one at a time: holding is reading.
+      this.check();
+      const returns = this.db.partner(partner)?.returns;
+      const out: ReturnedTotal[] = [];
+      if (returns === undefined) return out;
+      for (const id of new Set(ids)) {
+        const t = returns.total(id);
+        if (t !== undefined) out.push(t);
+      }
+      return out;
     },
     ofTransactions: async (partner, ids) => {
       this.check();

@@ -374,8 +374,9 @@ export class MemorySession implements StoreSession {
       this.check();
       checkFundingRecount(query);
       const { created, undo } = this.db.funding.recount(this.paymentsOf(query), query);
-      if (created > 0) this.db.reserve(created);
+      // Taken back with the unit, also when the bound refuses it below.
       this.undo.push(undo);
+      if (created > 0) this.db.reserve(created);
       this.added(created);
     },
   };

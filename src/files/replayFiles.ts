@@ -1,3 +1,4 @@
+import { REPLAY_DATA_KEYS } from '../core/replay/ReplayData.js';
 import {
   type ReplayStream,
   type ReplayStreamOptions,
@@ -87,14 +88,6 @@ const FILE_OPTION_KEYS: readonly string[] = [
   'onProgress',
   'limits',
 ];
-const PATH_KEYS: readonly string[] = [
-  'offers',
-  'customers',
-  'activations',
-  'history',
-  'transactions',
-  'returns',
-];
 
 /** The inputs of a file replay that are read whole, and the malformed records skipped so far. */
 export interface SmallInputs {
@@ -181,7 +174,7 @@ export async function replayFiles(
   paths: ReplayFilePaths,
   options: ReplayFilesOptions = {},
 ): Promise<FileReplay> {
-  assertKnownKeys(paths, PATH_KEYS, 'replayFiles paths', 'field');
+  assertKnownKeys(paths, REPLAY_DATA_KEYS, 'replayFiles paths', 'field');
   const { format, strict, onMalformed, onProgress, limits: given, ...streamOptions } = options;
   assertKnownKeys(options, FILE_OPTION_KEYS, 'replayFiles options');
   const limits = resolveReadLimits(given);

@@ -184,7 +184,11 @@ export function sortedBy<T>(records: readonly T[], key: (r: T) => string): T[] {
   return plainCopy([...records].sort((a, b) => compareText(key(a), key(b))));
 }
 
-/** The ids of events, claims or dead letters, in the order given. */
+/**
+ * The ids of events, claims or dead letters, in the order given.
+ * @param records - what a store listed
+ * @returns their ids
+ */
 export function idsOf(records: readonly { readonly id: string }[]): string[] {
   return records.map((r) => r.id);
 }
@@ -194,7 +198,11 @@ export function sortedIds(ids: readonly string[]): string[] {
   return [...ids].sort(compareText);
 }
 
-/** A short wait that differs between units, so that their statements interleave. */
+/**
+ * A short wait that differs between units, so that their statements interleave.
+ * @param k - the unit's number
+ * @returns a promise resolved after 0 to 2 milliseconds
+ */
 export function jitter(k: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, k % 3));
 }

@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import { Money } from '../../model/money.js';
 import type { ReturnedTotal, ReturnRecord } from '../../store/index.js';
 import {
-  deferred,
   makeCustomer,
   makeTransaction,
   PARTNER_A,
   PARTNER_B,
+  pausedUnit,
   type Suite,
-  settlesWithin,
+  settlesBeforeRelease,
   sortedBy,
 } from './storeConformanceKit.js';
 
@@ -88,24 +88,14 @@ export function returnTotalTests(suite: Suite): void {
       async (store) => {
         await store.customers.upsert(A, [makeCustomer('c1')]);
         await store.transactions.insert(A, [makeTransaction('t1')]);
-        const held = deferred();
-        const release = deferred();
-        const first = store.transaction(async (s) => {
+        const first = pausedUnit(store, async (s, pause) => {
           await s.returns.hold(A, ['t1']);
-          held.resolve();
-          await release.promise;
+          await pause();
           await s.returns.insert(A, [returned('r1', 't1', '4')]);
         });
-        await held.promise;
+        await first.paused;
         const second = store.transaction((s) => s.returns.hold(A, ['t1']));
-        let settled: boolean;
-        try {
-          settled = await settlesWithin(second, WAITING_MS);
-        } finally {
-          // Whatever happened, the first unit ends: a unit left open would hold the store.
-          release.resolve();
-          await first;
-        }
+        const settled = await settlesBeforeRelease(first, second, WAITING_MS);
         assert.strictEqual(settled, false, 'a second unit waits while the first holds t1');
         assert.deepStrictEqual(totals(await second), [['t1', '4', 1]]);
       },

@@ -278,8 +278,8 @@ async function replayCommand(options: ReplayCommandOptions): Promise<void> {
         : outputFile(options.returnErrors, ERROR_COLUMNS);
     const writeReturns = async (): Promise<void> => {
       for (const o of replay.takeReturnOutcomes()) {
-        if (o.ok) adjusted?.write(o.adjustment);
-        else returnErrors?.write(o.error);
+        if (!o.ok) returnErrors?.write(o.error);
+        else if (o.kind === 'adjustment') adjusted?.write(o.adjustment);
       }
       await adjusted?.drained();
       await returnErrors?.drained();

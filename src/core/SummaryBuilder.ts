@@ -43,6 +43,10 @@ export interface ReturnsSummary {
   readonly adjustedCashback: string;
   /** `totalCashback` less `adjustedCashback`: the sum of the payments' current cashback. */
   readonly netCashback: string;
+  /** Returns that arrived once their payment was confirmed and recorded a clawback. */
+  readonly clawbacks: number;
+  /** What the clawbacks took back (the payments stay as they are), with `scale` places. */
+  readonly clawedBack: string;
 }
 
 const TRANSACTION_CODES = [

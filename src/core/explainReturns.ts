@@ -4,7 +4,7 @@ import type { ResolvedOptions } from '../model/options.js';
 import type { Decision } from './decide.js';
 import { ReturnBook } from './replay/ReturnBook.js';
 import { parseReturns } from './returns/parseReturns.js';
-import type { Adjustment, ReturnError } from './returns/ReturnOutcome.js';
+import { sortReturnOutcomes } from './returns/ReturnOutcome.js';
 import type { ReturnsExplanation } from './returns/ReturnsExplanation.js';
 
 /**
@@ -26,12 +26,7 @@ export function explainReturns(
   const book = new ReturnBook(offers, options);
   book.store(decision.accepted, decision.outcomes);
   const d = book.decide(parseReturns(returns, options.timeZone));
-  const adjustments: Adjustment[] = [];
-  const errors: ReturnError[] = [];
-  for (const o of d.outcomes) {
-    if (o.ok) adjustments.push(o.adjustment);
-    else errors.push(o.error);
-  }
+  const { adjustments, clawbacks, errors } = sortReturnOutcomes(d.outcomes);
   const tx = decision.accepted[0];
   let returned = new ExactMoney(0);
   for (const r of d.accepted) returned = returned.plus(r.amount);
@@ -48,6 +43,7 @@ export function explainReturns(
     left: tx === undefined ? '0' : new ExactMoney(tx.amount.text).minus(returned).toFixed(),
     ...(cashback === undefined ? {} : { cashback }),
     adjustments,
+    clawbacks,
     errors,
   };
 }

@@ -28,3 +28,6 @@ export type TransactionError = ItemError<TransactionErrorCode>;
 export type Outcome =
   | { readonly ok: true; readonly payment: Payment; readonly cashback: Cashback }
   | { readonly ok: false; readonly error: TransactionError };
+
+/** The status of a payment as of an instant (docs/concepts.md, The lifecycle of a payment). @public */
+export type PaymentStatus = 'pending' | 'confirmed' | 'cancelled';

@@ -4,6 +4,7 @@ import type { Store } from '../store/Store.js';
 import type { BudgetGate } from './BudgetGate.js';
 import type { CustomerCache } from './customerRecords.js';
 import type { PartnerRegistry } from './partners.js';
+import type { RevisionCache } from './RevisionCache.js';
 import type { PurchaseCache } from './transactionRecords.js';
 
 /** What every operation of one engine shares: its options, store, clock, ids and caches. */
@@ -18,6 +19,8 @@ export interface EngineContext {
   readonly offers: OfferCache;
   /** Units of work holding one budget, let through one at a time. */
   readonly budgets: BudgetGate;
+  /** The offer revisions that paid stored payments, compiled. */
+  readonly revisions: RevisionCache;
 }
 
 /** The store's offers compiled, recompiled only when the store's offer revision moved. */
@@ -25,12 +28,23 @@ export interface OfferCache {
   /** The offers as of now: one `offers.revision` call, and `offers.list` when it moved. */
   current(): Promise<OfferSet>;
   /**
-   * The offers as of now with the store's offer revision read before them: a unit of work that
-   * reads the revision again and finds it moved was decided on offers a reload has replaced.
+   * The offers as of now with the store's offer revision read before them (a unit of work that
+   * reads the revision again and finds it moved was decided on offers a reload has replaced), and
+   * each offer's own revision (docs/concepts.md, Offer revisions), which its payments record.
    */
-  snapshot(): Promise<{ readonly revision: number; readonly set: OfferSet }>;
+  snapshot(): Promise<OfferSnapshot>;
   /** Forgets the compiled offers, so that the next `current` reads them again. */
   forget(): void;
+}
+
+/** The store's offers at one offer-set revision. */
+export interface OfferSnapshot {
+  /** The store's offer-set revision (`offers.revision`). */
+  readonly revision: number;
+  /** The offers, compiled. */
+  readonly set: OfferSet;
+  /** Each offer's own revision, by offer id. */
+  readonly revisions: ReadonlyMap<number, number>;
 }
 
 /**
@@ -40,12 +54,19 @@ export interface OfferCache {
  * @returns the cache
  */
 export function createOfferCache(store: Store, options: ResolvedOptions): OfferCache {
-  let compiled: { readonly revision: number; readonly set: OfferSet } | undefined;
+  let compiled: OfferSnapshot | undefined;
   const snapshot = async () => {
     const revision = await store.offers.revision();
     if (compiled?.revision !== revision) {
-      const records = await store.offers.list();
-      compiled = { revision, set: compileOffers(records, { operators: options.operators }) };
+      const stored = await store.offers.list();
+      compiled = {
+        revision,
+        set: compileOffers(
+          stored.map((r) => r.offer),
+          { operators: options.operators },
+        ),
+        revisions: new Map(stored.map((r) => [r.offer.offer_id, r.revision])),
+      };
     }
     return compiled;
   };

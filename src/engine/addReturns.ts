@@ -1,52 +1,77 @@
 import { decideReturns } from '../core/returns/decideReturns.js';
 import { parseReturns } from '../core/returns/parseReturns.js';
-import type {
-  AcceptedReturn,
-  Adjustment,
-  ReturnDecision,
-  ReturnError,
+import {
+  type AcceptedReturn,
+  type Clawback,
+  type ReturnDecision,
+  sortReturnOutcomes,
 } from '../core/returns/ReturnOutcome.js';
+import type { OfferSet } from '../matching/compileOffers.js';
+import { parseDateTime, type WallClock } from '../model/dateTime.js';
 import { formatDay } from '../model/day.js';
-import type { PaymentRecord, ReturnRecord } from '../store/records.js';
+import type { ParsedReturn } from '../model/parseReturn.js';
+import type { ParseResult } from '../model/parseTransaction.js';
+import type { PaymentChangeRecord, ReturnRecord, StoredPayment } from '../store/records.js';
 import type { FundingChange, FundingRange, StoreSession } from '../store/Store.js';
 import { Conflict, offersStill, untilCommitted } from './commitBatch.js';
 import type { EngineContext } from './EngineContext.js';
 import { errorMap } from './errorMap.js';
-import { cashbackAdjusted } from './events.js';
+import { cashbackAdjusted, cashbackClawedBack } from './events.js';
 import { journalingLedger, storeChanges } from './funding.js';
 import { type LoadedReturns, loadReturnState } from './loadReturnState.js';
 import type { AddReturnsResult } from './results.js';
 import { storedDate } from './transactionRecords.js';
 
+/** What one `addReturns` call is: its partner, clock reading and event ids. */
+interface ReturnsCall {
+  readonly partner: string;
+  readonly eventId: string;
+  /** The id of its `cashback.clawed_back` event, drawn when it has clawbacks. */
+  clawedBackId: string | undefined;
+  /** The engine's clock when the call ran: every return's arrival. */
+  readonly now: Date;
+}
+
 /**
  * `engine.addReturns`: in one unit of work, holds the returned transactions, decides the batch of
  * returns against what the store holds of them, then stores its returns, the payments' new
- * cashback and one `cashback.adjusted` event (when anything was adjusted). Deciding under the
+ * cashback, the payments' history (adjustments and clawbacks) and one `cashback.adjusted` and one
+ * `cashback.clawed_back` event (when anything was adjusted or clawed back). Every return arrives
+ * when the call runs, by the engine's clock (docs/concepts.md, Late returns). Deciding under the
  * hold means racing calls on one transaction wait for each other instead of deciding again
  * (docs/engine.md, addReturns); a batch is decided again only when a racing call stored one of its
  * return ids first, or changed the offers.
  * @param ctx - the engine
  * @param partner - the tenant, already checked
  * @param returns - returns as sent
- * @returns the event id, the adjustments and the errors
+ * @returns the event id, the adjustments, the clawbacks and the errors
  */
 export async function addReturns(
   ctx: EngineContext,
   partner: string,
   returns: readonly unknown[],
 ): Promise<AddReturnsResult> {
-  const items = parseReturns(returns, ctx.options.timeZone);
-  const event_id = ctx.ids();
+  const now = ctx.clock();
+  const items = arrivedAt(parseReturns(returns, ctx.options.timeZone), now, ctx.options.timeZone);
+  const call: ReturnsCall = { partner, eventId: ctx.ids(), clawedBackId: undefined, now };
   return untilCommitted(items.length, async () => {
     const { revision, set: offers } = await ctx.offers.snapshot();
     try {
       const decision = await ctx.store.transaction(async (s) => {
-        const loaded = await loadReturnState(ctx, s, partner, items, offers);
+        const loaded = await loadReturnState(ctx, s, partner, items);
         const decided = decideReturns(items, loaded.state);
-        await commitReturns(ctx, s, { partner, eventId: event_id, revision }, decided, loaded);
+        await commitReturns(ctx, s, call, decided, { loaded, offers, revision });
         return decided;
       });
-      return resultOf(event_id, decision);
+      const { adjustments, clawbacks, errors } = sortReturnOutcomes(decision.outcomes);
+      const result: AddReturnsResult = {
+        event_id: call.eventId,
+        adjustments,
+        clawbacks,
+        errors: errorMap(errors),
+        details: { errors },
+      };
+      return result;
     } catch (e) {
       if (e instanceof Conflict) return e;
       throw e;
@@ -54,15 +79,19 @@ export async function addReturns(
   });
 }
 
-/** The answer to a committed batch of returns: its adjustments and errors, in input order. */
-function resultOf(event_id: string, decision: ReturnDecision): AddReturnsResult {
-  const adjustments: Adjustment[] = [];
-  const errors: ReturnError[] = [];
-  for (const o of decision.outcomes) {
-    if (o.ok) adjustments.push(o.adjustment);
-    else errors.push(o.error);
-  }
-  return { event_id, adjustments, errors: errorMap(errors), details: { errors } };
+/**
+ * The returns with their arrival: the engine's clock, in its zone, whatever `reported_at` they
+ * carry (it is checked, and a replay reads it; the engine knows when it heard of a return).
+ */
+function arrivedAt(
+  items: readonly ParseResult<ParsedReturn>[],
+  now: Date,
+  timeZone: string,
+): ParseResult<ParsedReturn>[] {
+  const arrival = parseDateTime(now.toISOString(), timeZone) as WallClock;
+  return items.map((item) =>
+    item.ok ? { ok: true, value: { ...item.value, reportedAt: arrival } } : item,
+  );
 }
 
 /** The record a store keeps of an accepted return. */
@@ -80,17 +109,17 @@ function returnRecord(r: AcceptedReturn, eventId: string): ReturnRecord {
 /**
  * Writes a batch of returns decided inside the unit `s`: the returns (insert-if-absent), then the
  * counters the lowered payments give back to, held before the payments change (one order of locks
- * for every unit: docs/postgres.md, Lock order), the payments' changes, the give-back, the event.
- * Throws a `Conflict` when a racing call stored one of the return ids first (`ids`), a payment
- * changed under the hold (`returns`: a store that does not hold), or the offers the give-back was
- * worked out with moved (`offers`).
+ * for every unit: docs/postgres.md, Lock order), the payments' changes, the give-back, the
+ * payments' history, the events. Throws a `Conflict` when a racing call stored one of the return
+ * ids first (`ids`), a payment changed under the hold (`returns`: a store that does not hold), or
+ * the offers the give-back was worked out with moved (`offers`).
  */
 async function commitReturns(
   ctx: EngineContext,
   s: StoreSession,
-  call: { readonly partner: string; readonly eventId: string; readonly revision: number },
+  call: ReturnsCall,
   decision: ReturnDecision,
-  loaded: LoadedReturns,
+  read: { readonly loaded: LoadedReturns; readonly offers: OfferSet; readonly revision: number },
 ): Promise<void> {
   const { partner, eventId } = call;
   const records = decision.accepted.map((r) => returnRecord(r, eventId));
@@ -99,7 +128,7 @@ async function commitReturns(
     if (inserted.length !== records.length) throw new Conflict('ids');
   }
   if (decision.changes.length > 0) {
-    const back = givenBack(ctx, decision, loaded);
+    const back = givenBack(ctx, decision, read);
     if (back.length > 0) await s.funding.hold(partner, scopesOf(back));
     const changed = await s.payments.adjust(
       partner,
@@ -112,13 +141,67 @@ async function commitReturns(
     if (changed.length !== decision.changes.length) throw new Conflict('returns');
     if (back.length > 0) await s.funding.add(partner, back);
     // The offers the give-back was worked out with are still the store's.
-    await offersStill(s, call.revision);
+    await offersStill(s, read.revision);
   }
-  const adjusted = adjustedPayments(decision, loaded.payments);
-  if (adjusted.length > 0) {
-    const event = cashbackAdjusted(eventId, ctx.clock().toISOString(), adjusted);
-    await s.outbox.add(partner, [event]);
+  await recordHistory(ctx, s, call, decision, read.loaded.payments);
+}
+
+/**
+ * The payments' history of the batch (docs/concepts.md, History) and its events: one entry per
+ * adjustment and per clawback, in input order, then `cashback.adjusted` with the adjusted
+ * payments and `cashback.clawed_back` with the clawbacks. No budget or cap gets anything back for
+ * a clawback: the money was paid out.
+ */
+async function recordHistory(
+  ctx: EngineContext,
+  s: StoreSession,
+  call: ReturnsCall,
+  decision: ReturnDecision,
+  payments: ReadonlyMap<string, StoredPayment>,
+): Promise<void> {
+  const { partner, eventId, now } = call;
+  const recorded_at = now.toISOString();
+  const history: PaymentChangeRecord[] = [];
+  const adjusted: { payment: StoredPayment; previous: string; cashback: string }[] = [];
+  const clawbacks: Clawback[] = [];
+  for (const o of decision.outcomes) {
+    if (!o.ok) continue;
+    if (o.kind === 'clawback') {
+      const c = o.clawback;
+      clawbacks.push(c);
+      history.push({
+        kind: 'clawback',
+        ...c,
+        amount: o.amount,
+        day: c.date.slice(0, 10),
+        event_id: eventId,
+        recorded_at,
+      });
+      continue;
+    }
+    const payment = payments.get(o.adjustment.transaction_id);
+    // decideReturns adjusts only payments the state gave it, all read into `payments`.
+    if (payment === undefined) throw new Error('adjusted a payment that was not read');
+    adjusted.push({ payment, previous: o.previous, cashback: o.cashback });
+    history.push({
+      kind: 'adjustment',
+      transaction_id: payment.transaction_id,
+      return_id: o.adjustment.return_id,
+      previous_cashback_amount: o.previous,
+      cashback_amount: o.cashback,
+      event_id: eventId,
+      recorded_at,
+    });
   }
+  if (history.length > 0) await s.payments.record(partner, history);
+  const zone = ctx.options.timeZone;
+  const events = [];
+  if (adjusted.length > 0) events.push(cashbackAdjusted(eventId, now, zone, adjusted));
+  if (clawbacks.length > 0) {
+    call.clawedBackId ??= ctx.ids();
+    events.push(cashbackClawedBack(call.clawedBackId, recorded_at, clawbacks));
+  }
+  if (events.length > 0) await s.outbox.add(partner, events);
 }
 
 /** The counters changes name, each a one-day range: what a unit holds before it changes them. */
@@ -132,36 +215,23 @@ function scopesOf(changes: readonly FundingChange[]): FundingRange[] {
 }
 
 /**
- * What the batch's lowered payments of funded offers give back to their budgets and caps
- * (docs/concepts.md, Funding controls), as the changes the store adds.
+ * What the batch's lowered payments give back to the budgets and caps their offer has now
+ * (docs/concepts.md, Funding controls): the counters that count the payment are those of the
+ * offer's current limits (a reload that gives an offer a limit recounts its payments into it), as
+ * the changes the store adds.
  */
 function givenBack(
   ctx: EngineContext,
   decision: ReturnDecision,
-  loaded: LoadedReturns,
+  read: { readonly loaded: LoadedReturns; readonly offers: OfferSet },
 ): FundingChange[] {
   const ledger = journalingLedger(ctx.options);
+  const current = new Map(read.offers.offers.map((o) => [o.offerId, o]));
   for (const c of decision.changes) {
-    const tx = loaded.state.transaction(c.transactionId);
-    const offer = tx?.payment?.offer;
+    const tx = read.loaded.state.transaction(c.transactionId);
+    const offer = current.get(tx?.payment?.offer.offerId ?? Number.NaN);
     if (tx === undefined || offer === undefined || !offer.funded) continue;
     ledger.giveBack(offer, tx.customerId, tx.when.day, c.previous, c.cashback);
   }
   return storeChanges(ledger, ctx.options.scale);
-}
-
-/** Per adjustment of the batch, in input order: its payment as read and the two cashbacks. */
-function adjustedPayments(
-  decision: ReturnDecision,
-  payments: ReadonlyMap<string, PaymentRecord>,
-): { payment: PaymentRecord; previous: string; cashback: string }[] {
-  const out: { payment: PaymentRecord; previous: string; cashback: string }[] = [];
-  for (const o of decision.outcomes) {
-    if (!o.ok) continue;
-    const payment = payments.get(o.adjustment.transaction_id);
-    // decideReturns adjusts only payments the state gave it, all read into `payments`.
-    if (payment === undefined) throw new Error(`adjusted a payment that was not read`);
-    out.push({ payment, previous: o.previous, cashback: o.cashback });
-  }
-  return out;
 }

@@ -67,7 +67,7 @@ export async function addTransactions(
   const items = parseTransactions(transactions, ctx.options.timeZone);
   const event_id = ctx.ids();
   return untilCommitted(items.length, async () => {
-    const { revision, set: offers } = await ctx.offers.snapshot();
+    const { revision, set: offers, revisions } = await ctx.offers.snapshot();
     const { state, lookback } = await loadBatchState(ctx, partner, items, offers, true);
     // The budgets and caps the batch reads are recorded here, then read inside the unit of work,
     // held until it ends, and the batch decided again on them there: no racing unit can spend
@@ -81,7 +81,7 @@ export async function addTransactions(
         const totals = await s.funding.hold(partner, funding.ranges);
         decision = decide(items, { ...state, spent: spentFrom(funding, totals, ctx.options) });
       }
-      const { records } = paymentsOf(ctx, items, decision.outcomes, event_id);
+      const { records } = paymentsOf(ctx, items, decision.outcomes, { event_id, revisions });
       if (records.length > 0) {
         await s.payments.insert(partner, records);
         if (decision.funded.length > 0) {
@@ -89,7 +89,8 @@ export async function addTransactions(
           paid.payAll(decision.funded);
           await s.funding.add(partner, storeChanges(paid, ctx.options.scale));
         }
-        const event = cashbackCreated(event_id, ctx.clock().toISOString(), records);
+        const now = ctx.clock();
+        const event = cashbackCreated(event_id, now, ctx.options.timeZone, records);
         await s.outbox.add(partner, [event]);
       }
       await offersStill(s, revision);
@@ -105,7 +106,7 @@ export async function addTransactions(
       }),
     );
     if (conflict !== undefined) return conflict;
-    const { paid, errors } = paymentsOf(ctx, items, decision.outcomes, event_id);
+    const { paid, errors } = paymentsOf(ctx, items, decision.outcomes, { event_id, revisions });
     const result: AddTransactionsResult = {
       event_id,
       payments: paid.map(
@@ -127,7 +128,7 @@ function paymentsOf(
   ctx: EngineContext,
   items: readonly ParseResult<ParsedTransaction>[],
   outcomes: ReturnType<typeof decide>['outcomes'],
-  eventId: string,
+  call: { readonly event_id: string; readonly revisions: ReadonlyMap<number, number> },
 ): { paid: Payment[]; errors: TransactionError[]; records: PaymentRecord[] } {
   const paid: Payment[] = [];
   const errors: TransactionError[] = [];
@@ -153,7 +154,9 @@ function paymentsOf(
       payment_date: p.payment_date,
       country: location?.country ?? '',
       city: location?.city ?? '',
-      event_id: eventId,
+      event_id: call.event_id,
+      // The revision of the offers the batch was decided with (docs/concepts.md, Offer revisions).
+      offer_revision: call.revisions.get(p.offer_id) ?? 1,
     });
   });
   return { paid, errors, records };

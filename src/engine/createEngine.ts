@@ -14,16 +14,26 @@ import { addActivations } from './addActivations.js';
 import { addReturns } from './addReturns.js';
 import { addHistory, addTransactions } from './addTransactions.js';
 import { BudgetGate } from './BudgetGate.js';
+import { confirmDue } from './confirmDue.js';
 import { CustomerCache } from './customerRecords.js';
 import { createOfferCache, type EngineContext } from './EngineContext.js';
 import { explainTransaction } from './explainTransaction.js';
+import { listClawbacks } from './listClawbacks.js';
 import { listPayments } from './listPayments.js';
+import { offerRevisions } from './offerRevisions.js';
 import { createMemoryPartners, type PartnerRegistry } from './partners.js';
+import { paymentHistory } from './paymentHistory.js';
+import { RevisionCache } from './RevisionCache.js';
 import type {
   AddActivationsResult,
   AddHistoryResult,
   AddReturnsResult,
   AddTransactionsResult,
+  ClawbacksPage,
+  ClawbacksQuery,
+  ConfirmDueResult,
+  OfferRevisionInfo,
+  PaymentHistory,
   PaymentsPage,
   PaymentsQuery,
   SeedOffer,
@@ -106,7 +116,8 @@ export interface CashbackEngine {
   addReturns(partner: string, returns: readonly unknown[]): Promise<AddReturnsResult>;
   /**
    * A page of the partner's payments whose payment day lies in the range, each with its current
-   * cashback; payments that returns brought to 0 are left out (`GET /cashback-payments`).
+   * cashback and its status; payments that returns brought to 0 are left out (`GET
+   * /cashback-payments`). With `status`, only the pending or only the confirmed ones.
    * @throws InvalidRequestError for a bad query
    */
   listPayments(partner: string, query: PaymentsQuery): Promise<PaymentsPage>;
@@ -120,6 +131,34 @@ export interface CashbackEngine {
    * stored transaction with returns, what they did (`returns`).
    */
   explain(partner: string, transaction: unknown): Promise<Explanation>;
+  /**
+   * Puts into the outbox, for each partner and each payment day that has begun (engine clock and
+   * zone), `cashback.confirmed` events with that day's payments not confirmed yet and their final
+   * cashback, at most 1,000 records an event (docs/concepts.md, Confirmation). Each payment is in
+   * exactly one such event, once: calling again, restarting, or several instances on one store
+   * add none. `cashback serve` calls it at start and every minute.
+   * @returns how many events and payments it confirmed
+   */
+  confirmDue(): Promise<ConfirmDueResult>;
+  /**
+   * A page of the partner's clawbacks whose return day lies in the range, paged as payments are
+   * (`GET /clawbacks`; docs/concepts.md, Late returns).
+   * @throws InvalidRequestError for a bad query
+   */
+  listClawbacks(partner: string, query: ClawbacksQuery): Promise<ClawbacksPage>;
+  /**
+   * A payment as decided, then each adjustment and clawback in order (`GET
+   * /payments/{transaction_id}/history`; docs/concepts.md, History); `undefined` when the partner
+   * has no payment of that transaction.
+   * @throws InvalidRequestError when the id is not a transaction id
+   */
+  paymentHistory(partner: string, transactionId: string): Promise<PaymentHistory | undefined>;
+  /**
+   * Every revision of an offer, oldest first, with the instant each took effect (docs/concepts.md,
+   * Offer revisions); empty for an offer never loaded.
+   * @throws TypeError when `offerId` is not a positive whole number
+   */
+  offerRevisions(offerId: number): Promise<readonly OfferRevisionInfo[]>;
 }
 
 const KNOWN_KEYS: readonly (keyof EngineOptions)[] = [
@@ -161,6 +200,7 @@ export function createEngine(options: EngineOptions = {}): CashbackEngine {
     purchases: new PurchaseCache(resolved.timeZone),
     offers: createOfferCache(store, resolved),
     budgets: new BudgetGate(),
+    revisions: new RevisionCache(resolved),
   };
 
   // The partner id is checked before any work of the operation; a bad one rejects the call.
@@ -180,5 +220,9 @@ export function createEngine(options: EngineOptions = {}): CashbackEngine {
     listPayments: forPartner(listPayments),
     activeOffers: () => activeOffers(ctx),
     explain: forPartner(explainTransaction),
+    confirmDue: () => confirmDue(ctx),
+    listClawbacks: forPartner(listClawbacks),
+    paymentHistory: forPartner(paymentHistory),
+    offerRevisions: (offerId) => offerRevisions(ctx, offerId),
   };
 }

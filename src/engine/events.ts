@@ -1,3 +1,5 @@
+import type { Clawback } from '../core/returns/ReturnOutcome.js';
+import { dayInZone } from '../model/dateTime.js';
 import type { OfferRecord, OutboxEvent, PaymentRecord } from '../store/records.js';
 import type { StoreSession } from '../store/Store.js';
 import type { EngineContext } from './EngineContext.js';
@@ -8,15 +10,19 @@ import { cashbackPaymentRecord, seedOffer } from './seedShapes.js';
  * The `cashback.created` event of a paying call: its id is the call's `event_id`, its records the
  * call's payments in input order (docs/engine.md, decisions).
  * @param eventId - the call's event id
- * @param timestamp - the clock's time, ISO 8601
+ * @param now - the clock's time
+ * @param timeZone - the engine's zone, whose day the records' status is judged on
  * @param payments - the payments stored by the call
  * @returns the event
  */
 export function cashbackCreated(
   eventId: string,
-  timestamp: string,
+  now: Date,
+  timeZone: string,
   payments: readonly PaymentRecord[],
 ): OutboxEvent {
+  const timestamp = now.toISOString();
+  const today = dayInZone(now, timeZone);
   return {
     id: eventId,
     type: 'cashback.created',
@@ -24,7 +30,7 @@ export function cashbackCreated(
       type: 'cashback.created',
       event_id: eventId,
       timestamp,
-      data: { records: payments.map(cashbackPaymentRecord) },
+      data: { records: payments.map((p) => cashbackPaymentRecord(p, today)) },
     },
     created_at: timestamp,
   };
@@ -35,22 +41,26 @@ export function cashbackCreated(
  * `event_id`, its records one per adjustment in input order, each the payment with the cashback
  * after that return and the cashback before it (docs/concepts.md, Returns).
  * @param eventId - the call's event id
- * @param timestamp - the clock's time, ISO 8601
+ * @param now - the clock's time
+ * @param timeZone - the engine's zone
  * @param adjusted - per adjustment, the payment as stored before the call and the two cashbacks
  * @returns the event
  */
 export function cashbackAdjusted(
   eventId: string,
-  timestamp: string,
+  now: Date,
+  timeZone: string,
   adjusted: readonly {
     readonly payment: PaymentRecord;
     readonly previous: string;
     readonly cashback: string;
   }[],
 ): OutboxEvent {
+  const timestamp = now.toISOString();
+  const today = dayInZone(now, timeZone);
   const records = adjusted.map(
     (a): AdjustedPaymentRecord => ({
-      ...cashbackPaymentRecord({ ...a.payment, cashback_amount: a.cashback }),
+      ...cashbackPaymentRecord({ ...a.payment, cashback_amount: a.cashback }, today),
       previous_cashback_amount: Number(a.previous),
     }),
   );
@@ -58,6 +68,62 @@ export function cashbackAdjusted(
     id: eventId,
     type: 'cashback.adjusted',
     payload: { type: 'cashback.adjusted', event_id: eventId, timestamp, data: { records } },
+    created_at: timestamp,
+  };
+}
+
+/**
+ * The `cashback.clawed_back` event of a call whose late returns recorded clawbacks
+ * (docs/concepts.md, Late returns): one record per clawback, in input order.
+ * @param eventId - its own id
+ * @param timestamp - the clock's time, ISO 8601
+ * @param clawbacks - the clawbacks
+ * @returns the event
+ */
+export function cashbackClawedBack(
+  eventId: string,
+  timestamp: string,
+  clawbacks: readonly Clawback[],
+): OutboxEvent {
+  return {
+    id: eventId,
+    type: 'cashback.clawed_back',
+    payload: {
+      type: 'cashback.clawed_back',
+      event_id: eventId,
+      timestamp,
+      data: { records: clawbacks },
+    },
+    created_at: timestamp,
+  };
+}
+
+/**
+ * The `cashback.confirmed` event of one partner's payments of one payment day, confirmed by
+ * `confirmDue` (docs/concepts.md, Confirmation): their final cashback, status `confirmed`.
+ * @param eventId - its id, the one the payments were confirmed with
+ * @param now - the clock's time
+ * @param timeZone - the engine's zone
+ * @param payments - the payments, at most 1,000
+ * @returns the event
+ */
+export function cashbackConfirmed(
+  eventId: string,
+  now: Date,
+  timeZone: string,
+  payments: readonly PaymentRecord[],
+): OutboxEvent {
+  const timestamp = now.toISOString();
+  const today = dayInZone(now, timeZone);
+  return {
+    id: eventId,
+    type: 'cashback.confirmed',
+    payload: {
+      type: 'cashback.confirmed',
+      event_id: eventId,
+      timestamp,
+      data: { records: payments.map((p) => cashbackPaymentRecord(p, today)) },
+    },
     created_at: timestamp,
   };
 }

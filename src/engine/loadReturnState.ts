@@ -1,11 +1,10 @@
 import type { ReturnableTransaction, ReturnState } from '../core/returns/ReturnState.js';
-import type { OfferSet } from '../matching/compileOffers.js';
 import type { CompiledOffer } from '../matching/offer.js';
 import { parseDateTime } from '../model/dateTime.js';
 import { parseAmount } from '../model/money.js';
 import type { ParsedReturn } from '../model/parseReturn.js';
 import type { ParseResult } from '../model/parseTransaction.js';
-import type { PaymentRecord, TransactionRecord } from '../store/records.js';
+import type { StoredPayment, TransactionRecord } from '../store/records.js';
 import type { StoreSession } from '../store/Store.js';
 import type { EngineContext } from './EngineContext.js';
 
@@ -13,7 +12,7 @@ import type { EngineContext } from './EngineContext.js';
 export interface LoadedReturns {
   readonly state: ReturnState;
   /** The stored payments of the batch's transactions, by transaction id, as read. */
-  readonly payments: ReadonlyMap<string, PaymentRecord>;
+  readonly payments: ReadonlyMap<string, StoredPayment>;
 }
 
 /**
@@ -25,7 +24,6 @@ export interface LoadedReturns {
  * @param s - the unit's session
  * @param partner - the tenant
  * @param items - the parsed returns
- * @param offers - the offers, to find the one that paid each payment
  * @returns the decide state, the payments and the counts of returns
  * @throws Error when the store returned an unreadable record, or a payment by an offer it lacks
  */
@@ -34,7 +32,6 @@ export async function loadReturnState(
   s: StoreSession,
   partner: string,
   items: readonly ParseResult<ParsedReturn>[],
-  offers: OfferSet,
 ): Promise<LoadedReturns> {
   const returnIds = new Set<string>();
   const txIds = new Set<string>();
@@ -50,14 +47,14 @@ export async function loadReturnState(
   const existing =
     returnIds.size === 0 ? none<string>() : await s.returns.existing(partner, [...returnIds]);
   const txs = ids.length === 0 ? none<TransactionRecord>() : await s.transactions.get(partner, ids);
-  const paid = ids.length === 0 ? none<PaymentRecord>() : await s.payments.get(partner, ids);
+  const paid = ids.length === 0 ? none<StoredPayment>() : await s.payments.get(partner, ids);
   const returned = new Map(totals.map((t) => [t.transaction_id, t.amount]));
   const payments = new Map(paid.map((p) => [p.transaction_id, p]));
-  const byOffer = new Map(offers.offers.map((o) => [o.offerId, o]));
+  const terms = await ctx.revisions.of(s, paid);
   const transactions = new Map<string, ReturnableTransaction>();
   for (const t of txs) {
     const sum = returned.get(t.transaction_id) ?? '0';
-    const tx = returnable(ctx, t, sum, payments.get(t.transaction_id), byOffer);
+    const tx = returnable(ctx, t, sum, payments.get(t.transaction_id), terms);
     transactions.set(t.transaction_id, tx);
   }
   const stored = new Set(existing);
@@ -74,8 +71,8 @@ function returnable(
   ctx: EngineContext,
   t: TransactionRecord,
   returned: string,
-  payment: PaymentRecord | undefined,
-  byOffer: ReadonlyMap<number, CompiledOffer>,
+  payment: StoredPayment | undefined,
+  terms: (offerId: number, revision: number) => CompiledOffer | undefined,
 ): ReturnableTransaction {
   // The stored date has no zone designator, so it parses as the wall-clock time it is.
   const when = parseDateTime(t.date, ctx.options.timeZone);
@@ -87,14 +84,21 @@ function returnable(
   }
   let paid: ReturnableTransaction['payment'];
   if (payment !== undefined) {
-    const offer = byOffer.get(payment.offer_id);
+    const offer = terms(payment.offer_id, payment.offer_revision);
     if (offer === undefined) {
       throw new Error(
-        `The payment of transaction '${t.transaction_id}' was made by offer ${payment.offer_id}, ` +
-          'which the store does not have',
+        `The payment of transaction '${t.transaction_id}' was made by revision ` +
+          `${payment.offer_revision} of offer ${payment.offer_id}, which the store does not have`,
       );
     }
-    paid = { offer, cashback: payment.cashback_amount, paymentDate: payment.payment_date };
+    paid = {
+      offer,
+      offerRevision: payment.offer_revision,
+      cashback: payment.cashback_amount,
+      paymentDate: payment.payment_date,
+      clawedBack: payment.clawed_back_amount,
+      confirmed: payment.confirmed_event !== null,
+    };
   }
   return {
     transactionId: t.transaction_id,

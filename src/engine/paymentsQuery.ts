@@ -26,7 +26,8 @@ export const MAX_PAGE_SIZE = 1000;
 
 /**
  * The inputs of a payments listing (`GET /cashback-payments`), as numbers or digit strings (a query string's or a
- * header's values): `date_from` ≤ `date_to`, real days; pages from 1, `page_size` at most 1000.
+ * header's values): `date_from` ≤ `date_to`, real days; pages from 1, `page_size` at most 1000;
+ * `status` `pending` or `confirmed`, when given.
  * @public
  */
 export const PaymentsQuerySchema = z
@@ -35,6 +36,9 @@ export const PaymentsQuerySchema = z
     date_to: DaySchema,
     current_page: pageNumber(1_000_000_000),
     page_size: pageNumber(MAX_PAGE_SIZE),
+    status: z
+      .enum(['pending', 'confirmed'], { error: "must be 'pending' or 'confirmed'" })
+      .optional(),
   })
   .superRefine((q, ctx) => {
     if (q.date_from > q.date_to) {
@@ -48,6 +52,7 @@ export interface ValidPaymentsQuery {
   readonly date_to: string;
   readonly current_page: number;
   readonly page_size: number;
+  readonly status: 'pending' | 'confirmed' | undefined;
 }
 
 /** Validates a payments query; throws {@link InvalidRequestError} naming every bad field. */
@@ -65,5 +70,6 @@ export function parsePaymentsQuery(query: PaymentsQuery): ValidPaymentsQuery {
     date_to: r.data.date_to,
     current_page: r.data.current_page ?? 1,
     page_size: r.data.page_size ?? 100,
+    status: r.data.status,
   };
 }

@@ -1,5 +1,5 @@
-import type { Payment, TransactionError } from '../core/outcome.js';
-import type { Adjustment, ReturnError } from '../core/returns/ReturnOutcome.js';
+import type { Payment, PaymentStatus, TransactionError } from '../core/outcome.js';
+import type { Adjustment, Clawback, ReturnError } from '../core/returns/ReturnOutcome.js';
 import type { FundingPeriod, Offer } from '../matching/offer.js';
 import type {
   ActivationErrorCode,
@@ -52,6 +52,11 @@ export interface AddReturnsResult {
   readonly event_id: string;
   /** Payments adjusted, one per return that adjusted one, in input order. */
   readonly adjustments: readonly Adjustment[];
+  /**
+   * Clawbacks, one per return that arrived once its payment was confirmed (with `lateReturns`
+   * `clawback`), in input order (docs/concepts.md, Late returns).
+   */
+  readonly clawbacks: readonly Clawback[];
   /** One entry per return that adjusted nothing (stored or not: see the code). */
   readonly errors: ErrorMap;
   /** The same errors with their code (`{ key, code, message }`), in input order. */
@@ -118,6 +123,13 @@ export interface CashbackPaymentRecord {
   readonly offer_id: number;
   /** The customer. */
   readonly customer_id: string;
+  /** The revision of the offer that decided it (docs/concepts.md, Offer revisions). */
+  readonly offer_revision: number;
+  /**
+   * Its status as of the engine's clock when the record was made (docs/concepts.md, The lifecycle
+   * of a payment): `pending` before its payment day, `confirmed` from then on, `cancelled` at 0.
+   */
+  readonly status: PaymentStatus;
 }
 
 /**
@@ -181,6 +193,99 @@ export interface PaymentsQuery {
    * @defaultValue `100`
    */
   readonly page_size?: number | string;
+  /**
+   * Only the payments with this status as of the engine's clock: `pending` (payment day not begun)
+   * or `confirmed`. Absent: both (payments at 0 are never listed).
+   */
+  readonly status?: 'pending' | 'confirmed';
+}
+
+/**
+ * Inputs of `listClawbacks` (`GET /clawbacks`): clawbacks whose return day lies in the range,
+ * paged as payments are.
+ * @public
+ */
+export type ClawbacksQuery = Omit<PaymentsQuery, 'status'>;
+
+/** A page of clawbacks (`GET /clawbacks`). @public */
+export interface ClawbacksPage {
+  /** Clawbacks in the range, over all pages. */
+  readonly total_count: number;
+  /** This page's number. */
+  readonly current_page: number;
+  /** Clawbacks per page. */
+  readonly page_size: number;
+  /** Start of the range (the returns' days). */
+  readonly date_from: string;
+  /** End of the range. */
+  readonly date_to: string;
+  /** This page's clawbacks, by the return's day, then return id. */
+  readonly clawbacks: readonly Clawback[];
+}
+
+/**
+ * A payment's history (`paymentHistory`, `GET /payments/{transaction_id}/history`): the payment
+ * as decided, then each adjustment and clawback in the order they were recorded.
+ * @public
+ */
+export interface PaymentHistory {
+  /** The paid transaction. */
+  readonly transaction_id: string;
+  /** Its customer. */
+  readonly customer_id: string;
+  /** The offer that paid it. */
+  readonly offer_id: number;
+  /** The revision of the offer that decided it. */
+  readonly offer_revision: number;
+  /** The cashback as decided. */
+  readonly decided_cashback: number;
+  /** The cashback now. */
+  readonly cashback: number;
+  /** What its clawbacks took back (the payment stays as it is). */
+  readonly clawed_back: number;
+  /** The payment day, `YYYY-MM-DD`. */
+  readonly payment_date: string;
+  /** Its status as of the engine's clock. */
+  readonly status: PaymentStatus;
+  /** Adjustments and clawbacks, in the order recorded. */
+  readonly changes: readonly PaymentHistoryEntry[];
+}
+
+/** One entry of a payment's history. @public */
+export type PaymentHistoryEntry =
+  | {
+      readonly kind: 'adjustment';
+      /** The return that lowered the payment. */
+      readonly return_id: string;
+      /** Cashback before. */
+      readonly previous_cashback: number;
+      /** Cashback after. */
+      readonly cashback: number;
+      /** When the engine recorded it, ISO 8601. */
+      readonly recorded_at: string;
+    }
+  | ({
+      readonly kind: 'clawback';
+      /** When the engine recorded it, ISO 8601. */
+      readonly recorded_at: string;
+    } & Clawback);
+
+/** One revision of an offer, as `offerRevisions` lists it. @public */
+export interface OfferRevisionInfo {
+  /** Its number, from 1. */
+  readonly revision: number;
+  /** When it took effect, ISO 8601 (the engine's clock). */
+  readonly effective_at: string;
+  /** The offer as it was in this revision, in the partner API's shape. */
+  readonly offer: SeedOffer;
+}
+
+/** What one `confirmDue` call confirmed. @public */
+export interface ConfirmDueResult {
+  /** `cashback.confirmed` events written to the outbox. */
+  readonly events: number;
+  /** Payments they confirmed, each once. */
+  readonly payments: number;
 }
 
 /** A page of payments (`GET /cashback-payments`). @public */

@@ -1,6 +1,9 @@
+import { paymentStatus } from '../core/paymentStatus.js';
+import type { Clawback } from '../core/returns/ReturnOutcome.js';
 import { type Cashback, cashbackDecimal } from '../matching/cashback.js';
 import type { Offer } from '../matching/offer.js';
-import type { PaymentRecord } from '../store/records.js';
+import { parseDay } from '../model/day.js';
+import type { ClawbackRecord, PaymentRecord } from '../store/records.js';
 import type { CashbackPaymentRecord, SeedOffer } from './results.js';
 
 /**
@@ -35,19 +38,43 @@ export function seedOffer(o: Offer): SeedOffer {
 }
 
 /**
- * A stored payment as the partner API's cashback payment record.
+ * A stored payment as the partner API's cashback payment record, with its offer revision and its
+ * status as of a day.
  * @param p - the stored payment
+ * @param today - the day its status is judged on (the engine clock's, in its zone)
  * @returns the record, `date` being the payment day at midnight
  */
-export function cashbackPaymentRecord(p: PaymentRecord): CashbackPaymentRecord {
+export function cashbackPaymentRecord(p: PaymentRecord, today: number): CashbackPaymentRecord {
+  const cashback = Number(p.cashback_amount);
+  const day = parseDay(p.payment_date) ?? Number.POSITIVE_INFINITY;
   return {
     transaction_id: p.transaction_id,
     country: p.country,
     city: p.city,
     date: `${p.payment_date}T00:00:00.000`,
-    cashback_amount: Number(p.cashback_amount),
+    cashback_amount: cashback,
     offer_id: p.offer_id,
     customer_id: p.customer_id,
+    offer_revision: p.offer_revision,
+    status: paymentStatus(cashback === 0, day, today),
+  };
+}
+
+/**
+ * A clawback record as partners see it.
+ * @param c - the stored clawback
+ * @returns the clawback, its amount a JSON number
+ */
+export function clawbackOf(c: ClawbackRecord): Clawback {
+  return {
+    return_id: c.return_id,
+    transaction_id: c.transaction_id,
+    customer_id: c.customer_id,
+    offer_id: c.offer_id,
+    offer_revision: c.offer_revision,
+    amount: Number(c.amount),
+    date: c.date.slice(0, 23),
+    reported_at: c.reported_at.slice(0, 23),
   };
 }
 

@@ -1,5 +1,5 @@
 import { compileOffers } from '../matching/compileOffers.js';
-import type { OfferRecord } from '../store/records.js';
+import type { OfferRevision } from '../store/records.js';
 import type { EngineContext } from './EngineContext.js';
 import { addOfferUpdated } from './events.js';
 import type { UpsertOffersResult } from './results.js';
@@ -19,15 +19,17 @@ export async function upsertOffers(
 ): Promise<UpsertOffersResult> {
   const set = compileOffers(offers, { operators: ctx.options.operators });
   const result = await ctx.store.transaction(async (s) => {
-    const stored = new Map<number, OfferRecord>();
-    for (const o of await s.offers.list()) stored.set(o.offer_id, o);
+    const stored = new Map<number, OfferRevision>();
+    for (const r of await s.offers.list()) stored.set(r.offer.offer_id, r);
     const created: number[] = [];
     const updated: number[] = [];
     const unchanged: number[] = [];
-    const changed: OfferRecord[] = [];
+    const changed: OfferRevision[] = [];
+    const effective_at = ctx.clock().toISOString();
     const recount: { budgets: number[]; caps: number[] } = { budgets: [], caps: [] };
     for (const c of set.offers) {
-      const before = stored.get(c.offerId);
+      const was = stored.get(c.offerId);
+      const before = was?.offer;
       if (before === undefined) created.push(c.offerId);
       else if (sameJson(before, c.offer)) {
         unchanged.push(c.offerId);
@@ -43,12 +45,17 @@ export async function upsertOffers(
           recount.caps.push(c.offerId);
         }
       }
-      changed.push(c.offer);
+      // Every change of any field is the offer's next revision (docs/concepts.md, Offer revisions).
+      changed.push({ offer: c.offer, revision: (was?.revision ?? 0) + 1, effective_at });
     }
     if (changed.length > 0) {
       await s.offers.upsert(changed);
       if (recount.budgets.length > 0 || recount.caps.length > 0) await s.funding.recount(recount);
-      await addOfferUpdated(ctx, s, changed);
+      await addOfferUpdated(
+        ctx,
+        s,
+        changed.map((r) => r.offer),
+      );
     }
     return { created, updated, unchanged };
   });

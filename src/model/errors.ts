@@ -20,6 +20,8 @@ export const ERROR_CODES = {
     'The return is for more than what is left of the transaction once its returns are taken off.',
   not_paid: 'The transaction has no payment, or its payment is already 0: nothing to adjust.',
   after_warranty: 'The return came on or after the payment day: the cashback stands.',
+  late_return:
+    'The return arrived once its payment was confirmed, and late returns are ignored: nothing is taken.',
   invalid_activation: 'A field of the activation is missing or malformed.',
   offer_not_found: 'The activation names an offer that is not loaded.',
   duplicate_activation:
@@ -38,8 +40,8 @@ export type TransactionErrorCode =
 export type CustomerErrorCode = 'invalid_customer' | 'duplicate_customer';
 
 /**
- * A code for a return that adjusts no payment (docs/concepts.md, Returns). `not_paid` and
- * `after_warranty` name returns that were stored all the same.
+ * A code for a return that adjusts no payment (docs/concepts.md, Returns). `not_paid`,
+ * `after_warranty` and `late_return` name returns that were stored all the same.
  * @public
  */
 export type ReturnErrorCode =
@@ -48,7 +50,8 @@ export type ReturnErrorCode =
   | 'transaction_not_found'
   | 'return_exceeds_amount'
   | 'not_paid'
-  | 'after_warranty';
+  | 'after_warranty'
+  | 'late_return';
 /** A code for a rejected activation. @public */
 export type ActivationErrorCode =
   | 'invalid_activation'

@@ -33,7 +33,17 @@ export interface CoreOptions {
   readonly currency?: string;
   /** Operators that conditions may use besides the built-in ones. */
   readonly operators?: OperatorRegistry;
+  /**
+   * What a return that arrives once its payment is confirmed does (docs/concepts.md, Late
+   * returns): `clawback` records what it would have taken as a clawback, the payment left as it
+   * is; `ignore` answers it `late_return` and takes nothing.
+   * @defaultValue `'clawback'`
+   */
+  readonly lateReturns?: LateReturns;
 }
+
+/** What a return arriving after its payment was confirmed does. @public */
+export type LateReturns = 'clawback' | 'ignore';
 
 /** Options after defaults and validation. @public */
 export interface ResolvedOptions {
@@ -51,6 +61,8 @@ export interface ResolvedOptions {
   readonly unit: number;
   /** Registered operators, when given. */
   readonly operators: OperatorRegistry | undefined;
+  /** What a late return does. */
+  readonly lateReturns: LateReturns;
 }
 
 /** Every key of {@link CoreOptions}, for entry points whose options extend it. */
@@ -60,6 +72,7 @@ export const CORE_OPTION_KEYS: readonly (keyof CoreOptions)[] = Object.freeze([
   'rounding',
   'currency',
   'operators',
+  'lateReturns',
 ]);
 
 /**
@@ -68,7 +81,8 @@ export const CORE_OPTION_KEYS: readonly (keyof CoreOptions)[] = Object.freeze([
  * @returns the resolved options
  * @throws TypeError for a key that is not an option (a misspelt `timezone`), a currency that is not
  *   a non-empty string or `operators` that is not a registry; RangeError for an unknown time
- *   zone, a scale outside 0–10 or an unknown rounding name
+ *   zone, a scale outside 0–10, an unknown rounding name or a `lateReturns` other than
+ *   `clawback` and `ignore`
  * @example
  * ```ts
  * const options = resolveOptions({ timeZone: 'Europe/Paris', scale: 3 });
@@ -110,6 +124,12 @@ export function resolveCoreOptions(options: CoreOptions): ResolvedOptions {
       `operators must be a registry from createOperatorRegistry, got ${describeValue(operators)}`,
     );
   }
+  const lateReturns = options.lateReturns ?? 'clawback';
+  if (lateReturns !== 'clawback' && lateReturns !== 'ignore') {
+    throw new RangeError(
+      `lateReturns must be 'clawback' or 'ignore', got ${describeValue(lateReturns)}`,
+    );
+  }
   return Object.freeze({
     timeZone,
     scale,
@@ -118,6 +138,7 @@ export function resolveCoreOptions(options: CoreOptions): ResolvedOptions {
     currency,
     unit: Money.pow(10, scale).toNumber(),
     operators,
+    lateReturns,
   });
 }
 

@@ -1,11 +1,14 @@
 import type {
   ActivationRecord,
+  ClawbackRecord,
   CustomerRecord,
-  OfferRecord,
+  OfferRevision,
   OutboxEvent,
   PaymentAdjustment,
+  PaymentChangeRecord,
   PaymentRecord,
   ReturnRecord,
+  StoredPayment,
   TransactionRecord,
 } from './records.js';
 
@@ -14,16 +17,26 @@ import type {
  * @public
  */
 export interface OfferRepository {
-  /** Every stored offer, active or not, by ascending `offer_id`. */
-  list(): Promise<readonly OfferRecord[]>;
+  /** The current revision of every stored offer, active or not, by ascending `offer_id`. */
+  list(): Promise<readonly OfferRevision[]>;
+  /**
+   * Every revision of these offers (docs/concepts.md, Offer revisions), by ascending `offer_id`,
+   * then `revision`; ids without an offer are left out.
+   */
+  history(offerIds: readonly number[]): Promise<readonly OfferRevision[]>;
   /**
    * A number that changes with every `upsert` that writes (it may also change when nothing did),
    * so that an engine can tell cheaply whether the offers it compiled are still current (several
    * engines may share one store). A session sees its own upserts move it.
    */
   revision(): Promise<number>;
-  /** Creates or replaces offers by `offer_id`; offers not named are kept. Ids are distinct. */
-  upsert(offers: readonly OfferRecord[]): Promise<void>;
+  /**
+   * Adds revisions of offers, each its offer's next one (1 for a new offer), and makes them
+   * current; offers not named are kept. Every revision stored before stays as it was. Offer ids
+   * are distinct within the call; a revision that is not its offer's next is an error (the call
+   * throws and stores nothing of it).
+   */
+  upsert(revisions: readonly OfferRevision[]): Promise<void>;
 }
 
 /**
@@ -213,16 +226,76 @@ export interface PaymentRepository {
   list(partner: string, query: PaymentQuery): Promise<PaymentPage>;
   /**
    * The partner's payments of these transaction ids, with their current cashback (those at 0
-   * included), in any order; ids without a payment are left out.
+   * included), what their clawbacks took and whether they are confirmed, in any order; ids
+   * without a payment are left out.
    */
-  get(partner: string, transactionIds: readonly string[]): Promise<readonly PaymentRecord[]>;
+  get(partner: string, transactionIds: readonly string[]): Promise<readonly StoredPayment[]>;
   /**
    * Sets the cashback of payments that still have `previous_cashback_amount` (compared as
-   * numbers) to `cashback_amount`; the others, and ids without a payment, are left as they are.
-   * Transaction ids are distinct within the call.
+   * numbers) and are not confirmed to `cashback_amount`; the others, and ids without a payment,
+   * are left as they are. Transaction ids are distinct within the call.
    * @returns the transaction ids whose payment it changed, in any order
    */
   adjust(partner: string, adjustments: readonly PaymentAdjustment[]): Promise<readonly string[]>;
+  /**
+   * Appends entries to payments' histories (docs/concepts.md, History), in order: adjustments as
+   * their returns made them, and clawbacks, each of which adds its amount to its payment's
+   * `clawed_back_amount`. Entries are never changed. A clawback whose return id the partner has
+   * recorded a clawback for (stored, or twice in the call) is an error: the call throws and
+   * records nothing.
+   */
+  record(partner: string, changes: readonly PaymentChangeRecord[]): Promise<void>;
+  /** The history of one payment, in the order recorded; empty when it has none. */
+  history(partner: string, transactionId: string): Promise<readonly PaymentChangeRecord[]>;
+  /**
+   * Clawbacks whose return `day` lies in `[from, to]`, paged in listing order: by `day`, then
+   * `return_id` (code-unit order).
+   */
+  clawbacks(partner: string, query: PaymentQuery): Promise<ClawbackPage>;
+}
+
+/** A page of a clawbacks listing. @public */
+export interface ClawbackPage {
+  /** How many clawbacks match the range, over all pages. */
+  readonly total: number;
+  /** The page's clawbacks, in listing order. */
+  readonly items: readonly ClawbackRecord[];
+}
+
+/** Which payments `ConfirmationRepository.take` confirms. @public */
+export interface ConfirmationQuery {
+  /** The last payment day that has begun, `YYYY-MM-DD`: payments due on or before it. */
+  readonly through: string;
+  /** At most this many payments (≥ 1). */
+  readonly limit: number;
+  /** The `cashback.confirmed` event that will carry them. */
+  readonly event_id: string;
+}
+
+/** Payments of one partner and one payment day that `ConfirmationRepository.take` confirmed. @public */
+export interface ConfirmedPayments {
+  /** Their partner. */
+  readonly partner: string;
+  /** Their payment day. */
+  readonly payment_date: string;
+  /** The payments, in listing order (by `transaction_id`, code-unit order). */
+  readonly payments: readonly PaymentRecord[];
+}
+
+/**
+ * Which payments are confirmed (docs/concepts.md, Confirmation): each payment is confirmed once,
+ * by one `cashback.confirmed` event, across restarts and instances.
+ * @public
+ */
+export interface ConfirmationRepository {
+  /**
+   * Confirms, with `query.event_id`, at most `query.limit` payments of one partner and one
+   * payment day on or before `query.through` that are not confirmed yet and whose cashback is
+   * above 0, and returns them; `undefined` when none is left. Payments another unit of work is
+   * confirming are skipped, never waited for, so that several instances confirm at once and
+   * each payment once. Inside a unit, what it confirmed is kept or undone with the unit.
+   */
+  take(query: ConfirmationQuery): Promise<ConfirmedPayments | undefined>;
 }
 
 /**
@@ -429,6 +502,8 @@ export interface StoreSession {
   readonly returns: ReturnRepository;
   /** What budgets and caps have spent. */
   readonly funding: FundingRepository;
+  /** Which payments are confirmed. */
+  readonly confirmations: ConfirmationRepository;
 }
 
 /**

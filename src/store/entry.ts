@@ -8,13 +8,17 @@ export { StorageFullError, StoreUnavailableError } from './errors.js';
 // The records the repositories store and return.
 export type {
   ActivationRecord,
+  ClawbackRecord,
   CustomerRecord,
   OfferRecord,
+  OfferRevision,
   OutboxEvent,
   OutboxEventType,
   PaymentAdjustment,
+  PaymentChangeRecord,
   PaymentRecord,
   ReturnRecord,
+  StoredPayment,
   TransactionRecord,
 } from './records.js';
 // The contract: one unit of work over batch-oriented repositories, scoped by partner.
@@ -22,6 +26,10 @@ export type {
   ActivationQuery,
   ActivationRepository,
   ClaimedDelivery,
+  ClawbackPage,
+  ConfirmationQuery,
+  ConfirmationRepository,
+  ConfirmedPayments,
   CustomerRepository,
   DeadLetter,
   DeliveryClaimQuery,

@@ -89,6 +89,26 @@ export interface PaymentRecord {
   readonly city: string;
   /** `event_id` of the `addTransactions` call that created it. */
   readonly event_id: string;
+  /**
+   * The revision of the offer that decided it (docs/concepts.md, Offer revisions): what a return
+   * works it out again with, whatever the offer is now.
+   */
+  readonly offer_revision: number;
+}
+
+/**
+ * A payment as `PaymentRepository.get` reads it: the record, with what its clawbacks took and
+ * whether it was confirmed.
+ * @public
+ */
+export interface StoredPayment extends PaymentRecord {
+  /** What its clawbacks took so far, an exact plain decimal text (`0` when none). */
+  readonly clawed_back_amount: string;
+  /**
+   * The `cashback.confirmed` event that confirmed it (`ConfirmationRepository.take`); `null`
+   * while it is not confirmed. A confirmed payment's cashback never changes again.
+   */
+  readonly confirmed_event: string | null;
 }
 
 /**
@@ -115,8 +135,9 @@ export interface ReturnRecord {
 }
 
 /**
- * A change of a payment's cashback by returns: applied only when the payment still has the
- * cashback the change was worked out from, so that a change decided on a stale read never lands.
+ * A change of a payment's cashback by a return: applied only when the payment still has the
+ * cashback the change was worked out from and is not confirmed, so that a change decided on a
+ * stale read never lands. Its history is recorded apart (`PaymentRepository.record`).
  * @public
  */
 export interface PaymentAdjustment {
@@ -128,8 +149,81 @@ export interface PaymentAdjustment {
   readonly cashback_amount: string;
 }
 
+/**
+ * A late return's clawback as a store keeps it (docs/concepts.md, Late returns): appended, never
+ * changed; the payment stays as it is.
+ * @public
+ */
+export interface ClawbackRecord {
+  /** The return (one clawback per return at most). */
+  readonly return_id: string;
+  /** The returned, paid transaction. */
+  readonly transaction_id: string;
+  /** Its customer. */
+  readonly customer_id: string;
+  /** The offer that paid it. */
+  readonly offer_id: number;
+  /** The revision of that offer that paid it. */
+  readonly offer_revision: number;
+  /** What it takes back, an exact plain decimal text (`0` included). */
+  readonly amount: string;
+  /** The return's date-time, wall-clock, as a transaction's stored `date`. */
+  readonly date: string;
+  /** The return's day, `YYYY-MM-DD`: what listings select and order on. */
+  readonly day: string;
+  /** When the return arrived, wall-clock, as `date`. */
+  readonly reported_at: string;
+  /** `event_id` of the `addReturns` call that recorded it. */
+  readonly event_id: string;
+  /** When it was recorded, an ISO 8601 instant from the engine's clock. */
+  readonly recorded_at: string;
+}
+
+/**
+ * One entry of a payment's history (docs/concepts.md, History): an adjustment that lowered its
+ * cashback, or a clawback. Appended in the unit of work of its return, never changed.
+ * @public
+ */
+export type PaymentChangeRecord =
+  | {
+      readonly kind: 'adjustment';
+      /** The return that lowered the payment. */
+      readonly return_id: string;
+      /** The cashback before, exact text. */
+      readonly previous_cashback_amount: string;
+      /** The cashback after, exact text. */
+      readonly cashback_amount: string;
+      /** The paid transaction. */
+      readonly transaction_id: string;
+      /** `event_id` of the `addReturns` call. */
+      readonly event_id: string;
+      /** When it was recorded, an ISO 8601 instant from the engine's clock. */
+      readonly recorded_at: string;
+    }
+  | ({ readonly kind: 'clawback' } & ClawbackRecord);
+
+/**
+ * One revision of an offer (docs/concepts.md, Offer revisions): the offer's first load is
+ * revision 1, every change of any of its fields the next one. A store keeps every revision, never
+ * rewritten.
+ * @public
+ */
+export interface OfferRevision {
+  /** The offer as loaded in this revision. */
+  readonly offer: OfferRecord;
+  /** Its number, from 1. */
+  readonly revision: number;
+  /** When it took effect, an ISO 8601 instant from the engine's clock. */
+  readonly effective_at: string;
+}
+
 /** Type of an outbox event. @public */
-export type OutboxEventType = 'cashback.created' | 'cashback.adjusted' | 'offer.updated';
+export type OutboxEventType =
+  | 'cashback.created'
+  | 'cashback.adjusted'
+  | 'cashback.confirmed'
+  | 'cashback.clawed_back'
+  | 'offer.updated';
 
 /**
  * An event waiting in the outbox for webhook delivery (docs/stores.md), written in the same unit of

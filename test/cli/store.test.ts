@@ -319,7 +319,7 @@ describe('cashback migrate', () => {
     const first = await runCli(cli.dir, ['migrate', '--data-dir', dataDir]);
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout).toBe(
-      `cashback migrate: applied 0001_initial, 0002_deliveries, 0003_returns, 0004_activations, 0005_funding to PGlite in ${join(dataDir, 'db')}; schema version 5\n`,
+      `cashback migrate: applied 0001_initial, 0002_deliveries, 0003_returns, 0004_activations, 0005_funding, 0006_return_totals, 0007_ledger to PGlite in ${join(dataDir, 'db')}; schema version 7\n`,
     );
     const again = await runCli(cli.dir, ['migrate', '--data-dir', dataDir]);
     expect(again.code).toBe(0);
@@ -336,7 +336,7 @@ describe('cashback migrate', () => {
         const first = await runCli(cli.dir, ['migrate', '--database-url', db.url]);
         expect(first.code, first.stderr).toBe(0);
         expect(first.stdout).toMatch(
-          /^cashback migrate: applied 0001_initial, 0002_deliveries, 0003_returns, 0004_activations, 0005_funding to PostgreSQL at postgres:\/\/\S+; schema version 5\n$/,
+          /^cashback migrate: applied 0001_initial, 0002_deliveries, 0003_returns, 0004_activations, 0005_funding, 0006_return_totals, 0007_ledger to PostgreSQL at postgres:\/\/\S+; schema version 7\n$/,
         );
         const again = await runCli(cli.dir, ['migrate'], { DATABASE_URL: db.url });
         expect(again.code).toBe(0);

@@ -337,7 +337,7 @@ describe('replay: what it rejects before deciding', () => {
     expect(() => replay(base, { timezone: 'Europe/Paris' } as never)).toThrow(
       new TypeError(
         "replay options: unknown option 'timezone'; did you mean 'timeZone'? " +
-          '(known: timeZone, scale, rounding, currency, operators, maxLatenessDays, clock, ids)',
+          '(known: timeZone, scale, rounding, currency, operators, lateReturns, maxLatenessDays, clock, ids)',
       ),
     );
     expect(() => replay(base, { maxLateness: 3 } as never)).toThrow(

@@ -88,7 +88,7 @@ export function describeEngineOnStore(createStore: () => Promise<Store>): void {
           offer({ discount: 6 }),
         ]),
       ).toEqual({ created: [4], updated: [1, 3], unchanged: [2] });
-      expect(await engine.store.offers.list()).toEqual([
+      expect((await engine.store.offers.list()).map((r) => r.offer)).toEqual([
         stored({ discount: 6 }),
         stored({ offer_id: 2 }),
         stored({ offer_id: 3, active: false }),
@@ -120,7 +120,7 @@ export function describeEngineOnStore(createStore: () => Promise<Store>): void {
         updated: [1],
         unchanged: [],
       });
-      expect(await engine.store.offers.list()).toEqual([stored()]);
+      expect((await engine.store.offers.list()).map((r) => r.offer)).toEqual([stored()]);
     });
 
     test('a deactivated offer re-sent without active is active again: updated', async () => {
@@ -131,7 +131,7 @@ export function describeEngineOnStore(createStore: () => Promise<Store>): void {
         updated: [1],
         unchanged: [],
       });
-      expect(await engine.store.offers.list()).toEqual([stored()]);
+      expect((await engine.store.offers.list()).map((r) => r.offer)).toEqual([stored()]);
     });
 
     test('re-sending identical offers writes nothing: no event, no new revision', async () => {
@@ -153,7 +153,7 @@ export function describeEngineOnStore(createStore: () => Promise<Store>): void {
       const engine = await engineOf();
       await engine.upsertOffers([offer(), offer({ offer_id: 2, merchant_name: 'Bakery' })]);
       await engine.upsertOffers([offer({ offer_id: 2, merchant_name: 'Bakery', discount: 7 })]);
-      expect(await engine.store.offers.list()).toEqual([
+      expect((await engine.store.offers.list()).map((r) => r.offer)).toEqual([
         stored(),
         stored({ offer_id: 2, merchant_name: 'Bakery', discount: 7 }),
       ]);
@@ -179,7 +179,7 @@ export function describeEngineOnStore(createStore: () => Promise<Store>): void {
       expect((err as OfferValidationError).issues).toEqual([
         { offer: '6', path: 'discount', message: 'must be at most 100' },
       ]);
-      expect(await engine.store.offers.list()).toEqual([stored()]);
+      expect((await engine.store.offers.list()).map((r) => r.offer)).toEqual([stored()]);
       expect((await outboxOf(engine, A)).map((e) => e.id)).toEqual(['evt-1']);
     });
 
@@ -188,7 +188,7 @@ export function describeEngineOnStore(createStore: () => Promise<Store>): void {
       await expect(engine.upsertOffers([offer(), offer({ discount: 6 })])).rejects.toThrow(
         'Invalid offers: offer 1: offer_id is used by another offer in the same load',
       );
-      expect(await engine.store.offers.list()).toEqual([]);
+      expect((await engine.store.offers.list()).map((r) => r.offer)).toEqual([]);
     });
 
     test('an engine sees offers another engine loaded into the shared store', async () => {
@@ -313,6 +313,8 @@ export function describeEngineOnStore(createStore: () => Promise<Store>): void {
                   cashback_amount: 1,
                   offer_id: 1,
                   customer_id: 'c1',
+                  offer_revision: 1,
+                  status: 'pending',
                 },
                 {
                   transaction_id: 't1',
@@ -322,6 +324,8 @@ export function describeEngineOnStore(createStore: () => Promise<Store>): void {
                   cashback_amount: 0.62,
                   offer_id: 1,
                   customer_id: 'c2',
+                  offer_revision: 1,
+                  status: 'pending',
                 },
               ],
             },
@@ -379,6 +383,7 @@ export function describeEngineOnStore(createStore: () => Promise<Store>): void {
           outbox: f === 'outbox.add' ? { add: boom, list: s.outbox.list } : s.outbox,
           returns: s.returns,
           funding: s.funding,
+          confirmations: s.confirmations,
         };
       };
       const store: Store = {
@@ -390,6 +395,7 @@ export function describeEngineOnStore(createStore: () => Promise<Store>): void {
         outbox: real.outbox,
         returns: real.returns,
         funding: real.funding,
+        confirmations: real.confirmations,
         transaction: <T>(fn: (s: StoreSession) => Promise<T>) =>
           real.transaction((s) => fn(fault === undefined ? s : broken(s, fault))),
       };
@@ -914,6 +920,8 @@ export function describeEngineOnStore(createStore: () => Promise<Store>): void {
           cashback_amount: 1,
           offer_id: 1,
           customer_id: 'c1',
+          offer_revision: 1,
+          status: 'pending',
         },
       ]);
       expect((await engine.listPayments(A, EVERYTHING)).transactions[0]?.cashback_amount).toBe(0.5);

@@ -105,6 +105,7 @@ function exampleTests(kit: Kit): void {
             payment_date: '2025-06-16',
           },
         ],
+        clawbacks: [],
         errors: {},
         details: { errors: [] },
       });
@@ -128,6 +129,8 @@ function exampleTests(kit: Kit): void {
                 cashback_amount: 3,
                 offer_id: 1,
                 customer_id: 'c1',
+                offer_revision: 1,
+                status: 'pending',
                 previous_cashback_amount: 4.9,
               },
             ],
@@ -301,10 +304,10 @@ function raceTests(kit: Kit, concurrentUnits: boolean): void {
       const a = counting(base.store);
       const b = counting(base.store);
       const [ra, rb] = await Promise.all([
-        createEngine({ store: a.store, ids: counter('a') }).addReturns(A, [
+        createEngine({ clock: () => new Date(NOON), store: a.store, ids: counter('a') }).addReturns(A, [
           ret('r1', { amount: 60 }),
         ]),
-        createEngine({ store: b.store, ids: counter('b') }).addReturns(A, [
+        createEngine({ clock: () => new Date(NOON), store: b.store, ids: counter('b') }).addReturns(A, [
           ret('r2', { amount: 50 }),
         ]),
       ]);
@@ -318,7 +321,7 @@ function raceTests(kit: Kit, concurrentUnits: boolean): void {
     test('sixty calls of one return each on one transaction all succeed, none thrown', async () => {
       const base = await paid();
       const engines = Array.from({ length: 4 }, (_, k) =>
-        createEngine({ store: base.store, ids: counter(`e${k}`) }),
+        createEngine({ clock: () => new Date(NOON), store: base.store, ids: counter(`e${k}`) }),
       );
       const results = await Promise.all(
         Array.from({ length: 60 }, (_, i) =>
@@ -367,7 +370,7 @@ function raceTests(kit: Kit, concurrentUnits: boolean): void {
             }),
           ),
       };
-      const r = await createEngine({ store, ids: counter('late') }).addReturns(A, [
+      const r = await createEngine({ clock: () => new Date(NOON), store, ids: counter('late') }).addReturns(A, [
         ret('one-more', { amount: 1 }),
       ]);
       expect(r.adjustments).toHaveLength(1);
@@ -382,7 +385,7 @@ function raceTests(kit: Kit, concurrentUnits: boolean): void {
       async () => {
         const base = await paid();
         await base.addTransactions(A, [tx({ transaction_id: 't2', amount: 100 })]);
-        const other = createEngine({ store: base.store, ids: counter('other') });
+        const other = createEngine({ clock: () => new Date(NOON), store: base.store, ids: counter('other') });
         let raced = false;
         let units = 0;
         const store: Store = {
@@ -408,7 +411,7 @@ function raceTests(kit: Kit, concurrentUnits: boolean): void {
             );
           },
         };
-        const engine = createEngine({ store, ids: counter('mine'), clock: () => new Date(NOON) });
+        const engine = createEngine({ clock: () => new Date(NOON), store, ids: counter('mine'), clock: () => new Date(NOON) });
         const r = await engine.addReturns(A, [ret('r1', { amount: 10 })]);
         expect(r.details.errors.map((e) => e.code)).toEqual(['duplicate_return']);
         expect(units).toBe(2);
@@ -419,7 +422,7 @@ function raceTests(kit: Kit, concurrentUnits: boolean): void {
     test('engines sending returns of one transaction at once never return more than bought', async () => {
       const base = await paid();
       const engines = Array.from({ length: 4 }, (_, k) =>
-        createEngine({ store: base.store, ids: counter(`e${k}`) }),
+        createEngine({ clock: () => new Date(NOON), store: base.store, ids: counter(`e${k}`) }),
       );
       const results = await Promise.all(
         engines.map((e, k) =>

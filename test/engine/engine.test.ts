@@ -145,7 +145,7 @@ describe('argument checks', () => {
     expect(() => createEngine({ timezone: 'Europe/Riga' } as EngineOptions)).toThrow(
       new TypeError(
         "createEngine options: unknown option 'timezone'; did you mean 'timeZone'? " +
-          '(known: store, clock, ids, partners, timeZone, scale, rounding, currency, operators)',
+          '(known: store, clock, ids, partners, timeZone, scale, rounding, currency, operators, lateReturns)',
       ),
     );
     expect(() => createEngine({ maxRecords: 10 } as EngineOptions)).toThrow(TypeError);

@@ -361,6 +361,8 @@ describe('get cashback payments: the paged listing', () => {
       cashback_amount: 0.62,
       offer_id: 1,
       customer_id: 'c2',
+      offer_revision: 1,
+      status: 'pending',
     },
     b: {
       transaction_id: 'b',
@@ -370,6 +372,8 @@ describe('get cashback payments: the paged listing', () => {
       cashback_amount: 1,
       offer_id: 1,
       customer_id: 'c1',
+      offer_revision: 1,
+      status: 'pending',
     },
     c: {
       transaction_id: 'c',
@@ -379,6 +383,8 @@ describe('get cashback payments: the paged listing', () => {
       cashback_amount: 1.5,
       offer_id: 1,
       customer_id: 'c1',
+      offer_revision: 1,
+      status: 'pending',
     },
     d: {
       transaction_id: 'd',
@@ -388,6 +394,8 @@ describe('get cashback payments: the paged listing', () => {
       cashback_amount: 2,
       offer_id: 1,
       customer_id: 'c1',
+      offer_revision: 1,
+      status: 'pending',
     },
   };
 

@@ -76,6 +76,7 @@ function countedSession(s: StoreSession, wrote: () => void): StoreSession {
   return {
     offers: {
       list: () => s.offers.list(),
+      history: (ids) => s.offers.history(ids),
       revision: () => s.offers.revision(),
       upsert: (offers) => write(s.offers.upsert(offers)),
     },
@@ -98,6 +99,9 @@ function countedSession(s: StoreSession, wrote: () => void): StoreSession {
       list: (partner, query) => s.payments.list(partner, query),
       get: (partner, ids) => s.payments.get(partner, ids),
       adjust: (partner, adjustments) => write(s.payments.adjust(partner, adjustments)),
+      record: (partner, changes) => write(s.payments.record(partner, changes)),
+      history: (partner, id) => s.payments.history(partner, id),
+      clawbacks: (partner, query) => s.payments.clawbacks(partner, query),
     },
     outbox: {
       add: (partner, events) => write(s.outbox.add(partner, events)),
@@ -113,6 +117,9 @@ function countedSession(s: StoreSession, wrote: () => void): StoreSession {
       hold: (partner, ranges) => s.funding.hold(partner, ranges),
       add: (partner, changes) => write(s.funding.add(partner, changes)),
       recount: (query) => write(s.funding.recount(query)),
+    },
+    confirmations: {
+      take: (query) => write(s.confirmations.take(query)),
     },
   };
 }

@@ -236,10 +236,19 @@ function brokenStore(): Store {
   return {
     ...inner,
     transaction: fail,
-    offers: { list: fail, revision: fail, upsert: fail },
+    offers: { list: fail, history: fail, revision: fail, upsert: fail },
     customers: { get: fail, upsert: fail },
     transactions: { existing: fail, get: fail, insert: fail, purchases: fail },
-    payments: { insert: fail, list: fail, get: fail, adjust: fail },
+    payments: {
+      insert: fail,
+      list: fail,
+      get: fail,
+      adjust: fail,
+      record: fail,
+      history: fail,
+      clawbacks: fail,
+    },
+    confirmations: { take: fail },
     outbox: { add: fail, list: fail },
     returns: { existing: fail, hold: fail, ofTransactions: fail, insert: fail },
   };

@@ -256,6 +256,8 @@ describe('GET /cashback-payments', () => {
           cashback_amount: 2,
           offer_id: 2,
           customer_id: 'c1',
+          offer_revision: 1,
+          status: 'pending',
         },
         {
           transaction_id: 't1',
@@ -265,6 +267,8 @@ describe('GET /cashback-payments', () => {
           cashback_amount: 0.5,
           offer_id: 1,
           customer_id: 'c1',
+          offer_revision: 1,
+          status: 'pending',
         },
         {
           transaction_id: 't3',
@@ -274,6 +278,8 @@ describe('GET /cashback-payments', () => {
           cashback_amount: 0.5,
           offer_id: 1,
           customer_id: 'c1',
+          offer_revision: 1,
+          status: 'pending',
         },
       ],
     });

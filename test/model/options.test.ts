@@ -18,7 +18,7 @@ describe('resolveOptions', () => {
     expect(() => resolveOptions({ timezone: 'Europe/Paris' } as never)).toThrow(
       new TypeError(
         "core options: unknown option 'timezone'; did you mean 'timeZone'? " +
-          '(known: timeZone, scale, rounding, currency, operators)',
+          '(known: timeZone, scale, rounding, currency, operators, lateReturns)',
       ),
     );
   });

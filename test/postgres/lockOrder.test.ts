@@ -15,6 +15,8 @@ import { freshServerDatabase, SKIP_SERVER, warnWhenSkipped } from './_databases.
 warnWhenSkipped('the lock order of units of work on a PostgreSQL server');
 
 const ENGINES = 4;
+/** A clock before the payments' days: returns arrive in time, and adjust. */
+const BEFORE_PAYMENT = () => new Date('2025-06-03T12:00:00Z');
 const ROUNDS = 12;
 const CUSTOMERS = ['c1', 'c2', 'c3'];
 
@@ -83,7 +85,7 @@ describe.skipIf(SKIP_SERVER)('the lock order of units of work on a PostgreSQL se
       budget: { amount: 1_000 },
       customer_cap: { count: 9, period: 'offer' },
     });
-    const engine = createEngine({ store: inner });
+    const engine = createEngine({ store: inner, clock: BEFORE_PAYMENT });
     await engine.upsertOffers([funded]);
     await engine.upsertCustomers('bank-p', [customer()]);
     const paid = await engine.addTransactions('bank-p', [
@@ -95,7 +97,7 @@ describe.skipIf(SKIP_SERVER)('the lock order of units of work on a PostgreSQL se
     ]);
     expect(paid.payments).toHaveLength(1);
     const before = await deadlocks(url);
-    const returning = createEngine({ store: pausing }).addReturns('bank-p', [
+    const returning = createEngine({ store: pausing, clock: BEFORE_PAYMENT }).addReturns('bank-p', [
       { return_id: 'pr1', transaction_id: 'p1', date: '2025-06-03T10:00:00', amount: 10 },
     ]);
     await adjusting;
@@ -119,7 +121,7 @@ describe.skipIf(SKIP_SERVER)('the lock order of units of work on a PostgreSQL se
       return s;
     };
     const budgeted = offer({ discount: 10, budget: { amount: 1_000_000, period: 'day' } });
-    const setup = createEngine({ store: await open() });
+    const setup = createEngine({ store: await open(), clock: BEFORE_PAYMENT });
     await setup.upsertOffers([budgeted]);
     await setup.upsertCustomers(
       'bank-a',
@@ -128,7 +130,7 @@ describe.skipIf(SKIP_SERVER)('the lock order of units of work on a PostgreSQL se
     const before = await deadlocks(url);
     let reloading = true;
     const reloader = (async () => {
-      const engine = createEngine({ store: await open() });
+      const engine = createEngine({ store: await open(), clock: BEFORE_PAYMENT });
       for (let i = 0; reloading; i++) {
         // Every other reload gives the offer a cap it did not have: a recount.
         const cap = i % 2 === 0 ? { customer_cap: { count: 1_000, period: 'week' } } : {};
@@ -137,7 +139,7 @@ describe.skipIf(SKIP_SERVER)('the lock order of units of work on a PostgreSQL se
       }
     })();
     const workers = Array.from({ length: ENGINES }, async (_, k) => {
-      const engine = createEngine({ store: await open() });
+      const engine = createEngine({ store: await open(), clock: BEFORE_PAYMENT });
       for (let round = 0; round < ROUNDS; round++) {
         const ids = CUSTOMERS.map((c) => `${k}-${round}-${c}`);
         await engine.addTransactions(

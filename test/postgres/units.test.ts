@@ -28,6 +28,7 @@ const payment = (id: string) => ({
   country: 'DE',
   city: 'Berlin',
   event_id: 'e1',
+  offer_revision: 1,
 });
 
 /** The aborted-unit check on a store. */

@@ -77,8 +77,8 @@ describe('funding controls in replay', () => {
             if (run.kind === 'transactions') outcomes.push(...session.push(run.items));
             else {
               for (const o of session.pushReturns(run.items)) {
-                if (o.ok) adjustments.push(o.adjustment);
-                else returnErrors.push(o.error);
+                if (!o.ok) returnErrors.push(o.error);
+                else if (o.kind === 'adjustment') adjustments.push(o.adjustment);
               }
             }
           }

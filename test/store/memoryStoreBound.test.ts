@@ -49,6 +49,7 @@ function paymentRecord(id: string): PaymentRecord {
     country: 'FR',
     city: 'Paris',
     event_id: 'evt',
+    offer_revision: 1,
   };
 }
 

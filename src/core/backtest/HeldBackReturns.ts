@@ -7,6 +7,9 @@ import { parseReturns } from '../returns/parseReturns.js';
 import type { ReturnOutcome } from '../returns/ReturnOutcome.js';
 import type { HeldBackTally } from './HeldBack.js';
 
+/** Errors of returns that were stored all the same (docs/concepts.md, Returns). */
+const STORED: ReadonlySet<string> = new Set(['not_paid', 'after_warranty', 'late_return']);
+
 /**
  * Follows the transactions a set held back through their returns (docs/backtest.md, Budgets and
  * caps): the payment's cashback from the session's own adjustments, and what the best unfunded
@@ -45,12 +48,14 @@ export class HeldBackReturns {
    */
   returns(run: readonly unknown[], outcomes: readonly ReturnOutcome[]): void {
     for (const o of outcomes) {
-      if (o.ok) this.held.returned(o.adjustment.transaction_id, 'paid', o.cashback);
+      if (o.ok && o.kind === 'adjustment') {
+        this.held.returned(o.adjustment.transaction_id, 'paid', o.cashback);
+      }
     }
     // Only the returns the session stored: the others change nothing there either.
     const stored = run.filter((_, i) => {
       const o = outcomes[i];
-      return o?.ok === true || o?.error.code === 'not_paid' || o?.error.code === 'after_warranty';
+      return o?.ok === true || (o !== undefined && STORED.has(o.error.code));
     });
     if (stored.length === 0) return;
     const d = this.book.decide(parseReturns(stored, this.options.timeZone));

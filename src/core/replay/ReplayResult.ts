@@ -5,7 +5,7 @@ import type {
   TransactionErrorCode,
 } from '../../model/errors.js';
 import type { Payment, TransactionError } from '../outcome.js';
-import type { Adjustment, ReturnError } from '../returns/ReturnOutcome.js';
+import type { Adjustment, Clawback, ReturnError } from '../returns/ReturnOutcome.js';
 import type { ReplaySummary } from '../SummaryBuilder.js';
 
 /** What the whole replay of a data set returns. @public */
@@ -20,6 +20,11 @@ export interface ReplayResult {
   readonly errors: readonly TransactionError[];
   /** Payments adjusted by returns, in the order the returns were decided (empty without returns). */
   readonly adjustments: readonly Adjustment[];
+  /**
+   * Late returns' clawbacks (docs/concepts.md, Late returns), in the order the returns were decided
+   * (empty without returns).
+   */
+  readonly clawbacks: readonly Clawback[];
   /** One error per return that adjusts nothing, in the order decided (empty without returns). */
   readonly returnErrors: readonly ReturnError[];
   /** Customers, activations and history transactions that were not applied. */

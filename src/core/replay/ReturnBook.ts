@@ -19,7 +19,12 @@ interface Kept {
   readonly amount: ExactAmount;
   returned: string;
   payment:
-    | { readonly offer: CompiledOffer; cashback: string; readonly paymentDate: string }
+    | {
+        readonly offer: CompiledOffer;
+        cashback: string;
+        readonly paymentDate: string;
+        clawedBack: string;
+      }
     | undefined;
 }
 
@@ -80,7 +85,7 @@ export class ReturnBook {
       const offer = this.byOffer.get(o.payment.offer_id);
       if (k === undefined || offer === undefined) continue;
       const cashback = cashbackDecimal(o.cashback, scale).toFixed();
-      k.payment = { offer, cashback, paymentDate: o.payment.payment_date };
+      k.payment = { offer, cashback, paymentDate: o.payment.payment_date, clawedBack: '0' };
     }
   }
 
@@ -95,6 +100,14 @@ export class ReturnBook {
       this.returnIds.add(r.returnId);
       const k = this.kept.get(r.transactionId) as Kept;
       k.returned = new ExactMoney(k.returned).plus(r.amount).toFixed();
+    }
+    for (const o of d.outcomes) {
+      if (!o.ok || o.kind !== 'clawback') continue;
+      const payment = this.kept.get(o.clawback.transaction_id)?.payment;
+      // No budget or cap gets anything back: the money was paid out (docs/concepts.md).
+      if (payment !== undefined) {
+        payment.clawedBack = new ExactMoney(payment.clawedBack).plus(o.amount).toFixed();
+      }
     }
     for (const c of d.changes) {
       const k = this.kept.get(c.transactionId);
@@ -117,7 +130,8 @@ export class ReturnBook {
       when: k.when,
       amount: k.amount,
       returned: k.returned,
-      payment: k.payment === undefined ? undefined : { ...k.payment },
+      // In a replay every offer is revision 1 (docs/replay.md, Returns).
+      payment: k.payment === undefined ? undefined : { ...k.payment, offerRevision: 1 },
     };
   }
 }

@@ -5,11 +5,13 @@ import type { ReturnsSummary } from '../SummaryBuilder.js';
 
 type Decimal = InstanceType<typeof ExactMoney>;
 
-/** Counts a replay's return outcomes and the cashback their adjustments take back. */
+/** Counts a replay's return outcomes, the cashback their adjustments take back and the clawbacks. */
 export class ReturnTotals {
   private returns = 0;
   private adjusted = 0;
   private taken: Decimal = new ExactMoney(0);
+  private clawbacks = 0;
+  private clawedBack: Decimal = new ExactMoney(0);
   private readonly errors: Record<ReturnErrorCode, number> = {
     invalid_return: 0,
     duplicate_return: 0,
@@ -17,6 +19,7 @@ export class ReturnTotals {
     return_exceeds_amount: 0,
     not_paid: 0,
     after_warranty: 0,
+    late_return: 0,
   };
 
   /** @param scale - decimals of cashback */
@@ -27,6 +30,11 @@ export class ReturnTotals {
     this.returns++;
     if (!o.ok) {
       this.errors[o.error.code]++;
+      return;
+    }
+    if (o.kind === 'clawback') {
+      this.clawbacks++;
+      this.clawedBack = this.clawedBack.plus(o.amount);
       return;
     }
     this.adjusted++;
@@ -45,6 +53,8 @@ export class ReturnTotals {
       errors: { ...this.errors },
       adjustedCashback: this.taken.toFixed(this.scale),
       netCashback: new ExactMoney(totalCashback).minus(this.taken).toFixed(this.scale),
+      clawbacks: this.clawbacks,
+      clawedBack: this.clawedBack.toFixed(this.scale),
     };
   }
 }

@@ -1,7 +1,7 @@
 import { assertKnownKeys } from '../../model/knownKeys.js';
 import { describeValue } from '../../rules/_internals/describe.js';
 import type { Outcome, Payment, TransactionError } from '../outcome.js';
-import type { Adjustment, ReturnError, ReturnOutcome } from '../returns/ReturnOutcome.js';
+import { type ReturnOutcome, sortReturnOutcomes } from '../returns/ReturnOutcome.js';
 import { type ReplayOptions, SESSION_OPTION_KEYS } from './options.js';
 import { pushMerged } from './pushMerged.js';
 import { replayCore } from './ReplayCore.js';
@@ -62,12 +62,7 @@ export function replay(
     if (o.ok) payments.push(o.payment);
     else errors.push(o.error);
   }
-  const adjustments: Adjustment[] = [];
-  const returnErrors: ReturnError[] = [];
-  for (const o of returnOutcomes) {
-    if (o.ok) adjustments.push(o.adjustment);
-    else returnErrors.push(o.error);
-  }
+  const { adjustments, clawbacks, errors: returnErrors } = sortReturnOutcomes(returnOutcomes);
   const eventId = ids === undefined ? 'replay' : ids();
   if (typeof eventId !== 'string' || eventId === '') {
     throw new TypeError(
@@ -88,6 +83,7 @@ export function replay(
     payments,
     errors,
     adjustments,
+    clawbacks,
     returnErrors,
     rejected: session.rejected,
     summary: session.summary(),

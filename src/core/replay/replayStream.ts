@@ -2,7 +2,13 @@ import { assertKnownKeys } from '../../model/knownKeys.js';
 import { CORE_OPTION_KEYS, resolveCoreOptions } from '../../model/options.js';
 import { wholeNumber } from '../../model/wholeNumber.js';
 import type { Outcome, Payment, TransactionError } from '../outcome.js';
-import type { Adjustment, ReturnError, ReturnOutcome } from '../returns/ReturnOutcome.js';
+import {
+  type Adjustment,
+  type Clawback,
+  type ReturnError,
+  type ReturnOutcome,
+  sortReturnOutcomes,
+} from '../returns/ReturnOutcome.js';
 import type { ReplaySummary } from '../SummaryBuilder.js';
 import { createReplay } from './createReplay.js';
 import type { ReplaySessionOptions } from './options.js';
@@ -30,6 +36,8 @@ export interface CollectedReplay {
   readonly errors: readonly TransactionError[];
   /** Payments adjusted by returns, in the order decided (empty without returns). */
   readonly adjustments: readonly Adjustment[];
+  /** Late returns' clawbacks, in the order decided (empty without returns). */
+  readonly clawbacks: readonly Clawback[];
   /** One error per return that adjusts nothing, in the order decided (empty without returns). */
   readonly returnErrors: readonly ReturnError[];
   /** Totals of the whole stream. */
@@ -189,13 +197,9 @@ export function outcomeReaders(
           else errors.push(o.error);
         }
       }
-      const adjustments: Adjustment[] = [];
-      const returnErrors: ReturnError[] = [];
-      for (const o of takeReturnOutcomes()) {
-        if (o.ok) adjustments.push(o.adjustment);
-        else returnErrors.push(o.error);
-      }
-      return { payments, errors, adjustments, returnErrors, summary: summary() };
+      const sorted = sortReturnOutcomes(takeReturnOutcomes());
+      const { adjustments, clawbacks, errors: returnErrors } = sorted;
+      return { payments, errors, adjustments, clawbacks, returnErrors, summary: summary() };
     },
   };
 }

@@ -8,12 +8,24 @@ import type { ResolvedOptions } from '../../model/options.js';
  * @public
  */
 export interface ReturnPaymentState {
-  /** The offer that paid it: its cashback is worked out again with this offer. */
+  /**
+   * The revision of the offer that paid it (docs/concepts.md, Offer revisions): its cashback is
+   * worked out again with these terms, whatever the offer is now.
+   */
   readonly offer: CompiledOffer;
+  /** That revision's number. */
+  readonly offerRevision: number;
   /** Current cashback (after earlier returns), an exact plain decimal text such as `0.62`. */
   readonly cashback: string;
   /** Payment day, `YYYY-MM-DD`. */
   readonly paymentDate: string;
+  /** What its clawbacks took so far, exact text (`0` when none). */
+  readonly clawedBack: string;
+  /**
+   * Whether a store already confirmed it (the engine's `confirmDue`): confirmed at any arrival,
+   * whatever the arrival's day. Absent: only the arrival's day says.
+   */
+  readonly confirmed?: boolean;
 }
 
 /**

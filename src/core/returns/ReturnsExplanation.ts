@@ -1,4 +1,4 @@
-import type { Adjustment, ReturnError } from './ReturnOutcome.js';
+import type { Adjustment, Clawback, ReturnError } from './ReturnOutcome.js';
 
 /** A stored return of an explained transaction. @public */
 export interface ExplainedReturn {
@@ -29,6 +29,8 @@ export interface ReturnsExplanation {
    * absent from the engine's, which keeps only the cashback now.
    */
   readonly adjustments?: readonly Adjustment[];
+  /** The clawbacks of returns that arrived once the payment was confirmed, in order (as `adjustments`). */
+  readonly clawbacks?: readonly Clawback[];
   /** The returns that adjusted nothing, in order (`explain` only, as `adjustments`). */
   readonly errors?: readonly ReturnError[];
 }

@@ -22,11 +22,15 @@ function fail(key: string, code: ReturnErrorCode, message: string): ReturnOutcom
 
 type Decimal = InstanceType<typeof ExactMoney>;
 
-/** A transaction as the batch leaves it: returned so far, and its payment's cashback now. */
+/**
+ * A transaction as the batch leaves it: returned so far, its payment's cashback now, and what its
+ * payment's clawbacks took so far.
+ */
 interface Running {
   readonly tx: ReturnableTransaction;
   returned: Decimal;
   cashback: string | undefined;
+  clawedBack: Decimal;
 }
 
 /**
@@ -36,9 +40,10 @@ interface Running {
  *
  * The checks run in order and the first that fails names the error: `invalid_return`,
  * `duplicate_return`, `transaction_not_found`, `invalid_return` (dated before the transaction),
- * `return_exceeds_amount`. A return past them is stored; then `not_paid`, `after_warranty`, or
- * an adjustment: the payment's cashback worked out again on the net amount with the offer that
- * paid it, never more than it was.
+ * `return_exceeds_amount`. A return past them is stored; then `not_paid`, `after_warranty`; then,
+ * for a return that arrived once its payment was confirmed, a clawback (or `late_return` when
+ * late returns are ignored); else an adjustment: the payment's cashback worked out again on the
+ * net amount with the offer revision that paid it, never more than it was.
  * @param items - the parsed returns
  * @param state - the stored state
  * @returns the outcomes, the returns to store and the payment changes
@@ -92,7 +97,12 @@ function runningOf(
   if (t === undefined) {
     const tx = state.transaction(transactionId);
     if (tx === undefined) return undefined;
-    t = { tx, returned: new ExactMoney(tx.returned), cashback: tx.payment?.cashback };
+    t = {
+      tx,
+      returned: new ExactMoney(tx.returned),
+      cashback: tx.payment?.cashback,
+      clawedBack: new ExactMoney(tx.payment?.clawedBack ?? '0'),
+    };
     running.set(transactionId, t);
   }
   return t;
@@ -118,7 +128,7 @@ function screenAmount(r: ParsedReturn, t: Running): string | ReturnOutcome {
   return r.amount.text;
 }
 
-/** Checks 6 to 8 of a stored return: `not_paid`, `after_warranty`, or the adjustment. */
+/** Checks 6 to 8 of a stored return: `not_paid`, `after_warranty`, late, or the adjustment. */
 function adjust(r: ParsedReturn, t: Running, state: ReturnState): ReturnOutcome {
   const { tx } = t;
   const id = r.returnId;
@@ -128,10 +138,46 @@ function adjust(r: ParsedReturn, t: Running, state: ReturnState): ReturnOutcome 
   }
   const previous = new ExactMoney(t.cashback);
   if (previous.isZero()) return fail(id, 'not_paid', m.paymentAtZero(tx.transactionId));
-  if (r.when.day >= (parseDay(payment.paymentDate) ?? Number.NEGATIVE_INFINITY)) {
+  const paymentDay = parseDay(payment.paymentDate) ?? Number.NEGATIVE_INFINITY;
+  if (r.when.day >= paymentDay) {
     return fail(id, 'after_warranty', m.afterWarranty(r.when.dayText, payment.paymentDate));
   }
-  const net = new ExactMoney(tx.amount.text).minus(t.returned);
+  const recomputed = onNet(t, state);
+  // A return never raises a payment (docs/concepts.md, Returns).
+  const cashback = recomputed.lt(previous) ? recomputed : previous;
+  // 7b: the payment is confirmed at the return's arrival (docs/concepts.md, Late returns).
+  if (payment.confirmed === true || r.reportedAt.day >= paymentDay) {
+    if (state.options.lateReturns === 'ignore') {
+      return fail(id, 'late_return', m.lateReturn(r.reportedAt.dayText, payment.paymentDate));
+    }
+    return clawBack(r, t, previous.minus(cashback));
+  }
+  const before = t.cashback;
+  t.cashback = cashback.toFixed();
+  return {
+    ok: true,
+    kind: 'adjustment',
+    adjustment: {
+      return_id: id,
+      transaction_id: tx.transactionId,
+      customer_id: tx.customerId,
+      offer_id: payment.offer.offerId,
+      previous_cashback: Number(before),
+      cashback: Number(t.cashback),
+      payment_date: payment.paymentDate,
+    },
+    previous: previous.toFixed(),
+    cashback: t.cashback,
+  };
+}
+
+/**
+ * The payment worked out again on what is left of the transaction, with the terms of the offer
+ * revision that paid it (docs/concepts.md, Returns): 0 when nothing is left.
+ */
+function onNet(t: Running, state: ReturnState): Decimal {
+  const payment = t.tx.payment as NonNullable<ReturnableTransaction['payment']>;
+  const net = new ExactMoney(t.tx.amount.text).minus(t.returned);
   const amount = net.gt(0) ? parseAmount(net.toFixed()) : undefined;
   const options = state.options;
   const worked = netCashback(
@@ -139,24 +185,33 @@ function adjust(r: ParsedReturn, t: Running, state: ReturnState): ReturnOutcome 
     payment.offer,
     options,
   );
-  const recomputed = new ExactMoney(cashbackDecimal(worked, options.scale).toFixed());
-  // A return never raises a payment (docs/concepts.md, Returns).
-  const cashback = (recomputed.lt(previous) ? recomputed : previous).toFixed();
-  const before = t.cashback;
-  t.cashback = cashback;
+  return new ExactMoney(cashbackDecimal(worked, options.scale).toFixed());
+}
+
+/**
+ * A late return's clawback: what the return takes from the payment (`taken`, all returns so far
+ * counted) less what its earlier clawbacks took, never below 0; the payment stays as it is.
+ */
+function clawBack(r: ParsedReturn, t: Running, taken: Decimal): ReturnOutcome {
+  const { tx } = t;
+  const payment = tx.payment as NonNullable<ReturnableTransaction['payment']>;
+  const more = taken.minus(t.clawedBack);
+  const amount = more.gt(0) ? more : new ExactMoney(0);
+  t.clawedBack = t.clawedBack.plus(amount);
   return {
     ok: true,
-    adjustment: {
-      return_id: id,
+    kind: 'clawback',
+    clawback: {
+      return_id: r.returnId,
       transaction_id: tx.transactionId,
       customer_id: tx.customerId,
       offer_id: payment.offer.offerId,
-      previous_cashback: Number(before),
-      cashback: Number(cashback),
-      payment_date: payment.paymentDate,
+      offer_revision: payment.offerRevision,
+      amount: amount.toNumber(),
+      date: r.when.text,
+      reported_at: r.reportedAt.text,
     },
-    previous: previous.toFixed(),
-    cashback,
+    amount: amount.toFixed(),
   };
 }
 

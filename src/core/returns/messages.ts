@@ -39,3 +39,8 @@ export function paymentAtZero(transactionId: string): string {
 export function afterWarranty(day: string, paymentDate: string): string {
   return `Returned on ${day}, on or after the payment day ${paymentDate}: the cashback stands`;
 }
+
+/** A stored return that arrived once its payment was confirmed, with late returns ignored. */
+export function lateReturn(arrivedDay: string, paymentDate: string): string {
+  return `Arrived on ${arrivedDay}, once the payment of ${paymentDate} was confirmed: late returns are ignored`;
+}

@@ -1,20 +1,21 @@
 import { StorageFullError } from '../errors.js';
-import type { OfferRecord } from '../records.js';
+import type { OfferRevision } from '../records.js';
 import { requirePartner } from '../requirePartner.js';
 import { MemoryFunding } from './MemoryFunding.js';
 import { PartnerData } from './PartnerData.js';
 
 /** Everything a memory store holds, and the count of records its bound applies to. */
 export class MemoryData {
-  readonly offers = new Map<number, OfferRecord>();
+  /** Every revision of every offer, oldest first: the last is the current one. */
+  readonly offers = new Map<number, OfferRevision[]>();
   revision = 0;
   readonly partners = new Map<string, PartnerData>();
   readonly eventIds = new Set<string>();
   /** Budgets (shared by every partner) and caps (per partner) spent, per day. */
   readonly funding = new MemoryFunding();
   /**
-   * Records held: offers, customers, activations, transactions, payments, returns, outbox events
-   * and funding counters (one per offer, customer and day).
+   * Records held: offer revisions, customers, activations, transactions, payments, their history
+   * entries, returns, outbox events and funding counters (one per offer, customer and day).
    */
   records = 0;
 

@@ -1,8 +1,9 @@
-import { ExactMoney, Money } from '../../model/money.js';
+import { ExactMoney } from '../../model/money.js';
 import { checkFundingChanges, checkFundingRanges, checkFundingRecount } from '../fundingInput.js';
 import type {
   ActivationRecord,
   CustomerRecord,
+  OfferRevision,
   PaymentRecord,
   ReturnRecord,
   TransactionRecord,
@@ -10,6 +11,7 @@ import type {
 import { requirePartner } from '../requirePartner.js';
 import type {
   ActivationRepository,
+  ConfirmationRepository,
   CustomerRepository,
   FundingRecount,
   FundingRepository,
@@ -23,11 +25,7 @@ import type {
 } from '../Store.js';
 import type { MemoryData } from './MemoryData.js';
 import type { RecountedPayment } from './MemoryFunding.js';
-
-/** Whether two plain decimal texts are the same number (`0.60` and `0.6`). */
-function sameAmount(a: string, b: string): boolean {
-  return a === b || new Money(a).eq(b);
-}
+import { type MemoryUnit, memoryConfirmations, memoryPayments } from './memoryPayments.js';
 
 /**
  * The repositories seen from one unit of work of a memory store. Writes go straight into the
@@ -41,7 +39,10 @@ export class MemorySession implements StoreSession {
   /** How to take back each write of the unit, oldest first. */
   private readonly undo: (() => void)[] = [];
 
-  constructor(private readonly db: MemoryData) {}
+  constructor(private readonly db: MemoryData) {
+    this.payments = memoryPayments(db, this.unit);
+    this.confirmations = memoryConfirmations(db, this.unit);
+  }
 
   end(): void {
     this.ended = true;
@@ -70,36 +71,51 @@ export class MemorySession implements StoreSession {
   readonly offers: OfferRepository = {
     list: async () => {
       this.check();
-      return [...this.db.offers.values()].sort((a, b) => a.offer_id - b.offer_id);
+      return [...this.db.offers.values()]
+        .map((revisions) => revisions.at(-1) as OfferRevision)
+        .sort((a, b) => a.offer.offer_id - b.offer.offer_id);
+    },
+    history: async (offerIds) => {
+      this.check();
+      return [...new Set(offerIds)]
+        .sort((a, b) => a - b)
+        .flatMap((id) => this.db.offers.get(id) ?? []);
     },
     revision: async () => {
       this.check();
       return this.db.revision;
     },
-    upsert: async (offers) => {
+    upsert: async (revisions) => {
       this.check();
-      const ids = new Set<number>();
-      for (const o of offers) {
-        if (ids.has(o.offer_id)) throw new Error(`Offer ${o.offer_id} appears twice in one upsert`);
-        ids.add(o.offer_id);
-      }
-      if (offers.length === 0) return;
       const db = this.db;
-      const before = offers.map((o) => db.offers.get(o.offer_id));
-      const added = before.filter((o) => o === undefined).length;
-      db.reserve(added);
+      const ids = new Set<number>();
+      for (const r of revisions) {
+        const id = r.offer.offer_id;
+        if (ids.has(id)) throw new Error(`Offer ${id} appears twice in one upsert`);
+        ids.add(id);
+        const next = (db.offers.get(id)?.length ?? 0) + 1;
+        if (r.revision !== next) {
+          throw new Error(`Offer ${id}: revision ${r.revision} is not its next one (${next})`);
+        }
+      }
+      if (revisions.length === 0) return;
+      db.reserve(revisions.length);
       const revision = db.revision;
-      for (const o of offers) db.offers.set(o.offer_id, o);
+      for (const r of revisions) {
+        const list = db.offers.get(r.offer.offer_id);
+        if (list === undefined) db.offers.set(r.offer.offer_id, [r]);
+        else list.push(r);
+      }
       db.revision++;
       this.undo.push(() => {
-        offers.forEach((o, i) => {
-          const old = before[i];
-          if (old === undefined) db.offers.delete(o.offer_id);
-          else db.offers.set(o.offer_id, old);
-        });
+        for (const r of revisions) {
+          const list = db.offers.get(r.offer.offer_id) as OfferRevision[];
+          list.pop();
+          if (list.length === 0) db.offers.delete(r.offer.offer_id);
+        }
         db.revision = revision;
       });
-      this.added(added);
+      this.added(revisions.length);
     },
   };
 
@@ -219,66 +235,18 @@ export class MemorySession implements StoreSession {
     },
   };
 
-  readonly payments: PaymentRepository = {
-    insert: async (partner, payments) => {
-      this.check();
-      const data = this.db.partnerForWrite(partner);
-      const seen = new Set<string>();
-      for (const pay of payments) {
-        const id = pay.transaction_id;
-        if (seen.has(id) || data.payments.has(id)) {
-          throw new Error(`Transaction '${id}' already has a payment`);
-        }
-        seen.add(id);
-      }
-      this.db.reserve(payments.length);
-      for (const pay of payments) data.addPayment(pay);
-      this.undo.push(() => {
-        for (let i = payments.length - 1; i >= 0; i--) {
-          data.removePayment(payments[i] as PaymentRecord);
-        }
-      });
-      this.added(payments.length);
+  /** What the repositories built apart share of this unit. */
+  private readonly unit: MemoryUnit = {
+    check: () => this.check(),
+    undo: (step) => {
+      this.undo.push(step);
     },
-    list: async (partner, query) => {
-      this.check();
-      const data = this.db.partner(partner);
-      return data === undefined ? { total: 0, items: [] } : data.listPayments(query);
-    },
-    get: async (partner, ids) => {
-      this.check();
-      const data = this.db.partner(partner);
-      const out: PaymentRecord[] = [];
-      if (data === undefined) return out;
-      for (const id of ids) {
-        const p = data.payments.get(id);
-        if (p !== undefined) out.push(p);
-      }
-      return out;
-    },
-    adjust: async (partner, adjustments) => {
-      this.check();
-      const data = this.db.partner(partner);
-      if (data === undefined) return [];
-      const changed: [PaymentRecord, PaymentRecord][] = [];
-      for (const a of adjustments) {
-        const old = data.payments.get(a.transaction_id);
-        if (old === undefined || !sameAmount(old.cashback_amount, a.previous_cashback_amount)) {
-          continue;
-        }
-        const next = { ...old, cashback_amount: a.cashback_amount };
-        data.replacePayment(old, next);
-        changed.push([old, next]);
-      }
-      this.undo.push(() => {
-        for (let i = changed.length - 1; i >= 0; i--) {
-          const [old, next] = changed[i] as [PaymentRecord, PaymentRecord];
-          data.replacePayment(next, old);
-        }
-      });
-      return changed.map(([, next]) => next.transaction_id);
-    },
+    added: (n) => this.added(n),
   };
+
+  readonly payments: PaymentRepository;
+
+  readonly confirmations: ConfirmationRepository;
 
   readonly returns: ReturnRepository = {
     existing: async (partner, ids) => {

@@ -8,6 +8,7 @@ import type {
 } from '../records.js';
 import type { PaymentPage, PaymentQuery, PurchaseQuery, StoredOutboxEvent } from '../Store.js';
 import { PartnerReturns } from './PartnerReturns.js';
+import { PaymentLedger } from './PaymentLedger.js';
 
 function byTransactionId(a: PaymentRecord, b: PaymentRecord): number {
   return compareText(a.transaction_id, b.transaction_id);
@@ -71,6 +72,8 @@ export class PartnerData {
   private readonly byMerchant = new Map<string, Map<string, TransactionRecord[]>>();
   readonly payments = new Map<string, PaymentRecord>();
   readonly returns = new PartnerReturns();
+  /** Payments' histories, clawbacks and confirmations. */
+  readonly ledger = new PaymentLedger();
   /** Payments by payment day; each bucket sorted by transaction id when `unsorted` lacks it. */
   private readonly paymentDays = new Map<string, PaymentRecord[]>();
   private readonly unsorted = new Set<string>();

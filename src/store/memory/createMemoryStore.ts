@@ -162,6 +162,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     deliveries: memoryDeliveries(db, serial),
     offers: {
       list: one((s) => s.offers.list),
+      history: one((s) => s.offers.history),
       revision: one((s) => s.offers.revision),
       upsert: one((s) => s.offers.upsert),
     },
@@ -184,6 +185,12 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       list: one((s) => s.payments.list),
       get: one((s) => s.payments.get),
       adjust: one((s) => s.payments.adjust),
+      record: one((s) => s.payments.record),
+      history: one((s) => s.payments.history),
+      clawbacks: one((s) => s.payments.clawbacks),
+    },
+    confirmations: {
+      take: one((s) => s.confirmations.take),
     },
     returns: {
       existing: one((s) => s.returns.existing),

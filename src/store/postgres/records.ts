@@ -1,8 +1,8 @@
 import type {
   ActivationRecord,
   CustomerRecord,
-  OfferRecord,
   PaymentRecord,
+  StoredPayment,
   TransactionRecord,
 } from '../records.js';
 import type { StoredOutboxEvent } from '../Store.js';
@@ -55,7 +55,10 @@ export function customerRecord(row: SqlRow): CustomerRecord {
 
 /** The columns of a payment as `paymentRecord` reads them. */
 export const PAYMENT_COLUMNS =
-  'transaction_id, customer_id, offer_id::float8 AS offer_id, cashback_amount::text AS cashback_amount, payment_date, country, city, event_id';
+  'transaction_id, customer_id, offer_id::float8 AS offer_id, cashback_amount::text AS cashback_amount, payment_date, country, city, event_id, offer_revision';
+
+/** The columns of a payment as `storedPayment` reads them. */
+export const STORED_PAYMENT_COLUMNS = `${PAYMENT_COLUMNS}, clawed_back_amount::text AS clawed_back_amount, confirmed_event`;
 
 /** A payment from its row. */
 export function paymentRecord(row: SqlRow): PaymentRecord {
@@ -68,6 +71,16 @@ export function paymentRecord(row: SqlRow): PaymentRecord {
     country: row.country as string,
     city: row.city as string,
     event_id: row.event_id as string,
+    offer_revision: row.offer_revision as number,
+  };
+}
+
+/** A payment with what its clawbacks took and its confirmation, from its row. */
+export function storedPayment(row: SqlRow): StoredPayment {
+  return {
+    ...paymentRecord(row),
+    clawed_back_amount: row.clawed_back_amount as string,
+    confirmed_event: (row.confirmed_event as string | null) ?? null,
   };
 }
 
@@ -80,11 +93,6 @@ export function outboxEvent(row: SqlRow): StoredOutboxEvent {
     created_at: row.created_at as string,
     sequence: row.sequence as number,
   };
-}
-
-/** An offer from its JSON text. */
-export function offerRecord(row: SqlRow): OfferRecord {
-  return JSON.parse(row.record as string) as OfferRecord;
 }
 
 /**

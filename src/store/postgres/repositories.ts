@@ -9,12 +9,12 @@ import type {
   TransactionRepository,
 } from '../Store.js';
 import { funding } from './funding.js';
+import { confirmations, offers, paymentHistory } from './ledger.js';
 import { lockRows } from './lockRows.js';
 import { paymentChanges } from './paymentChanges.js';
 import {
   activationRecord,
   customerRecord,
-  offerRecord,
   orderKey,
   outboxEvent,
   PAYMENT_COLUMNS,
@@ -41,34 +41,6 @@ const TRANSACTIONS: IdLookup = {
   key: 'transaction_id',
   columns: TRANSACTION_COLUMNS,
 };
-
-/** Offers: one statement per call; `upsert` moves the revision row in the same statement. */
-function offers(db: SqlClient): OfferRepository {
-  return {
-    list: async () =>
-      (await db.query('SELECT record::text AS record FROM cashback_offers ORDER BY offer_id')).map(
-        offerRecord,
-      ),
-    revision: async () => {
-      const rows = await db.query(
-        'SELECT revision::float8 AS revision FROM cashback_offer_revision',
-      );
-      return rows[0]?.revision as number;
-    },
-    upsert: async (list) => {
-      if (list.length === 0) return;
-      await db.query(
-        `WITH up AS (
-           INSERT INTO cashback_offers (offer_id, record)
-           SELECT * FROM unnest($1::bigint[], $2::json[])
-           ON CONFLICT (offer_id) DO UPDATE SET record = EXCLUDED.record
-         )
-         UPDATE cashback_offer_revision SET revision = revision + 1`,
-        [list.map((o) => o.offer_id), list.map((o) => JSON.stringify(o))],
-      );
-    },
-  };
-}
 
 /** Customers: `upsert` takes its row locks in `customer_id` order, as `transactions.insert`. */
 function customers(db: SqlClient): CustomerRepository {
@@ -229,18 +201,19 @@ function transactions(db: SqlClient, inUnit: boolean): TransactionRepository {
 function payments(db: SqlClient): PaymentRepository {
   return {
     ...paymentChanges(db),
+    ...paymentHistory(db),
     insert: async (partner, list) => {
       requirePartner(partner);
       if (list.length === 0) return;
       await db.query(
         `INSERT INTO cashback_payments (partner, transaction_id, customer_id, offer_id,
-           cashback_amount, payment_date, country, city, event_id, order_key)
+           cashback_amount, payment_date, country, city, event_id, order_key, offer_revision)
          SELECT $1, u.transaction_id, u.customer_id, u.offer_id, u.cashback_amount, u.payment_date,
-           u.country, u.city, u.event_id, decode(u.order_key, 'hex')
+           u.country, u.city, u.event_id, decode(u.order_key, 'hex'), u.offer_revision
          FROM unnest($2::text[], $3::text[], $4::bigint[], $5::numeric[], $6::text[], $7::text[],
-           $8::text[], $9::text[], $10::text[])
+           $8::text[], $9::text[], $10::text[], $11::integer[])
            AS u(transaction_id, customer_id, offer_id, cashback_amount, payment_date, country,
-             city, event_id, order_key)`,
+             city, event_id, order_key, offer_revision)`,
         [
           partner,
           list.map((p) => p.transaction_id),
@@ -252,6 +225,7 @@ function payments(db: SqlClient): PaymentRepository {
           list.map((p) => p.city),
           list.map((p) => p.event_id),
           list.map((p) => orderKey(p.transaction_id)),
+          list.map((p) => p.offer_revision),
         ],
       );
     },
@@ -328,7 +302,7 @@ function outbox(db: SqlClient): OutboxRepository {
  */
 export function repositories(db: SqlClient, inUnit: boolean): StoreSession {
   return {
-    offers: offers(db),
+    offers: offers(db, inUnit),
     customers: customers(db),
     activations: activations(db),
     transactions: transactions(db, inUnit),
@@ -336,5 +310,6 @@ export function repositories(db: SqlClient, inUnit: boolean): StoreSession {
     outbox: outbox(db),
     returns: returns(db, inUnit),
     funding: funding(db, inUnit),
+    confirmations: confirmations(db),
   };
 }

@@ -130,10 +130,15 @@ export function sqlStore(driver: SqlDriver): Store {
   const session = repositories(autocommit(driver), false);
   return {
     ...session,
-    // A recount is several statements: on the store itself, a unit of its own keeps it atomic.
+    // A recount is several statements, and an upsert of offers checks its revisions after its
+    // statement: on the store itself, a unit of its own keeps each atomic.
     funding: {
       ...session.funding,
       recount: (query) => transaction((s) => s.funding.recount(query)),
+    },
+    offers: {
+      ...session.offers,
+      upsert: (revisions) => transaction((s) => s.offers.upsert(revisions)),
     },
     deliveries: deliveries(autocommit(driver)),
     transaction,

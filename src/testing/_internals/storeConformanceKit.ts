@@ -7,6 +7,7 @@ import { formatDay, parseDay } from '../../model/day.js';
 import type {
   CustomerRecord,
   OfferRecord,
+  OfferRevision,
   OutboxEvent,
   PaymentRecord,
   Store,
@@ -92,6 +93,8 @@ export interface PaymentSpec {
   readonly offer?: number;
   readonly cashback?: string;
   readonly event?: string;
+  /** `offer_revision`. */
+  readonly revision?: number;
 }
 
 /** A payment for a transaction. */
@@ -105,6 +108,7 @@ export function makePayment(transactionId: string, spec: PaymentSpec = {}): Paym
     country: 'FR',
     city: 'Lyon',
     event_id: spec.event ?? 'event-1',
+    offer_revision: spec.revision ?? 1,
   };
 }
 
@@ -133,6 +137,15 @@ export function makeOffer(id: number, overrides: Partial<OfferRecord> = {}): Off
     valid_to: '2025-12-31',
     active: true,
     ...overrides,
+  };
+}
+
+/** A revision of an offer: the first by default. */
+export function revisionOf(offer: OfferRecord, revision = 1): OfferRevision {
+  return {
+    offer,
+    revision,
+    effective_at: `2025-03-${String(9 + revision).padStart(2, '0')}T12:00:00.000Z`,
   };
 }
 
@@ -324,7 +337,7 @@ export interface Probe {
 
 /** Everything a probe can read, made plain and sorted where order is free. */
 export interface Snapshot {
-  readonly offers: readonly OfferRecord[];
+  readonly offers: readonly OfferRevision[];
   readonly customers: readonly CustomerRecord[];
   readonly existing: readonly string[];
   readonly purchases: readonly TransactionRecord[];

@@ -12,6 +12,7 @@ import {
   PARTNER_A,
   type Probe,
   plainCopy,
+  revisionOf,
   type Suite,
   takeSnapshot,
 } from './storeConformanceKit.js';
@@ -121,7 +122,7 @@ function insertTests(suite: Suite): void {
       for (const [conflict, insert] of conflicts) {
         await assert.rejects(
           store.transaction(async (s) => {
-            await s.offers.upsert([makeOffer(1)]);
+            await s.offers.upsert([revisionOf(makeOffer(1))]);
             await s.customers.upsert(A, [makeCustomer('c1')]);
             await s.transactions.insert(A, [makeTransaction('t2'), makeTransaction('t3')]);
             await s.outbox.add(A, [makeEvent(`event-${conflict}`)]);

@@ -11,6 +11,7 @@ import {
   type Probe,
   pausedUnit,
   plainCopy,
+  revisionOf,
   type Suite,
   settlesWithin,
   sortedBy,
@@ -36,7 +37,7 @@ const PROBE: Probe = {
 
 /** Committed data the tests start from: one of everything. */
 async function seed(store: Store): Promise<void> {
-  await store.offers.upsert([makeOffer(1)]);
+  await store.offers.upsert([revisionOf(makeOffer(1))]);
   await store.customers.upsert(A, [makeCustomer('c1')]);
   await store.transactions.insert(A, [
     makeTransaction('t1', { customer: 'c1', day: '2025-03-10' }),
@@ -47,7 +48,10 @@ async function seed(store: Store): Promise<void> {
 
 /** Writes to every repository: replaces c1 and offer 1, adds c2, t2, its payment, e2, offer 2. */
 async function writeEverything(s: StoreSession): Promise<void> {
-  await s.offers.upsert([makeOffer(1, { name: 'Offer 1, changed' }), makeOffer(2)]);
+  await s.offers.upsert([
+    revisionOf(makeOffer(1, { name: 'Offer 1, changed' }), 2),
+    revisionOf(makeOffer(2)),
+  ]);
   await s.customers.upsert(A, [makeCustomer('c1', { gender: 'male' }), makeCustomer('c2')]);
   await s.transactions.insert(A, [makeTransaction('t2', { customer: 'c2', day: '2025-03-11' })]);
   await s.payments.insert(A, [makePayment('t2', { customer: 'c2', date: '2025-03-20' })]);
@@ -62,7 +66,10 @@ function withoutSequence(events: readonly StoredOutboxEvent[]): unknown[] {
 async function assertEverythingWritten(s: StoreSession): Promise<void> {
   assert.deepStrictEqual(
     plainCopy(await s.offers.list()),
-    plainCopy([makeOffer(1, { name: 'Offer 1, changed' }), makeOffer(2)]),
+    plainCopy([
+      revisionOf(makeOffer(1, { name: 'Offer 1, changed' }), 2),
+      revisionOf(makeOffer(2)),
+    ]),
   );
   assert.deepStrictEqual(
     sortedBy(await s.customers.get(A, ['c1', 'c2']), (c) => c.customer_id),

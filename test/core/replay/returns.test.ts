@@ -123,7 +123,9 @@ describe('createReplay with returns', () => {
     const s = createReplay({ offers, customers }, { returns: true });
     s.push([t1]);
     const outcomes = [...s.pushReturns(returns.slice(0, 1)), ...s.pushReturns(returns.slice(1))];
-    expect(outcomes.flatMap((o) => (o.ok ? [o.adjustment] : []))).toEqual(whole.adjustments);
+    expect(
+      outcomes.flatMap((o) => (o.ok && o.kind === 'adjustment' ? [o.adjustment] : [])),
+    ).toEqual(whole.adjustments);
     expect(outcomes.flatMap((o) => (o.ok ? [] : [o.error]))).toEqual(whole.returnErrors);
     expect(s.summary()).toEqual(whole.summary);
     expect(s.retained().returnable).toBe(1);
@@ -178,11 +180,17 @@ describe('replayStream with returns', () => {
     const taken: string[][] = [];
     for await (const _ of stream.chunks()) {
       taken.push(
-        stream.takeReturnOutcomes().map((o) => (o.ok ? o.adjustment.return_id : o.error.key)),
+        stream
+          .takeReturnOutcomes()
+          .map((o) =>
+            !o.ok ? o.error.key : o.kind === 'adjustment' ? o.adjustment.return_id : '',
+          ),
       );
     }
     taken.push(
-      stream.takeReturnOutcomes().map((o) => (o.ok ? o.adjustment.return_id : o.error.key)),
+      stream
+        .takeReturnOutcomes()
+        .map((o) => (!o.ok ? o.error.key : o.kind === 'adjustment' ? o.adjustment.return_id : '')),
     );
     // r1 (dated before t2) goes with t2's chunk; r2 (after t2) once the iteration ends, and r3
     // after it: returns keep their given order.

@@ -39,8 +39,10 @@ function txOf(id: string, spec: TxSpec = {}): ReturnableTransaction {
     payment: paid
       ? {
           offer: offerOf(spec.offer),
+          offerRevision: 1,
           cashback: spec.cashback ?? '5',
           paymentDate: spec.paymentDate ?? '2025-06-16',
+          clawedBack: '0',
         }
       : undefined,
   };
@@ -71,7 +73,13 @@ function decideOf(returns: readonly unknown[], state: ReturnState) {
 }
 
 const codes = (d: ReturnType<typeof decideReturns>) =>
-  d.outcomes.map((o) => (o.ok ? `adjusted ${o.adjustment.cashback}` : o.error.code));
+  d.outcomes.map((o) =>
+    !o.ok
+      ? o.error.code
+      : o.kind === 'adjustment'
+        ? `adjusted ${o.adjustment.cashback}`
+        : 'clawback',
+  );
 
 describe('decideReturns', () => {
   test('a return of part of a paid transaction lowers its cashback to that of the net amount', () => {
@@ -79,6 +87,7 @@ describe('decideReturns', () => {
     expect(d.outcomes).toEqual([
       {
         ok: true,
+        kind: 'adjustment',
         adjustment: {
           return_id: 'r1',
           transaction_id: 't1',
@@ -117,7 +126,9 @@ describe('decideReturns', () => {
       state,
     );
     expect(
-      d.outcomes.map((o) => (o.ok ? o.adjustment.return_id : [o.error.key, o.error.code])),
+      d.outcomes.map((o) =>
+        !o.ok ? [o.error.key, o.error.code] : o.kind === 'adjustment' ? o.adjustment.return_id : '',
+      ),
     ).toEqual([
       ['bad', 'invalid_return'],
       ['stored', 'duplicate_return'],
@@ -154,7 +165,9 @@ describe('decideReturns', () => {
       'return_exceeds_amount',
     ]);
     const second = d.outcomes[2];
-    expect(second?.ok && second.adjustment.previous_cashback).toBe(2);
+    expect(second?.ok && second.kind === 'adjustment' && second.adjustment.previous_cashback).toBe(
+      2,
+    );
     const last = d.outcomes[3];
     expect(last?.ok ? '' : last?.error.message).toBe(
       "Nothing is left to return of transaction 't1': all of it is returned",

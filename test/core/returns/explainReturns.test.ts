@@ -37,7 +37,7 @@ describe('explain with returns', () => {
 
 describe('engine.explain of a returned transaction', () => {
   test('gives its stored returns by date-time, what is left and the cashback now', async () => {
-    const engine = createEngine();
+    const engine = createEngine({ clock: () => new Date('2025-06-03T12:00:00Z') });
     await engine.upsertOffers([offer()]);
     await engine.upsertCustomers('p', [customer()]);
     await engine.addTransactions('p', [t1, tx({ transaction_id: 't2' })]);

@@ -304,12 +304,14 @@ function raceTests(kit: Kit, concurrentUnits: boolean): void {
       const a = counting(base.store);
       const b = counting(base.store);
       const [ra, rb] = await Promise.all([
-        createEngine({ clock: () => new Date(NOON), store: a.store, ids: counter('a') }).addReturns(A, [
-          ret('r1', { amount: 60 }),
-        ]),
-        createEngine({ clock: () => new Date(NOON), store: b.store, ids: counter('b') }).addReturns(A, [
-          ret('r2', { amount: 50 }),
-        ]),
+        createEngine({ clock: () => new Date(NOON), store: a.store, ids: counter('a') }).addReturns(
+          A,
+          [ret('r1', { amount: 60 })],
+        ),
+        createEngine({ clock: () => new Date(NOON), store: b.store, ids: counter('b') }).addReturns(
+          A,
+          [ret('r2', { amount: 50 })],
+        ),
       ]);
       expect([a.seen.units, b.seen.units]).toEqual([1, 1]);
       const codes = [...ra.details.errors, ...rb.details.errors].map((e) => e.code);
@@ -370,9 +372,11 @@ function raceTests(kit: Kit, concurrentUnits: boolean): void {
             }),
           ),
       };
-      const r = await createEngine({ clock: () => new Date(NOON), store, ids: counter('late') }).addReturns(A, [
-        ret('one-more', { amount: 1 }),
-      ]);
+      const r = await createEngine({
+        clock: () => new Date(NOON),
+        store,
+        ids: counter('late'),
+      }).addReturns(A, [ret('one-more', { amount: 1 })]);
       expect(r.adjustments).toHaveLength(1);
       expect(returnsRead).toBe(0);
       expect(await base.store.returns.hold(A, ['t1'])).toEqual([
@@ -385,7 +389,11 @@ function raceTests(kit: Kit, concurrentUnits: boolean): void {
       async () => {
         const base = await paid();
         await base.addTransactions(A, [tx({ transaction_id: 't2', amount: 100 })]);
-        const other = createEngine({ clock: () => new Date(NOON), store: base.store, ids: counter('other') });
+        const other = createEngine({
+          clock: () => new Date(NOON),
+          store: base.store,
+          ids: counter('other'),
+        });
         let raced = false;
         let units = 0;
         const store: Store = {
@@ -411,7 +419,7 @@ function raceTests(kit: Kit, concurrentUnits: boolean): void {
             );
           },
         };
-        const engine = createEngine({ clock: () => new Date(NOON), store, ids: counter('mine'), clock: () => new Date(NOON) });
+        const engine = createEngine({ store, ids: counter('mine'), clock: () => new Date(NOON) });
         const r = await engine.addReturns(A, [ret('r1', { amount: 10 })]);
         expect(r.details.errors.map((e) => e.code)).toEqual(['duplicate_return']);
         expect(units).toBe(2);

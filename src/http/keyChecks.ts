@@ -49,14 +49,20 @@ const digest = (text: string): string =>
 
 /**
  * Checks application keys at `/get-token` the way rate-limiter-flexible's guide protects login
- * endpoints: every request counts toward its address's request limit; wrong keys count in total
- * per address over a longer window, and in a row per (application id, client address), reset by
- * the right key. Failures from one address never refuse the right key from another.
+ * endpoints, counting refused attempts only (docs/http.md, "Security"): a wrong key or an unknown
+ * application id counts toward its address's short window (`tokenRequestsPerAddress`), toward
+ * its address's failure window, and in a row toward its (application id, client address) pair,
+ * whose count the right key resets. A request with the right key counts toward nothing, so a
+ * partner's instances behind one address all get their tokens. Once a count is reached, every
+ * token request it covers is refused before anything else is done, the right key included: a
+ * remembered right key answered while wrong ones got 429 would let guessing go on without bound.
+ * Failures from one address never refuse the right key from another.
  *
  * The state stays bounded (docs/http.md, "Security"): an application id longer than any valid
  * one is refused before anything is kept; limiter entries are keyed by the address (or its
- * digest) and a 22-character digest of the pair; the address's own failure limit is taken before
- * a pair entry is made, so one address holds at most `tokenFailuresPerAddress` pair entries.
+ * digest) and a 22-character digest of the pair; the address's own failure counts are taken
+ * before a pair entry is made, so one address holds at most `tokenFailuresPerAddress` pair
+ * entries.
  *
  * Keys checked right are remembered for ten minutes (at most 1,000 of them) under an HMAC with a
  * key drawn at random for this process, never the key itself, together with the stored hash they
@@ -68,7 +74,8 @@ const digest = (text: string): string =>
 export class KeyChecks {
   readonly #partners: PartnerRegistry;
   readonly #maxInFlight: number;
-  readonly #requests: RateLimiterMemory;
+  /** Refused attempts per address over the short window (`tokenRequestsPerAddress`). */
+  readonly #recentFailures: RateLimiterMemory;
   readonly #pairFailures: RateLimiterMemory;
   readonly #addressFailures: RateLimiterMemory;
   readonly #secret = randomBytes(32);
@@ -82,7 +89,7 @@ export class KeyChecks {
   constructor(partners: PartnerRegistry, limits: ResolvedLimits) {
     this.#partners = partners;
     this.#maxInFlight = limits.keyChecksInFlight;
-    this.#requests = new RateLimiterMemory({
+    this.#recentFailures = new RateLimiterMemory({
       points: limits.tokenRequestsPerAddress,
       duration: limits.tokenWindowSeconds,
     });
@@ -110,14 +117,15 @@ export class KeyChecks {
       address: address.length > MAX_ADDRESS_KEY ? digest(address) : address,
       pair: digest(`${id}\n${address}`),
     };
-    const request = await consume(this.#requests, keys.address);
-    if (request !== undefined) return request;
+    const reached = await this.#reached(keys);
+    if (reached !== undefined) return reached;
     const stored = (await this.#partners.get(id))?.application_key_hash;
     const remembered = createHmac('sha256', this.#secret)
       .update(`${id}\n${key}`)
       .digest('base64url');
     const known = this.#remembered.get(remembered);
     if (known !== undefined && stored === known.hash && known.until > performance.now()) {
+      await this.#pairFailures.delete(keys.pair);
       return { kind: 'ok', hash: known.hash };
     }
     const name = `${remembered}\n${stored ?? ''}`;
@@ -144,7 +152,7 @@ export class KeyChecks {
       (limiter as unknown as { _memoryStorage: { _storage: Map<string, unknown> } })._memoryStorage
         ._storage.size;
     return (
-      size(this.#requests) +
+      size(this.#recentFailures) +
       size(this.#pairFailures) +
       size(this.#addressFailures) +
       this.#remembered.size +
@@ -153,9 +161,33 @@ export class KeyChecks {
   }
 
   /**
-   * The scrypt run of a check, after a point of both failure counts is taken (the address's
-   * first), so that concurrent guesses cannot all slip past them; the points are given back when
-   * the key is right.
+   * The refusal when a count that covers this request has no point left, without taking one: a
+   * request refused here is neither checked nor counted (counting it would not make its window
+   * end later).
+   */
+  async #reached(keys: Keys): Promise<KeyCheck | undefined> {
+    for (const [limiter, name] of this.#counts(keys)) {
+      const res = await limiter.get(name);
+      if (res !== null && res.msBeforeNext > 0 && res.consumedPoints >= limiter.points) {
+        return rateLimited(res);
+      }
+    }
+    return undefined;
+  }
+
+  /** The counts a refused attempt takes a point of, the address's before the pair's. */
+  #counts(keys: Keys): readonly (readonly [RateLimiterMemory, string])[] {
+    return [
+      [this.#recentFailures, keys.address],
+      [this.#addressFailures, keys.address],
+      [this.#pairFailures, keys.pair],
+    ];
+  }
+
+  /**
+   * The scrypt run of a check, after a point of every failure count is taken, so that
+   * concurrent guesses cannot all slip past them; the points are given back when the key is
+   * right.
    */
   async #derive(
     key: string,
@@ -170,11 +202,15 @@ export class KeyChecks {
     }
     await this.#pairFailures.delete(keys.pair);
     await this.#addressFailures.reward(keys.address, 1);
+    await this.#recentFailures.reward(keys.address, 1);
     this.#remember(remembered, stored as string);
     return { owner: { kind: 'ok', hash: stored as string }, verified: true };
   }
 
-  /** The answer of a request that joined another's check: its own failure counted if wrong. */
+  /**
+   * The answer of a request that joined another's check: it took no point before (an identical
+   * request costs no scrypt run), so its failure is counted once the key is known wrong.
+   */
   async #join(flight: Flight, keys: Keys, stored: string | undefined): Promise<KeyCheck> {
     if (flight.verified === true) {
       await this.#pairFailures.delete(keys.pair);
@@ -185,12 +221,23 @@ export class KeyChecks {
     return (await this.#takeFailurePoints(keys)) ?? { kind: 'invalid' };
   }
 
-  /** A point of the address's failure count, then of the pair's; the refusal when none is left. */
+  /**
+   * A point of each failure count in turn; when one has none left, its refusal, and the points
+   * taken just before are given back.
+   */
   async #takeFailurePoints(keys: Keys): Promise<KeyCheck | undefined> {
-    return (
-      (await consume(this.#addressFailures, keys.address)) ??
-      (await consume(this.#pairFailures, keys.pair, keys.address, this.#addressFailures))
-    );
+    const taken: (readonly [RateLimiterMemory, string])[] = [];
+    for (const [limiter, name] of this.#counts(keys)) {
+      try {
+        await limiter.consume(name);
+      } catch (res) {
+        if (!(res instanceof RateLimiterRes)) throw res;
+        for (const [done, doneName] of taken) await done.reward(doneName, 1);
+        return rateLimited(res);
+      }
+      taken.push([limiter, name]);
+    }
+    return undefined;
   }
 
   #remember(digestOfKey: string, hash: string): void {
@@ -202,22 +249,7 @@ export class KeyChecks {
   }
 }
 
-/**
- * Takes a point of `limiter` for `name`; when none is left, the refusal (and the point of
- * `undo` for `undoName`, taken just before, is given back).
- */
-async function consume(
-  limiter: RateLimiterMemory,
-  name: string,
-  undoName?: string,
-  undo?: RateLimiterMemory,
-): Promise<KeyCheck | undefined> {
-  try {
-    await limiter.consume(name);
-    return undefined;
-  } catch (res) {
-    if (!(res instanceof RateLimiterRes)) throw res;
-    if (undo !== undefined && undoName !== undefined) await undo.reward(undoName, 1);
-    return { kind: 'rate_limited', seconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)) };
-  }
+/** A refusal by a limiter, with the whole seconds until its window ends (at least 1). */
+function rateLimited(res: RateLimiterRes): KeyCheck {
+  return { kind: 'rate_limited', seconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)) };
 }

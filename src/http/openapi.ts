@@ -6,10 +6,13 @@ import {
   DaySchema,
   FundingPeriodSchema,
   HistoryTransactionSchema,
+  OfferIdTextSchema,
   OfferSchema,
   ReturnSchema,
+  TransactionAmountSchema,
   TransactionSchema,
 } from '../model/schemas.js';
+import { offerIdTextJsonSchema, transactionAmountJsonSchema } from './boundPatterns.js';
 import { STATUS } from './errors.js';
 
 // The OpenAPI document is generated from zod schemas: the request schemas are the model's own
@@ -103,13 +106,26 @@ const PageInputSchema = z.string().regex(/^[0-9]+$/);
 
 type JsonSchema = Record<string, unknown>;
 
-/** JSON Schema 2020-12 (OpenAPI 3.1's dialect) of a zod schema, formats of days and times added. */
+/** Replaces every keyword of `target` with those of `source`. */
+function replaceKeywords(target: JsonSchema, source: JsonSchema): void {
+  for (const key of Object.keys(target)) delete target[key];
+  Object.assign(target, source);
+}
+
+/**
+ * JSON Schema 2020-12 (OpenAPI 3.1's dialect) of a zod schema, formats of days and times added,
+ * and the bounds that zod's refinements check written as patterns and maximums.
+ */
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   const out = z.toJSONSchema(schema, {
     io,
     unrepresentable: 'any',
     override: (ctx) => {
-      if (ctx.zodSchema === DaySchema) {
+      if (ctx.zodSchema === TransactionAmountSchema) {
+        replaceKeywords(ctx.jsonSchema, transactionAmountJsonSchema());
+      } else if (ctx.zodSchema === OfferIdTextSchema) {
+        replaceKeywords(ctx.jsonSchema, offerIdTextJsonSchema());
+      } else if (ctx.zodSchema === DaySchema) {
         ctx.jsonSchema.format = 'date';
         ctx.jsonSchema.pattern = '^\\d{4}-\\d{2}-\\d{2}$';
       } else if (ctx.zodSchema === DateTimeSchema) {

@@ -41,14 +41,15 @@ export interface HttpLimits {
   /**
    * Wrong keys in a row allowed for one application id from one client address within
    * `tokenFailureWindowSeconds`; past them, token requests of that pair are answered 429 until
-   * the window ends. The right key resets the count. Other addresses are never affected.
+   * the window ends, the right key included. The right key resets the count. Other addresses are
+   * never affected.
    * @defaultValue `10`
    */
   readonly tokenFailuresPerApplicationAndAddress?: number;
   /**
    * Wrong keys (or unknown application ids) allowed per client address within
    * `tokenFailureWindowSeconds`, whatever the application id; past them, token requests from the
-   * address are answered 429 until the window ends.
+   * address are answered 429 until the window ends, the right key included.
    * @defaultValue `100`
    */
   readonly tokenFailuresPerAddress?: number;
@@ -60,8 +61,10 @@ export interface HttpLimits {
    */
   readonly tokenFailureWindowSeconds?: number;
   /**
-   * Token requests allowed per client address per `tokenWindowSeconds`, whatever their outcome;
-   * more are answered 429.
+   * Refused token requests (wrong keys, unknown application ids) allowed per client address per
+   * `tokenWindowSeconds`; past them, token requests from the address are answered 429 until the
+   * window ends, the right key included. A request with the right key is not counted, so a
+   * partner's instances behind one address all get their tokens.
    * @defaultValue `30`
    */
   readonly tokenRequestsPerAddress?: number;

@@ -104,14 +104,14 @@ class LazyExact implements ExactAmount {
  * near it, every double's shortest form keeps within it (at most 309), and PostgreSQL's `numeric`
  * keeps 131,072.
  */
-const MAX_INTEGER_DIGITS = 1000;
+export const MAX_INTEGER_DIGITS = 1000;
 
 /**
  * Most digits of an amount after its decimal point, trailing zeros aside. No real amount comes
  * near it, every double's shortest form keeps within it (at most 324), and PostgreSQL's `numeric`
  * keeps 16,383.
  */
-const MAX_DECIMALS = 1000;
+export const MAX_DECIMALS = 1000;
 
 /** Why an amount has more digits than {@link MAX_INTEGER_DIGITS} or {@link MAX_DECIMALS}. */
 export const TOO_MANY_DIGITS = `must have at most ${MAX_INTEGER_DIGITS} digits before the decimal point and ${MAX_DECIMALS} after it`;
@@ -172,7 +172,7 @@ function withinDigits(a: ExactAmount | string): ExactAmount | string {
 }
 
 /** Largest transaction amount: one trillion (10^12). */
-const MAX_TRANSACTION_AMOUNT = 1e12;
+export const MAX_TRANSACTION_AMOUNT = 1e12;
 
 /** Why a transaction amount is too large. */
 export const AMOUNT_TOO_LARGE = 'must be at most 1000000000000';

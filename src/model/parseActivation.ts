@@ -4,7 +4,7 @@ import type { FieldIssue } from './errors.js';
 import { itemKey } from './itemKey.js';
 import { zodIssues, zodMessage } from './parseCustomer.js';
 import { type ParseResult, readDateTime, readId } from './parseTransaction.js';
-import { OfferIdSchema } from './schemas.js';
+import { OFFER_ID_TEXT, OfferIdSchema } from './schemas.js';
 
 /**
  * An activation after parsing (docs/concepts.md, Activation): the customer id trimmed, the date
@@ -27,7 +27,7 @@ export interface ParsedActivation {
  * @returns the number, or `raw` itself when it is not such a string
  */
 function offerIdOf(raw: unknown): unknown {
-  return typeof raw === 'string' && /^[0-9]{1,16}$/.test(raw) ? Number(raw) : raw;
+  return typeof raw === 'string' && OFFER_ID_TEXT.test(raw) ? Number(raw) : raw;
 }
 
 /**

@@ -69,8 +69,8 @@ function overHundred(v: string | number): boolean {
   return typeof a !== 'string' && a.decimal.gt(100);
 }
 
-/** The amount of a transaction: an {@link AmountSchema} of at most 10^12. */
-const TransactionAmountSchema = AmountSchema.refine((v) => {
+/** The amount of a transaction, history transaction or return: an {@link AmountSchema} of at most 10^12. */
+export const TransactionAmountSchema = AmountSchema.refine((v) => {
   const a = parseAmount(v);
   return typeof a === 'string' || !overMaxAmount(a);
 }, AMOUNT_TOO_LARGE);
@@ -199,6 +199,18 @@ export const OfferIdSchema = z
   .positive('must be greater than 0')
   .max(Number.MAX_SAFE_INTEGER, 'must be a safe integer');
 
+/** Most characters of an offer id written as decimal digits (leading zeros count). */
+export const OFFER_ID_TEXT_DIGITS = 16;
+
+/** An offer id written as decimal digits, read as the number it writes. */
+export const OFFER_ID_TEXT = new RegExp(`^[0-9]{1,${OFFER_ID_TEXT_DIGITS}}$`);
+
+/**
+ * An activation's offer id as a string (CSV and Parquet files give every cell as text): decimal
+ * digits, which must then write an {@link OfferIdSchema}.
+ */
+export const OfferIdTextSchema = z.string().regex(OFFER_ID_TEXT, 'must be a whole number');
+
 /** Offer with `active` and the extensions (docs/concepts.md, Offers). @public */
 export const OfferSchema = z
   .object({
@@ -245,14 +257,7 @@ export const OfferSchema = z
 export const ActivationSchema = z.object({
   customer_id: IdSchema,
   // Also as decimal digits: CSV and Parquet files give every cell as text.
-  offer_id: z.union([
-    OfferIdSchema,
-    z
-      .string()
-      .regex(/^[0-9]{1,16}$/, 'must be a whole number')
-      .transform(Number)
-      .pipe(OfferIdSchema),
-  ]),
+  offer_id: z.union([OfferIdSchema, OfferIdTextSchema.transform(Number).pipe(OfferIdSchema)]),
   date: DateTimeSchema.optional(),
 });
 

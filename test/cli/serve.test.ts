@@ -594,13 +594,19 @@ describe('cashback serve', () => {
   });
 
   it('passes --limit to the app and the server, and reads X-Forwarded-For only from --trust-proxy proxies', async () => {
-    /** Statuses of token requests for the demo partner, each as if from `forwardedFor`. */
-    const tokens = async (url: string, stdout: string, forwardedFor: string[]) => {
-      const key = /^APP_KEY='([^']+)'$/m.exec(stdout)?.[1] as string;
+    /**
+     * Statuses of token requests for the demo partner with a wrong key (the refused requests that
+     * `tokenRequestsPerAddress` counts), each as if from `forwardedFor`.
+     */
+    const tokens = async (url: string, forwardedFor: string[]) => {
       const statuses: number[] = [];
       for (const address of forwardedFor) {
         const r = await fetch(`${url}/get-token`, {
-          headers: { applicationId: 'demo-bank', applicationKey: key, 'X-Forwarded-For': address },
+          headers: {
+            applicationId: 'demo-bank',
+            applicationKey: 'guess',
+            'X-Forwarded-For': address,
+          },
         });
         statuses.push(r.status);
         await r.body?.cancel();
@@ -620,9 +626,7 @@ describe('cashback serve', () => {
 
     const behind = await startServing([...args(), ...limits, '--trust-proxy', 'loopback']);
     const [a, b] = ['203.0.113.1', '203.0.113.2'];
-    expect(await tokens(behind.url, behind.served.stdout(), [a, a, a, b])).toEqual([
-      200, 200, 429, 200,
-    ]);
+    expect(await tokens(behind.url, [a, a, a, b])).toEqual([401, 401, 429, 401]);
     const token = await demoToken(behind.url, behind.served.stdout());
     const tx = { transaction_id: 't', customer_id: 'c', date: '2025-01-01T10:00:00', amount: 1 };
     const three = await postOnce(behind.url, token, [tx, tx, tx]);
@@ -632,7 +636,7 @@ describe('cashback serve', () => {
 
     // Without --trust-proxy the header is the client's word, and is not taken.
     const direct = await startServing([...args(), ...limits]);
-    expect(await tokens(direct.url, direct.served.stdout(), [a, b, b])).toEqual([200, 200, 429]);
+    expect(await tokens(direct.url, [a, b, b])).toEqual([401, 401, 429]);
     direct.served.child.kill('SIGTERM');
     await direct.served.exited;
 

@@ -238,8 +238,11 @@ describe('token rate limits', () => {
     const retry = Number(r.headers.get('retry-after'));
     expect(retry).toBeGreaterThanOrEqual(1);
     expect(retry).toBeLessThanOrEqual(3600);
-    // The same pair is refused; another id from here, and the same id from elsewhere, are not.
+    // The same pair is refused, its right key too (checked and remembered above: a remembered
+    // key answered 200 there would tell a right guess from wrong ones without limit); another id
+    // from here, and the same id from elsewhere, are not.
     expect((await ask(s, here, 'guess')).status).toBe(429);
+    expect((await ask(s, here, keyOf(A))).status).toBe(429);
     expect((await ask(s, here, keyOf('bank-b'), 'bank-b')).status).toBe(200);
     expect((await ask(s, '10.0.0.2', keyOf(A))).status).toBe(200);
   });
@@ -292,13 +295,31 @@ describe('token rate limits', () => {
       limits: { tokenFailuresPerApplicationAndAddress: 100, tokenRequestsPerAddress: 1 },
       clientAddress: () => address,
     });
-    const get = () =>
-      s.call('GET', '/get-token', { headers: { applicationId: A, applicationKey: keyOf(A) } });
-    expect((await get()).status).toBe(200);
-    expect((await get()).status).toBe(429);
+    const get = (key: string) =>
+      s.call('GET', '/get-token', { headers: { applicationId: A, applicationKey: key } });
+    expect((await get('guess')).status).toBe(401);
+    expect((await get('guess')).status).toBe(429);
+    expect((await get(keyOf(A))).status).toBe(429);
     address = '10.0.0.2';
-    expect((await get()).status).toBe(200);
+    expect((await get('guess')).status).toBe(401);
   });
+
+  test('under the default limits, 30 refused requests a minute per address, then 429 for all its token requests; the right keys among them are not counted', async () => {
+    const s = await byHeader({});
+    const here = '10.0.0.1';
+    const wrong: number[] = [];
+    const right: number[] = [];
+    for (let i = 0; i < 40; i++) {
+      // Wrong keys for the partner and unknown application ids, each followed by the right key
+      // (which also resets the partner's count of wrong keys in a row).
+      const [id, key] = i % 2 === 0 ? [A, `guess-${i}`] : [`guess-${i}`, 'guess'];
+      wrong.push((await ask(s, here, key, id)).status);
+      right.push((await ask(s, here, keyOf(A))).status);
+    }
+    expect(wrong).toEqual([...Array(30).fill(401), ...Array(10).fill(429)]);
+    expect(right).toEqual([...Array(29).fill(200), ...Array(11).fill(429)]);
+    expect((await ask(s, '10.0.0.2', keyOf(A))).status).toBe(200);
+  }, 60_000);
 });
 
 describe('key checks in flight', () => {

@@ -26,6 +26,13 @@ afterEach(async () => {
   server = undefined;
 });
 
+/** How many replies got each status. */
+const tally = (replies: readonly { status: number }[]) => {
+  const counts: Record<number, number> = {};
+  for (const r of replies) counts[r.status] = (counts[r.status] ?? 0) + 1;
+  return counts;
+};
+
 /** The status of `GET /active-offers` with a token. */
 const offersStatus = async (s: Harness, token: string) =>
   (await s.call('GET', '/active-offers', { headers: { Token: token } })).status;
@@ -76,6 +83,31 @@ describe('concurrent token requests with the right key', () => {
     },
     60_000,
   );
+
+  test('from one address under the default limits, 8 at once then 80 at once all get a token', async () => {
+    const s = await startHarness({ limits: {} });
+    h = s;
+    /** `count` token requests with the right key at once, all from the harness's one address. */
+    const burst = (count: number) =>
+      Promise.all(
+        Array.from({ length: count }, () =>
+          s.call('GET', '/get-token', { headers: { applicationId: A, applicationKey: keyOf(A) } }),
+        ),
+      );
+    const replies = [...(await burst(8)), ...(await burst(80))];
+    expect(tally(replies)).toEqual({ 200: 88 });
+  }, 60_000);
+
+  test('from one address under the default limits, 88 at once with no key checked before all get a token', async () => {
+    const s = await startHarness({ limits: {} });
+    h = s;
+    const replies = await Promise.all(
+      Array.from({ length: 88 }, () =>
+        s.call('GET', '/get-token', { headers: { applicationId: A, applicationKey: keyOf(A) } }),
+      ),
+    );
+    expect(tally(replies)).toEqual({ 200: 88 });
+  }, 60_000);
 
   test('from one address, identical checks share one: eight at once all get a token', async () => {
     const s = await startHarness({ limits: { keyChecksInFlight: 1 } });

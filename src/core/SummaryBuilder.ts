@@ -1,6 +1,7 @@
 import { type Cashback, cashbackDecimal } from '../matching/cashback.js';
 import type { ERROR_CODES, ReturnErrorCode, TransactionErrorCode } from '../model/errors.js';
 import { ExactMoney as Money, type MoneyValue } from '../model/money.js';
+import type { Liability, LiabilitySummary } from './Liability.js';
 import type { Outcome } from './outcome.js';
 
 /** Totals of one offer in a replay. @public */
@@ -29,6 +30,11 @@ export interface ReplaySummary {
   readonly currency: string;
   /** What returns did; present only in a replay that takes returns (docs/replay.md, Returns). */
   readonly returns?: ReturnsSummary;
+  /**
+   * The cashback as of an instant, split into pending, confirmed, cancelled and clawed back: the
+   * program's liability on that day (docs/replay.md, Liability).
+   */
+  readonly liability: LiabilitySummary;
 }
 
 /** Counts of a replay's returns and the cashback net of their adjustments. @public */
@@ -79,9 +85,15 @@ export class SummaryBuilder {
   };
   private readonly byOffer = new Map<number, Totals>();
 
+  /**
+   * @param scale - decimal places of cashback
+   * @param currency - the deployment's currency
+   * @param liability - where payments are counted by payment day
+   */
   constructor(
     private readonly scale: number,
     private readonly currency: string,
+    readonly liability: Liability,
   ) {}
 
   /** Counts one outcome. */
@@ -100,6 +112,7 @@ export class SummaryBuilder {
     }
     t.payments++;
     this.addCashback(t, outcome.cashback);
+    this.liability.paid(outcome.payment.payment_date, outcome.cashback);
   }
 
   private addCashback(t: Totals, c: Cashback): void {
@@ -132,6 +145,7 @@ export class SummaryBuilder {
       totalCashback: total.toFixed(this.scale),
       rejected: { ...rejected },
       currency: this.currency,
+      liability: this.liability.build(),
     };
   }
 }

@@ -5,6 +5,8 @@
 // halves are apart so that `cashback replay --workers N` can ask each partition's session for the
 // first and one screener, over every partition, for the second.
 
+import type { WallClock } from '../model/dateTime.js';
+
 /** What an item of a chunk is, as the session's customers and offers say. */
 export const ITEM = {
   /** Not a valid transaction: it has no id to store. */
@@ -37,6 +39,8 @@ export interface ChunkFacts {
   readonly ids: readonly string[];
   /** The day (see `calendarDay`) of each item `knownAtHistoryMerchant`, in order. */
   readonly days: ArrayLike<number>;
+  /** The latest date-time of the chunk's valid items, when it has any (a replay's `asOf`). */
+  readonly latest?: WallClock;
 }
 
 /** The ids already stored, and a way to store one: what the order of screening reads. */

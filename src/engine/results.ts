@@ -165,7 +165,11 @@ export type SeedOffer = Omit<
   /** Cap of cashback per transaction (extension). */
   readonly max_cashback?: number;
   /** What the offer's payments in one period add up to at most (docs/concepts.md, Funding controls). */
-  readonly budget?: { readonly amount: number; readonly period: FundingPeriod };
+  readonly budget?: {
+    readonly amount: number;
+    readonly period: FundingPeriod;
+    readonly on_exhaust?: 'partial' | 'skip';
+  };
   /** What one customer's payments of the offer in one period add up to and number at most. */
   readonly customer_cap?: {
     readonly amount?: number;

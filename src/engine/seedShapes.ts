@@ -24,7 +24,13 @@ export function seedOffer(o: Offer): SeedOffer {
     // A budget without its period has the default, shown so partners need not know it.
     ...(budget === undefined
       ? {}
-      : { budget: { amount: Number(budget.amount), period: budget.period ?? 'offer' } }),
+      : {
+          budget: {
+            amount: Number(budget.amount),
+            period: budget.period ?? 'offer',
+            ...(budget.on_exhaust === undefined ? {} : { on_exhaust: budget.on_exhaust }),
+          },
+        }),
     ...(customer_cap === undefined
       ? {}
       : {

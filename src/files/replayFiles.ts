@@ -1,3 +1,4 @@
+import { SESSION_OPTION_KEYS } from '../core/replay/options.js';
 import { REPLAY_DATA_KEYS } from '../core/replay/ReplayData.js';
 import {
   type ReplayStream,
@@ -6,7 +7,6 @@ import {
   replayStream,
 } from '../core/replay/replayStream.js';
 import { assertKnownKeys } from '../model/knownKeys.js';
-import { CORE_OPTION_KEYS } from '../model/options.js';
 import { type ReadLimits, resolveReadLimits } from './limits.js';
 import {
   type FileFormat,
@@ -79,8 +79,7 @@ export interface FileReplay extends ReplayStream {
 }
 
 const FILE_OPTION_KEYS: readonly string[] = [
-  ...CORE_OPTION_KEYS,
-  'maxLatenessDays',
+  ...SESSION_OPTION_KEYS,
   'chunkSize',
   'format',
   'strict',

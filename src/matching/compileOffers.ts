@@ -182,12 +182,18 @@ function compileOne(
           amount: validAmount(o.budget.amount),
           count: undefined,
           period: o.budget.period ?? 'offer',
+          onExhaust: o.budget.on_exhaust ?? 'partial',
         };
   const cap = o.customer_cap;
   const customerCap: FundingLimit | undefined =
     cap === undefined
       ? undefined
-      : { amount: validAmount(cap.amount), count: cap.count, period: cap.period };
+      : {
+          amount: validAmount(cap.amount),
+          count: cap.count,
+          period: cap.period,
+          onExhaust: 'partial',
+        };
   return {
     offer,
     offerId: o.offer_id,

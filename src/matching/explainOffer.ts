@@ -173,7 +173,9 @@ export function explainOffer(
       ...leaves(offer, m),
     };
   }
-  const f = offer.funded ? fundingRoom(offer, m, options) : undefined;
+  const f = offer.funded
+    ? fundingRoom(offer, m, options, computeCashback(m.tx.amount, offer, options))
+    : undefined;
   const funding = f === undefined ? {} : { funding: fundingOf(f) };
   if (f?.failed !== undefined) {
     return {

@@ -11,7 +11,7 @@ import { isNothingLeft, remainder, type SpentLookup } from './funding.js';
 import { periodStart } from './fundingPeriod.js';
 import { hasEarlierPurchase, type Purchase } from './history.js';
 import { belowMinAmount } from './netCashback.js';
-import type { CompiledOffer } from './offer.js';
+import type { CompiledOffer, FundingLimit } from './offer.js';
 
 /**
  * The eligibility checks (docs/concepts.md, Eligibility), in the order they run; the first that fails is the
@@ -141,16 +141,19 @@ export interface FundingRoom {
 /**
  * The checks `customer_cap` and `budget` of an offer that passed every other check, and what the
  * cashback as paid may be at most: each remainder rounded down to `scale`. A remainder of 0, or
- * a count reached, fails the check.
+ * a count reached, fails the check; so does a budget with `on_exhaust: 'skip'` whose remainder is
+ * below the cashback the cap leaves (docs/concepts.md, Budget exhaustion).
  * @param offer - a funded offer (`offer.budget` or `offer.customerCap` set)
  * @param m - the transaction's state
  * @param options - scale
+ * @param cashback - the offer's cashback on the transaction, after `max_cashback`
  * @returns the failed check or the room
  */
 export function fundingRoom(
   offer: CompiledOffer,
   m: MatchInput,
   options: ResolvedOptions,
+  cashback: Cashback,
 ): FundingRoom {
   const day = m.tx.when.day;
   let room: Cashback | undefined;
@@ -176,7 +179,10 @@ export function fundingRoom(
   let budgetLeft: Cashback | undefined;
   if (budget !== undefined && budget.amount !== undefined) {
     budgetLeft = remainder(budget.amount, budgetSpent?.amount, options);
-    if (isNothingLeft(budgetLeft)) {
+    if (
+      isNothingLeft(budgetLeft) ||
+      skips(budget, budgetLeft, asPaid(cashback, room, options.scale), options)
+    ) {
       return { failed: 'budget', room: undefined, capLeft, countLeft, budgetLeft };
     }
     if (room === undefined || compareCashback(budgetLeft, room, options.scale) < 0) {
@@ -184,6 +190,16 @@ export function fundingRoom(
     }
   }
   return { failed: undefined, room, capLeft, countLeft, budgetLeft };
+}
+
+/** Whether a budget that skips rather than pays in part has less left than the payment. */
+function skips(
+  budget: FundingLimit,
+  left: Cashback,
+  payment: Cashback,
+  options: ResolvedOptions,
+): boolean {
+  return budget.onExhaust === 'skip' && compareCashback(left, payment, options.scale) < 0;
 }
 
 /**
@@ -196,6 +212,9 @@ export function fundingRoom(
 export function asPaid(cashback: Cashback, room: Cashback | undefined, scale: number): Cashback {
   return room !== undefined && compareCashback(room, cashback, scale) < 0 ? room : cashback;
 }
+
+/** No cashback: what an offer that failed a check earlier would pay. */
+const ZERO: Cashback = { units: 0, decimal: undefined, value: 0 };
 
 /** What matching decided for one transaction of a known customer. */
 export type MatchResult =
@@ -232,14 +251,14 @@ export function matchOffers(
   let firstFailure: { offerId: number; check: EligibilityCheck } | undefined;
   for (const offer of candidates) {
     let failure: EligibilityCheck | undefined = firstFailedCheck(offer, m);
+    const computed = failure === undefined ? computeCashback(m.tx.amount, offer, options) : ZERO;
     const funding =
-      failure === undefined && offer.funded ? fundingRoom(offer, m, options) : undefined;
+      failure === undefined && offer.funded ? fundingRoom(offer, m, options, computed) : undefined;
     if (funding !== undefined) failure = funding.failed;
     if (failure !== undefined) {
       if (firstFailure === undefined) firstFailure = { offerId: offer.offerId, check: failure };
       continue;
     }
-    const computed = computeCashback(m.tx.amount, offer, options);
     const cashback =
       funding === undefined ? computed : asPaid(computed, funding.room, options.scale);
     if (isZeroCashback(cashback)) {

@@ -21,6 +21,11 @@ export interface FundingLimit {
   readonly count: number | undefined;
   /** The period its payments are counted in. */
   readonly period: FundingPeriod;
+  /**
+   * A budget's choice when less is left than a payment (docs/concepts.md, Budget exhaustion):
+   * `partial` pays what is left, `skip` fails the check. Caps always pay what is left.
+   */
+  readonly onExhaust: 'partial' | 'skip';
 }
 
 /** Audience of an offer. @public */

@@ -174,6 +174,11 @@ export const FundingPeriodSchema = z.enum(['offer', 'day', 'week', 'month']);
 export const BudgetSchema = z.object({
   amount: AmountSchema,
   period: FundingPeriodSchema.optional(),
+  /**
+   * What a budget does with a payment larger than what is left of it (docs/concepts.md, Budget
+   * exhaustion): `partial` pays what is left, `skip` lets the offer fail its `budget` check.
+   */
+  on_exhaust: z.enum(['partial', 'skip']).optional(),
 });
 
 /** A per-customer cap of an offer: an amount, a count of payments, or both, per period. @public */

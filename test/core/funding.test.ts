@@ -76,6 +76,48 @@ describe('funding controls: budgets', () => {
     expect(failedChecks(r)).toEqual([['t4', 'no_offer', 'budget']]);
   });
 
+  test("on_exhaust 'skip': a budget with less left than the payment fails its check, and the transaction is decided as if the offer were absent", () => {
+    const skipping = offer({ discount: 10, budget: { amount: 10, on_exhaust: 'skip' } });
+    const r = replay({
+      offers: [skipping, offer({ offer_id: 2, discount: 1 })],
+      customers: [customer()],
+      transactions: txs([40, 40, 40, 10]),
+    });
+    // 2.00 left of the budget: the third purchase (4.00) falls to offer 2; the fourth (1.00) fits.
+    expect(paid(r)).toEqual([
+      ['t1', 1, 4],
+      ['t2', 1, 4],
+      ['t3', 2, 0.4],
+      ['t4', 1, 1],
+    ]);
+    const alone = replay({
+      offers: [skipping],
+      customers: [customer()],
+      transactions: txs([40, 40, 40]),
+    });
+    expect(failedChecks(alone)).toEqual([['t3', 'no_offer', 'budget']]);
+    // After the customer cap: a cap leaving 1.50 makes the payment 1.50, which 2.00 covers.
+    const capped = replay({
+      offers: [
+        offer({
+          discount: 10,
+          budget: { amount: 10, on_exhaust: 'skip' },
+          customer_cap: { amount: 9.5, period: 'offer' },
+        }),
+      ],
+      customers: [customer()],
+      transactions: txs([40, 40, 40]),
+    });
+    expect(paid(capped)).toEqual([
+      ['t1', 1, 4],
+      ['t2', 1, 4],
+      ['t3', 1, 1.5],
+    ]);
+    expect(() => compileOffers([offer({ budget: { amount: 1, on_exhaust: 'never' } })])).toThrow(
+      /budget\.on_exhaust/,
+    );
+  });
+
   test('a budget per day starts again the next day, and remainders round down to scale', () => {
     const r = replay({
       offers: [offer({ discount: 10, budget: { amount: '5.005', period: 'day' } })],

@@ -184,6 +184,13 @@ describe('replay: outcomes', () => {
       totalCashback: '0.34',
       rejected: { customers: 0, history: 0 },
       currency: 'EUR',
+      liability: {
+        asOf: '2025-06-02T09:15:00.000',
+        pending: { count: 2, cashback: '0.34' },
+        confirmed: { count: 0, cashback: '0.00' },
+        cancelled: { count: 0, cashback: '0.00' },
+        clawedBack: { count: 0, cashback: '0.00' },
+      },
     });
   });
 
@@ -337,7 +344,7 @@ describe('replay: what it rejects before deciding', () => {
     expect(() => replay(base, { timezone: 'Europe/Paris' } as never)).toThrow(
       new TypeError(
         "replay options: unknown option 'timezone'; did you mean 'timeZone'? " +
-          '(known: timeZone, scale, rounding, currency, operators, lateReturns, maxLatenessDays, clock, ids)',
+          '(known: timeZone, scale, rounding, currency, operators, lateReturns, maxLatenessDays, asOf, clock, ids)',
       ),
     );
     expect(() => replay(base, { maxLateness: 3 } as never)).toThrow(

@@ -87,6 +87,14 @@ describe('the bundled sample data set', () => {
       totalCashback: '38.52',
       rejected: { customers: 2, history: 2 },
       currency: 'EUR',
+      // As of the latest date-time of the sample, every payment day has begun.
+      liability: {
+        asOf: '2026-01-02T09:15:00.000',
+        pending: { count: 0, cashback: '0.00' },
+        confirmed: { count: 9, cashback: '38.52' },
+        cancelled: { count: 0, cashback: '0.00' },
+        clawedBack: { count: 0, cashback: '0.00' },
+      },
     });
   });
 });

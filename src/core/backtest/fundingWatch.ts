@@ -103,7 +103,7 @@ function budgetChecks(
   for (const offer of candidates) {
     if (offer.budget === undefined || burn.hasRunOut(offer, day)) continue;
     if (firstFailedCheck(offer, m) !== undefined) continue;
-    const room = fundingRoom(offer, m, options);
+    const room = fundingRoom(offer, m, options, computeCashback(m.tx.amount, offer, options));
     if (room.failed === 'budget') {
       burn.ranOut(offer, day);
       continue;
@@ -139,7 +139,7 @@ function heldBack(
   const paid = r.kind === 'paid' ? cashbackDecimal(r.cashback, scale) : new ExactMoney(0);
   const would = cashbackDecimal(best.cashback, scale);
   if (offer === undefined || !would.gt(paid)) return false;
-  const room = fundingRoom(offer, m, options);
+  const room = fundingRoom(offer, m, options, computeCashback(m.tx.amount, offer, options));
   let check: FundingCheck | undefined = room.failed;
   if (check === undefined && room.room !== undefined) {
     const capLeft = room.capLeft;

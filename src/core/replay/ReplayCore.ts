@@ -2,21 +2,25 @@
 // duplicates across chunks, registered customers, date order, the purchases kept). `replay`,
 // `createReplay`, `replayStream`, `backtest` and `cashback replay --workers N` all run on it.
 import { compileOffers } from '../../matching/compileOffers.js';
+import type { WallClock } from '../../model/dateTime.js';
 import { assertKnownKeys } from '../../model/knownKeys.js';
 import { type ResolvedOptions, resolveCoreOptions } from '../../model/options.js';
 import type { ParsedTransaction, ParseResult } from '../../model/parseTransaction.js';
 import { describeValue } from '../../rules/_internals/describe.js';
 import { type DecideState, decideWatched, type MatchWatcher } from '../decide.js';
 import { FundingLedger } from '../FundingLedger.js';
+import { Liability } from '../Liability.js';
 import type { Outcome } from '../outcome.js';
 import { parseTransactions } from '../parseTransactions.js';
 import { parseReturns } from '../returns/parseReturns.js';
+import type { ReturnOutcome } from '../returns/ReturnOutcome.js';
 import { SummaryBuilder } from '../SummaryBuilder.js';
 import type { ChunkFacts } from '../screening.js';
 import { MARK } from '../screening.js';
 import { classify } from './classify.js';
 import { duplicateOutcome } from './duplicateOutcome.js';
 import {
+  asOfInstant,
   CREATE_OPTION_KEYS,
   type CreateReplayOptions,
   DEFAULT_LATENESS_DAYS,
@@ -132,7 +136,8 @@ export function replayCore(
     activation: start.activation,
     spent: counters?.spent,
   };
-  const totals = new SummaryBuilder(resolved.scale, resolved.currency);
+  const liability = new Liability(resolved.scale, asOfInstant(options.asOf, resolved.timeZone));
+  const totals = new SummaryBuilder(resolved.scale, resolved.currency, liability);
   let offset = 0;
 
   const decideScreened = (items: readonly ParseResult<ParsedTransaction>[]): readonly Outcome[] => {
@@ -145,7 +150,9 @@ export function replayCore(
   const pushParsed = (items: readonly ParseResult<ParsedTransaction>[]): readonly Outcome[] => {
     // The screener throws for a late item before anything of the chunk is decided or recorded: a
     // chunk that throws leaves the session as it was.
-    const marks = screener.screen(classify(items, customers, offers.historyKeys));
+    const facts = classify(items, customers, offers.historyKeys);
+    const marks = screener.screen(facts);
+    if (facts.latest !== undefined) liability.saw(facts.latest);
     const outcomes = withDuplicates(items, marks, decideScreened);
     for (const o of outcomes) totals.add(o);
     return outcomes;
@@ -169,9 +176,14 @@ export function replayCore(
           'pushReturns needs a session opened with createReplay options.returns: true',
         );
       }
-      const { outcomes } = book.decide(parseReturns(returns, resolved.timeZone, returnOffset));
+      const items = parseReturns(returns, resolved.timeZone, returnOffset);
+      const { outcomes } = book.decide(items);
       returnOffset += returns.length;
-      for (const o of outcomes) returnTotals.add(o);
+      outcomes.forEach((o, i) => {
+        returnTotals.add(o);
+        const item = items[i];
+        if (item?.ok === true) liabilityOf(liability, book, item.value.reportedAt, o);
+      });
       return outcomes;
     },
     summary: () => {
@@ -190,6 +202,31 @@ export function replayCore(
       returnable: book?.size ?? 0,
     }),
   };
+}
+
+/**
+ * Counts a return in the liability (docs/replay.md, Liability): its arrival, and what its
+ * adjustment or clawback took.
+ */
+function liabilityOf(
+  liability: Liability,
+  book: ReturnBook,
+  arrival: WallClock,
+  o: ReturnOutcome,
+): void {
+  liability.saw(arrival);
+  if (!o.ok) return;
+  if (o.kind === 'clawback') {
+    liability.clawedBackBy(arrival, o.amount);
+    return;
+  }
+  const { transaction_id, payment_date } = o.adjustment;
+  const decided = book.decided(transaction_id) ?? o.previous;
+  liability.adjusted(arrival, payment_date, {
+    previous: o.previous,
+    cashback: o.cashback,
+    decided,
+  });
 }
 
 /**

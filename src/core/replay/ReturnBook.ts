@@ -24,6 +24,8 @@ interface Kept {
         cashback: string;
         readonly paymentDate: string;
         clawedBack: string;
+        /** The cashback it was decided with. */
+        readonly decided: string;
       }
     | undefined;
 }
@@ -85,7 +87,13 @@ export class ReturnBook {
       const offer = this.byOffer.get(o.payment.offer_id);
       if (k === undefined || offer === undefined) continue;
       const cashback = cashbackDecimal(o.cashback, scale).toFixed();
-      k.payment = { offer, cashback, paymentDate: o.payment.payment_date, clawedBack: '0' };
+      k.payment = {
+        offer,
+        cashback,
+        paymentDate: o.payment.payment_date,
+        clawedBack: '0',
+        decided: cashback,
+      };
     }
   }
 
@@ -119,6 +127,11 @@ export class ReturnBook {
       }
     }
     return d;
+  }
+
+  /** The cashback a kept transaction's payment was decided with, if it has one. */
+  decided(transactionId: string): string | undefined {
+    return this.kept.get(transactionId)?.payment?.decided;
   }
 
   private returnable(transactionId: string): ReturnableTransaction | undefined {

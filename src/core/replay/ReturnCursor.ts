@@ -14,9 +14,21 @@ export function dateOf(item: unknown, timeZone: string): WallClock | undefined {
 }
 
 /**
+ * When a return arrived, as given: its `reported_at`, else its date; `undefined` when that cannot
+ * be read (it then comes before every other in the merge, docs/replay.md, Late returns).
+ * @param item - a return, as given
+ * @param timeZone - the replay's zone
+ * @returns its wall-clock arrival, if readable
+ */
+export function arrivalOf(item: unknown, timeZone: string): WallClock | undefined {
+  if (!isRecord(item) || item.reported_at === undefined) return dateOf(item, timeZone);
+  return readDateTime(item.reported_at, 'reported_at', timeZone, []);
+}
+
+/**
  * The returns of a replay not yet pushed, in their given order, read against the transactions
- * in the merge order: the next return goes first when its date-time is strictly before the next
- * transaction's (docs/replay.md, Returns).
+ * in the merge order: the next return goes first when its arrival (`reported_at`, else its date)
+ * is strictly before the next transaction's date-time (docs/replay.md, Returns).
  */
 export class ReturnCursor {
   private next = 0;
@@ -68,6 +80,6 @@ export class ReturnCursor {
   }
 
   private read(): void {
-    this.nextDate = this.done ? undefined : dateOf(this.returns[this.next], this.timeZone);
+    this.nextDate = this.done ? undefined : arrivalOf(this.returns[this.next], this.timeZone);
   }
 }

@@ -1,3 +1,4 @@
+import { isBefore, type WallClock } from '../../model/dateTime.js';
 import type { ParsedCustomer } from '../../model/parseCustomer.js';
 import type { ParsedTransaction, ParseResult } from '../../model/parseTransaction.js';
 import { type ChunkFacts, ITEM } from '../screening.js';
@@ -18,11 +19,13 @@ export function classify(
   const kinds = new Uint8Array(items.length);
   const ids: string[] = [];
   const days: number[] = [];
+  let latest: WallClock | undefined;
   for (let i = 0; i < items.length; i++) {
     const item = items[i] as ParseResult<ParsedTransaction>;
     if (!item.ok) continue;
     const tx = item.value;
     ids.push(tx.transactionId);
+    if (latest === undefined || isBefore(latest.seconds, latest.nanos, tx.when)) latest = tx.when;
     if (!customers.has(tx.customerId)) kinds[i] = ITEM.unknownCustomer;
     else if (!historyKeys.has(tx.merchantKey)) kinds[i] = ITEM.known;
     else {
@@ -30,5 +33,5 @@ export function classify(
       days.push(tx.when.day);
     }
   }
-  return { kinds, ids, days };
+  return latest === undefined ? { kinds, ids, days } : { kinds, ids, days, latest };
 }

@@ -1,5 +1,7 @@
+import { parseDateTime, type WallClock } from '../../model/dateTime.js';
 import { CORE_OPTION_KEYS, type CoreOptions } from '../../model/options.js';
 import { wholeNumber } from '../../model/wholeNumber.js';
+import { describeValue } from '../../rules/_internals/describe.js';
 
 /** Options of `createReplay`: the core options plus how late a transaction may arrive. @public */
 export interface ReplaySessionOptions extends CoreOptions {
@@ -15,6 +17,13 @@ export interface ReplaySessionOptions extends CoreOptions {
    * @defaultValue `31` for `createReplay`; `Infinity` for `replay`, which holds its whole input anyway
    */
   readonly maxLatenessDays?: number;
+  /**
+   * The instant the summary's liability is judged at (docs/replay.md, Liability): a date-time
+   * read as a transaction's, in the replay's zone. Returns that arrived after it are left out of
+   * the liability.
+   * @defaultValue the latest date-time of the input (a transaction's date, a return's arrival)
+   */
+  readonly asOf?: string;
 }
 
 /** Options of `createReplay`: the session options plus whether it takes returns. @public */
@@ -43,7 +52,28 @@ export interface ReplayOptions extends ReplaySessionOptions {
 export const DEFAULT_LATENESS_DAYS = 31;
 
 /** The keys a session's options may have. */
-export const SESSION_OPTION_KEYS: readonly string[] = [...CORE_OPTION_KEYS, 'maxLatenessDays'];
+export const SESSION_OPTION_KEYS: readonly string[] = [
+  ...CORE_OPTION_KEYS,
+  'maxLatenessDays',
+  'asOf',
+];
+
+/**
+ * `asOf` checked and read in the replay's zone.
+ * @param value - the option as given
+ * @param timeZone - the replay's zone
+ * @returns the instant, `undefined` when left out
+ * @throws TypeError when it is not a string; RangeError when it is not a date-time
+ */
+export function asOfInstant(value: unknown, timeZone: string): WallClock | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') {
+    throw new TypeError(`asOf must be a date-time string, got ${describeValue(value)}`);
+  }
+  const when = parseDateTime(value, timeZone);
+  if (typeof when === 'string') throw new RangeError(`asOf ${when}`);
+  return when;
+}
 
 /** The keys the options of `createReplay` may have. */
 export const CREATE_OPTION_KEYS: readonly string[] = [...SESSION_OPTION_KEYS, 'returns'];

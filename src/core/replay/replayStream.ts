@@ -1,5 +1,5 @@
 import { assertKnownKeys } from '../../model/knownKeys.js';
-import { CORE_OPTION_KEYS, resolveCoreOptions } from '../../model/options.js';
+import { resolveCoreOptions } from '../../model/options.js';
 import { wholeNumber } from '../../model/wholeNumber.js';
 import type { Outcome, Payment, TransactionError } from '../outcome.js';
 import {
@@ -11,7 +11,7 @@ import {
 } from '../returns/ReturnOutcome.js';
 import type { ReplaySummary } from '../SummaryBuilder.js';
 import { createReplay } from './createReplay.js';
-import type { ReplaySessionOptions } from './options.js';
+import { type ReplaySessionOptions, SESSION_OPTION_KEYS } from './options.js';
 import { pushMerged } from './pushMerged.js';
 import type { ReplayData } from './ReplayData.js';
 import type { ReplayResult } from './ReplayResult.js';
@@ -71,7 +71,7 @@ export interface ReplayStream extends AsyncIterable<Outcome> {
   takeReturnOutcomes(): readonly ReturnOutcome[];
 }
 
-const STREAM_OPTION_KEYS: readonly string[] = [...CORE_OPTION_KEYS, 'maxLatenessDays', 'chunkSize'];
+const STREAM_OPTION_KEYS: readonly string[] = [...SESSION_OPTION_KEYS, 'chunkSize'];
 
 /**
  * Replays transactions as they arrive from an iterable or async iterable (lines of a file, rows of

@@ -6,6 +6,7 @@ import type { Outcome } from '../../core/outcome.js';
 import { duplicateOutcome } from '../../core/replay/duplicateOutcome.js';
 import type { Screener } from '../../core/replay/Screener.js';
 import { ITEM, MARK } from '../../core/screening.js';
+import { isBefore, type WallClock } from '../../model/dateTime.js';
 import type { Block } from './blocks.js';
 import type { DecidedPart } from './Partition.js';
 import { LINE, type Screening } from './PartitionReplay.js';
@@ -21,6 +22,8 @@ export interface BlockMarks {
   readonly duplicates: Int32Array[];
   /** Per partition: stream indices of its invalid items. */
   readonly indices: Int32Array[];
+  /** The latest date-time of the block's valid items, when it has any (a replay's `asOf`). */
+  readonly latest?: WallClock;
 }
 
 const SKIPPED = 0;
@@ -78,11 +81,19 @@ export function markBlock(
     kinds[i] = DUPLICATE;
     duplicates[block.route[i] as number]?.push(items.positionOf[j] as number);
   }
+  let latest: WallClock | undefined;
+  for (const s of screened) {
+    const l = s.facts.latest;
+    if (l !== undefined && (latest === undefined || isBefore(latest.seconds, latest.nanos, l))) {
+      latest = l;
+    }
+  }
   return {
     kinds,
     ids,
     duplicates: duplicates.map((d) => Int32Array.from(d)),
     indices: indices.map((d) => Int32Array.from(d)),
+    ...(latest === undefined ? {} : { latest }),
   };
 }
 

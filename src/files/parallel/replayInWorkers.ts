@@ -1,9 +1,11 @@
 import { availableParallelism } from 'node:os';
+import { Liability } from '../../core/Liability.js';
 import type { Outcome } from '../../core/outcome.js';
-import { DEFAULT_LATENESS_DAYS, latenessDays } from '../../core/replay/options.js';
+import { asOfInstant, DEFAULT_LATENESS_DAYS, latenessDays } from '../../core/replay/options.js';
 import { outcomeReaders } from '../../core/replay/replayStream.js';
 import { SummaryBuilder } from '../../core/SummaryBuilder.js';
 import { compileOffers } from '../../matching/compileOffers.js';
+import type { WallClock } from '../../model/dateTime.js';
 import { type ResolvedOptions, resolveOptions } from '../../model/options.js';
 import { formatOf, readRecordBatches } from '../readRecords.js';
 import type { FileReplay, ReplayFilePaths, ReplayFilesOptions } from '../replayFiles.js';
@@ -59,6 +61,7 @@ export async function replayInWorkers(
     ...(options.currency === undefined ? {} : { currency: options.currency }),
   });
   const lateness = latenessDays(options.maxLatenessDays, DEFAULT_LATENESS_DAYS);
+  const asOf = asOfInstant(options.asOf, resolved.timeZone);
   const small = await readSmallInputs(paths, options);
   // Offers are checked here, so that an invalid one is reported once, before any thread starts.
   const offerSet = compileOffers(small.offers);
@@ -73,7 +76,7 @@ export async function replayInWorkers(
     }),
   );
   const blocks = (): AsyncGenerator<Block> => transactionBlocks(paths, options, routes, small);
-  return fileReplay(shared, inits, blocks, small.malformed, (line, reason) =>
+  return fileReplay(shared, inits, { blocks, asOf }, small.malformed, (line, reason) =>
     small.skip({ ok: false, file: paths.transactions, line, reason }),
   );
 }
@@ -115,7 +118,7 @@ function transactionBlocks(
  * The replay over started partitions: outcomes block by block, in file order, and the totals.
  * @param shared - the rejections, the screener and the counts of the start
  * @param inits - what each partition starts from (dropped once they have started)
- * @param blocks - the transactions file in blocks
+ * @param input - the transactions file in blocks, and the option `asOf`
  * @param malformed - how many malformed records were skipped so far
  * @param skip - reports a malformed line of the transactions file
  * @returns the replay
@@ -123,13 +126,14 @@ function transactionBlocks(
 function fileReplay(
   shared: SharedInputs,
   inits: readonly PartitionInit[],
-  blocks: () => AsyncGenerator<Block>,
+  input: { readonly blocks: () => AsyncGenerator<Block>; readonly asOf: WallClock | undefined },
   malformed: () => number,
   skip: (line: number, reason: string) => void,
 ): FileReplay {
   const { rejected, screener } = shared;
   const first = inits[0] as PartitionInit;
-  const totals = new SummaryBuilder(first.options.scale, first.options.currency);
+  const { scale, currency } = first.options;
+  const totals = new SummaryBuilder(scale, currency, new Liability(scale, input.asOf));
   const purchases = new Array<number>(inits.length).fill(0);
   // Dropped once the partitions have started: this thread keeps no customer record.
   let pending: readonly PartitionInit[] | undefined = inits;
@@ -140,8 +144,9 @@ function fileReplay(
     pending = undefined;
     const pool = await startPartitions(starting);
     try {
-      for await (const decided of decideBlocks(pool, blocks(), screener, skip)) {
+      for await (const decided of decideBlocks(pool, input.blocks(), screener, skip)) {
         const outcomes = blockOutcomes(decided.block, decided.marks, decided.decided);
+        if (decided.marks.latest !== undefined) totals.liability.saw(decided.marks.latest);
         for (const o of outcomes) totals.add(o);
         decided.decided.forEach((d, p) => {
           purchases[p] = d.purchases;

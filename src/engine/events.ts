@@ -1,4 +1,5 @@
-import type { OfferRecord, OutboxEvent, PaymentRecord } from '../store/records.js';
+import type { Offer } from '../model/schemas.js';
+import type { OutboxEvent, PaymentRecord } from '../store/records.js';
 import type { StoreSession } from '../store/Store.js';
 import type { EngineContext } from './EngineContext.js';
 import type { AdjustedPaymentRecord } from './results.js';
@@ -72,7 +73,7 @@ export function cashbackAdjusted(
 export async function addOfferUpdated(
   ctx: EngineContext,
   session: StoreSession,
-  changed: readonly OfferRecord[],
+  changed: readonly Offer[],
 ): Promise<void> {
   const timestamp = ctx.clock().toISOString();
   for (const p of await ctx.partners.list()) {

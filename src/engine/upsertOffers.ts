@@ -1,5 +1,5 @@
 import { compileOffers } from '../matching/compileOffers.js';
-import type { OfferRecord } from '../store/records.js';
+import type { Offer } from '../model/schemas.js';
 import type { EngineContext } from './EngineContext.js';
 import { addOfferUpdated } from './events.js';
 import type { UpsertOffersResult } from './results.js';
@@ -19,12 +19,12 @@ export async function upsertOffers(
 ): Promise<UpsertOffersResult> {
   const set = compileOffers(offers, { operators: ctx.options.operators });
   const result = await ctx.store.transaction(async (s) => {
-    const stored = new Map<number, OfferRecord>();
+    const stored = new Map<number, Offer>();
     for (const o of await s.offers.list()) stored.set(o.offer_id, o);
     const created: number[] = [];
     const updated: number[] = [];
     const unchanged: number[] = [];
-    const changed: OfferRecord[] = [];
+    const changed: Offer[] = [];
     const recount: { budgets: number[]; caps: number[] } = { budgets: [], caps: [] };
     for (const c of set.offers) {
       const before = stored.get(c.offerId);

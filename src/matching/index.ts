@@ -12,4 +12,4 @@ export type { Spent, SpentLookup } from './funding.js';
 export { type FundingPeriodDays, fundingPeriod } from './fundingPeriod.js';
 export type { Purchase } from './history.js';
 export type { EligibilityCheck } from './match.js';
-export type { FundingPeriod, Offer } from './offer.js';
+export type { FundingPeriod } from './offer.js';

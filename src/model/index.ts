@@ -15,6 +15,7 @@ export type {
   HistoryTransactionInput,
   Location,
   Merchant,
+  Offer,
   OfferInput,
   TransactionInput,
 } from './schemas.js';

@@ -406,5 +406,12 @@ export interface OfferInput {
   metadata?: Record<string, unknown>;
 }
 
+/**
+ * An offer as loaded and as the engine reports it and a store keeps it (docs/concepts.md, Offers):
+ * the offer's fields with `active` filled in, and the extensions.
+ * @public
+ */
+export type Offer = Omit<OfferInput, 'active'> & { readonly active: boolean };
+
 /** An activation as sent. @public */
 export type ActivationInput = z.input<typeof ActivationSchema>;

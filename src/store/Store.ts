@@ -1,7 +1,7 @@
+import type { Offer } from '../model/schemas.js';
 import type {
   ActivationRecord,
   CustomerRecord,
-  OfferRecord,
   OutboxEvent,
   PaymentAdjustment,
   PaymentRecord,
@@ -15,7 +15,7 @@ import type {
  */
 export interface OfferRepository {
   /** Every stored offer, active or not, by ascending `offer_id`. */
-  list(): Promise<readonly OfferRecord[]>;
+  list(): Promise<readonly Offer[]>;
   /**
    * A number that changes with every `upsert` that writes (it may also change when nothing did),
    * so that an engine can tell cheaply whether the offers it compiled are still current (several
@@ -23,7 +23,7 @@ export interface OfferRepository {
    */
   revision(): Promise<number>;
   /** Creates or replaces offers by `offer_id`; offers not named are kept. Ids are distinct. */
-  upsert(offers: readonly OfferRecord[]): Promise<void>;
+  upsert(offers: readonly Offer[]): Promise<void>;
 }
 
 /**

@@ -2,6 +2,8 @@
 // (docs/stores.md). A service author needs none of it: `createEngine` takes any `Store`, and the
 // memory store comes with `cashback-engine` itself.
 
+// The offer that the offer repository keeps.
+export type { Offer } from '../model/index.js';
 // Errors a store raises: the engine and the HTTP API answer them as 503 (docs/stores.md).
 export { StorageFullError, StoreUnavailableError } from './errors.js';
 
@@ -9,7 +11,6 @@ export { StorageFullError, StoreUnavailableError } from './errors.js';
 export type {
   ActivationRecord,
   CustomerRecord,
-  OfferRecord,
   OutboxEvent,
   OutboxEventType,
   PaymentAdjustment,

@@ -7,7 +7,6 @@ export {
 export type {
   ActivationRecord,
   CustomerRecord,
-  OfferRecord,
   OutboxEvent,
   OutboxEventType,
   PaymentAdjustment,

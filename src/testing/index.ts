@@ -14,6 +14,7 @@ export type {
   LocationSchema,
   Merchant,
   MerchantSchema,
+  Offer,
   OfferInput,
   OfferSchema,
 } from '../model/schemas.js';
@@ -36,7 +37,6 @@ export type {
   DeliveryClaimQuery,
   DeliveryRef,
   DeliveryRepository,
-  OfferRecord,
   OfferRepository,
   OutboxEvent,
   OutboxEventType,

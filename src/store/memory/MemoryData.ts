@@ -1,12 +1,12 @@
+import type { Offer } from '../../model/schemas.js';
 import { StorageFullError } from '../errors.js';
-import type { OfferRecord } from '../records.js';
 import { requirePartner } from '../requirePartner.js';
 import { MemoryFunding } from './MemoryFunding.js';
 import { PartnerData } from './PartnerData.js';
 
 /** Everything a memory store holds, and the count of records its bound applies to. */
 export class MemoryData {
-  readonly offers = new Map<number, OfferRecord>();
+  readonly offers = new Map<number, Offer>();
   revision = 0;
   readonly partners = new Map<string, PartnerData>();
   readonly eventIds = new Set<string>();

@@ -1,7 +1,7 @@
+import type { Offer } from '../../model/schemas.js';
 import type {
   ActivationRecord,
   CustomerRecord,
-  OfferRecord,
   PaymentRecord,
   TransactionRecord,
 } from '../records.js';
@@ -83,8 +83,8 @@ export function outboxEvent(row: SqlRow): StoredOutboxEvent {
 }
 
 /** An offer from its JSON text. */
-export function offerRecord(row: SqlRow): OfferRecord {
-  return JSON.parse(row.record as string) as OfferRecord;
+export function offerRecord(row: SqlRow): Offer {
+  return JSON.parse(row.record as string) as Offer;
 }
 
 /**

@@ -4,9 +4,9 @@ import { compareText } from '../../model/compareText.js';
  * record factories, and helpers that compare what a store returns with what it was given.
  */
 import { formatDay, parseDay } from '../../model/day.js';
+import type { Offer } from '../../model/schemas.js';
 import type {
   CustomerRecord,
-  OfferRecord,
   OutboxEvent,
   PaymentRecord,
   Store,
@@ -122,7 +122,7 @@ export function makeEvent(
 }
 
 /** An offer; `overrides` replace fields. */
-export function makeOffer(id: number, overrides: Partial<OfferRecord> = {}): OfferRecord {
+export function makeOffer(id: number, overrides: Partial<Offer> = {}): Offer {
   return {
     offer_id: id,
     name: `Offer ${id}`,
@@ -137,7 +137,7 @@ export function makeOffer(id: number, overrides: Partial<OfferRecord> = {}): Off
 }
 
 /** An offer with every optional field, so that a store must keep them all. */
-export function makeRichOffer(id: number): OfferRecord {
+export function makeRichOffer(id: number): Offer {
   return makeOffer(id, {
     merchant_logo: 'https://example.com/logo.png',
     age: ['18-25', '60+'],
@@ -233,7 +233,7 @@ export interface Probe {
 
 /** Everything a probe can read, made plain and sorted where order is free. */
 export interface Snapshot {
-  readonly offers: readonly OfferRecord[];
+  readonly offers: readonly Offer[];
   readonly customers: readonly CustomerRecord[];
   readonly existing: readonly string[];
   readonly purchases: readonly TransactionRecord[];

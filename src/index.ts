@@ -3,10 +3,10 @@
 // every transaction it does not pay. (No @packageDocumentation: tsup's d.ts bundling moves it.)
 //
 // Every name below is a promise to users, chosen one by one: what a service author, a data team
-// or a rule author calls or types, at most 100 names (docs/architecture.md, "Entry points";
-// test/package.test.ts holds the count). Store authors' types are in `cashback-engine/store`;
-// zod schemas and the steps a replay is built of stay inside. A name that joins or leaves this
-// list goes into CHANGELOG.md.
+// or a rule author calls or types, and every type those signatures name, so that a caller can
+// name what it passes and gets (docs/architecture.md, "Entry points"; test/package.test.ts holds
+// the count). Zod schemas and the steps a replay is built of stay inside. A name that joins or
+// leaves this list goes into CHANGELOG.md.
 
 // biome-ignore-all assist/source/organizeImports: grouped by the user each group serves, not sorted
 
@@ -20,11 +20,13 @@ export {
   type ReplayData,
   type ReplayOptions,
   type ReplayResult,
+  type ReplayRetained,
   type ReplaySession,
   type ReplaySessionOptions,
   type ReplayStream,
   type ReplayStreamOptions,
   type ReplaySummary,
+  type ReturnsSummary,
   replay,
   replayStream,
 } from './core/index.js';
@@ -38,9 +40,10 @@ export {
   type Payment,
   type TransactionError,
 } from './core/index.js';
+export type { Purchase } from './matching/index.js';
 // Budgets and caps for a caller of `decide`: what they spent, kept batch after batch, and their
 // periods.
-export { type FundedPayment, FundingLedger } from './core/index.js';
+export { type CounterChange, type FundedPayment, FundingLedger } from './core/index.js';
 export {
   type Cashback,
   type FundingPeriod,
@@ -50,28 +53,51 @@ export {
   type SpentLookup,
 } from './matching/index.js';
 // Returns: what a return did to its payment, or why it did nothing.
-export type { Adjustment, ReturnError } from './core/returns/ReturnOutcome.js';
-export type { Purchase } from './matching/index.js';
+export type { Adjustment, ReturnError, ReturnOutcome } from './core/index.js';
 
 // Why a transaction earns what it earns, and what another offer set would have paid.
 export {
+  type BacktestAmounts,
+  type BacktestBudgets,
+  type BacktestCharts,
   type BacktestData,
+  type BacktestFigures,
+  type BacktestHeldBack,
+  type BacktestNet,
   type BacktestOptions,
   type BacktestResult,
   type BacktestRow,
+  type BudgetBurn,
+  type BudgetDay,
   backtest,
   type ExplainContext,
+  type ExplainedReturn,
+  type ExplainSpent,
   type Explanation,
   explain,
+  type FundingCheck,
+  type HeldBackFigures,
+  type ReturnsExplanation,
+  type VegaLiteSpec,
 } from './core/index.js';
-export type { CandidateExplanation, EligibilityCheck } from './matching/index.js';
+export type {
+  CandidateExplanation,
+  EligibilityCheck,
+  FundingExplanation,
+} from './matching/index.js';
 
 // Offers: validation and indexing, and the checks of `cashback check`.
 export {
+  type AgeBand,
+  type Audience,
   type CheckOffersOptions,
+  type CompiledOffer,
   type CompileOffersOptions,
   checkOffers,
   compileOffers,
+  type FindingLevel,
+  type FindingOffer,
+  type FundingLimit,
   type OfferCheckReport,
   type OfferCheckRule,
   type OfferFinding,
@@ -83,6 +109,8 @@ export {
 // Inputs as users send them, the parsing every driver shares, and the merchant names' rule.
 export {
   type CustomerInput,
+  type ExactAmount,
+  type FieldIssue,
   type HistoryTransactionInput,
   type Location,
   type Merchant,
@@ -95,10 +123,12 @@ export {
   parseCustomer,
   parseTransaction,
   type TransactionInput,
+  type WallClock,
 } from './model/index.js';
 
 // Options, money and the table of error codes.
 export {
+  type ActivationErrorCode,
   type CoreOptions,
   type CustomerErrorCode,
   ERROR_CODES,
@@ -107,6 +137,7 @@ export {
   Money,
   type MoneyValue,
   type ResolvedOptions,
+  type ReturnErrorCode,
   type RoundingName,
   resolveOptions,
   type TransactionErrorCode,
@@ -119,14 +150,18 @@ export {
   type AddReturnsResult,
   type AddTransactionsResult,
   type CashbackEngine,
+  type CashbackPaymentRecord,
   createEngine,
   createMemoryPartners,
   type EngineOptions,
+  type ErrorMap,
   InvalidRequestError,
   type PartnerRegistry,
   type PartnerSettings,
   type PaymentsPage,
   type PaymentsQuery,
+  type SeedOffer,
+  type SeedPayment,
   type UpsertCustomersResult,
   type UpsertOffersResult,
 } from './engine/index.js';
@@ -136,20 +171,75 @@ export {
   type MemoryStoreOptions,
   type MemoryStoreUsage,
 } from './store/index.js';
+// The store the engine takes (`EngineOptions.store`) and the memory store is: the contract that
+// `cashback-engine/store` carries for store authors, named here because these signatures name it.
+export type {
+  ActivationQuery,
+  ActivationRecord,
+  ActivationRepository,
+  ClaimedDelivery,
+  CustomerRecord,
+  CustomerRepository,
+  DeadLetter,
+  DeliveryClaimQuery,
+  DeliveryRef,
+  DeliveryRepository,
+  FundingChange,
+  FundingRange,
+  FundingRecount,
+  FundingRepository,
+  FundingTotal,
+  OfferRepository,
+  OutboxEvent,
+  OutboxEventType,
+  OutboxRepository,
+  PaymentAdjustment,
+  PaymentPage,
+  PaymentQuery,
+  PaymentRecord,
+  PaymentRepository,
+  PurchaseQuery,
+  ReturnRecord,
+  ReturnRepository,
+  Store,
+  StoredOutboxEvent,
+  StoreSession,
+  TransactionRecord,
+  TransactionRepository,
+} from './store/index.js';
 
-// The condition language, for rule authors: conditions, errors, and operators of their own.
+// The condition language, for rule authors: conditions, errors, operators of their own, and the
+// facts a compiled condition reads.
 export {
   type AllCondition,
   type AnyCondition,
+  type CompiledCondition,
   type Condition,
   ConditionError,
   type ConditionIssue,
+  type ConditionIssueCode,
+  type ConditionMetadata,
+  type ConditionValue,
   createOperatorRegistry,
+  type CustomerFacts,
   defineOperator,
+  type FactContext,
+  type FactOperand,
+  type FactReference,
+  type FactSideType,
+  type FactType,
+  type HistoryFacts,
+  type JsonValue,
   type LeafCondition,
+  type LeafResult,
+  type LocationFacts,
   type NotCondition,
   type OperandType,
+  type OperandValue,
+  type OperandValues,
   type Operator,
   type OperatorDefinition,
   type OperatorRegistry,
+  type TransactionFacts,
+  type ValueOperand,
 } from './rules/index.js';

@@ -25,8 +25,10 @@ export interface FundedPayment {
 /**
  * One change of one counter on one day, as a ledger with a journal records it: what a store adds
  * to its per-day counters.
+ * @public
  */
 export interface CounterChange {
+  /** The offer whose budget, or whose customer's cap, changed. */
   readonly offerId: number;
   /** The cap's customer; `undefined` for the offer's budget. */
   readonly customerId: string | undefined;

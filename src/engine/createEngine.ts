@@ -33,7 +33,7 @@ import { PurchaseCache } from './transactionRecords.js';
 import { upsertCustomers } from './upsertCustomers.js';
 import { upsertOffers } from './upsertOffers.js';
 
-/** Options of {@link createEngine}: the core options plus storage, time, ids and partners. @public */
+/** Options of `createEngine`: the core options plus storage, time, ids and partners. @public */
 export interface EngineOptions extends CoreOptions {
   /**
    * Where state lives.

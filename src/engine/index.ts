@@ -5,9 +5,13 @@ export {
   type AddHistoryResult,
   type AddReturnsResult,
   type AddTransactionsResult,
+  type CashbackPaymentRecord,
+  type ErrorMap,
   InvalidRequestError,
   type PaymentsPage,
   type PaymentsQuery,
+  type SeedOffer,
+  type SeedPayment,
   type UpsertCustomersResult,
   type UpsertOffersResult,
 } from './results.js';

@@ -1,5 +1,70 @@
 // cashback-engine/http: the partner HTTP API as a Hono app (docs/http.md).
 
+// Also exported here: the types of `cashback-engine` that this entry's signatures name (the
+// engine, the store and the partners an app and a service take, and what those reach), so that a
+// caller names them from the entry it calls.
+export type {
+  Adjustment,
+  ExplainedReturn,
+  Explanation,
+  Outcome,
+  Payment,
+  ReturnError,
+  ReturnsExplanation,
+  TransactionError,
+} from '../core/index.js';
+export type {
+  AddActivationsResult,
+  AddHistoryResult,
+  AddReturnsResult,
+  AddTransactionsResult,
+  CashbackEngine,
+  CashbackPaymentRecord,
+  EngineOptions,
+  ErrorMap,
+  PartnerRegistry,
+  PartnerSettings,
+  PaymentsPage,
+  PaymentsQuery,
+  SeedOffer,
+  SeedPayment,
+  UpsertCustomersResult,
+  UpsertOffersResult,
+} from '../engine/index.js';
+export type {
+  CandidateExplanation,
+  Cashback,
+  EligibilityCheck,
+  FundingExplanation,
+  FundingPeriod,
+} from '../matching/index.js';
+export {
+  type ActivationErrorCode,
+  type CoreOptions,
+  type CustomerErrorCode,
+  ERROR_CODES,
+  type ErrorCode,
+  type ItemError,
+  type Location,
+  type Merchant,
+  Money,
+  type MoneyValue,
+  type Offer,
+  type OfferInput,
+  type ResolvedOptions,
+  type ReturnErrorCode,
+  type RoundingName,
+  type TransactionErrorCode,
+} from '../model/index.js';
+export type {
+  FactOperand,
+  FactSideType,
+  FactType,
+  LeafResult,
+  Operator,
+  OperatorRegistry,
+  ValueOperand,
+} from '../rules/index.js';
 // The service's lifecycle (start, reload, graceful stop) lives in its own layer, above the app
 // and the webhook dispatcher it starts (docs/http.md, "The service's lifecycle").
 export type { ServicePartner } from '../service/partners.js';
@@ -8,8 +73,44 @@ export {
   type ServiceChanges,
   type ServiceOptions,
   type ServiceReloaded,
+  type StartWebhookDispatcherOptions,
   startService,
+  type WebhookPartner,
 } from '../service/startService.js';
+export type {
+  ActivationQuery,
+  ActivationRecord,
+  ActivationRepository,
+  ClaimedDelivery,
+  CustomerRecord,
+  CustomerRepository,
+  DeadLetter,
+  DeliveryClaimQuery,
+  DeliveryRef,
+  DeliveryRepository,
+  FundingChange,
+  FundingRange,
+  FundingRecount,
+  FundingRepository,
+  FundingTotal,
+  OfferRepository,
+  OutboxEvent,
+  OutboxEventType,
+  OutboxRepository,
+  PaymentAdjustment,
+  PaymentPage,
+  PaymentQuery,
+  PaymentRecord,
+  PaymentRepository,
+  PurchaseQuery,
+  ReturnRecord,
+  ReturnRepository,
+  Store,
+  StoredOutboxEvent,
+  StoreSession,
+  TransactionRecord,
+  TransactionRepository,
+} from '../store/index.js';
 export { createHttpApp } from './app.js';
 export { hashApplicationKey } from './credentials.js';
 export type { HttpApp, HttpAppVariables } from './env.js';

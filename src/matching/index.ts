@@ -1,3 +1,4 @@
+export type { AgeBand } from './ageBands.js';
 export type { Cashback } from './cashback.js';
 export * from './check/index.js';
 export {
@@ -7,9 +8,9 @@ export {
   type OfferSet,
   OfferValidationError,
 } from './compileOffers.js';
-export type { CandidateExplanation } from './explainOffer.js';
+export type { CandidateExplanation, FundingExplanation } from './explainOffer.js';
 export type { Spent, SpentLookup } from './funding.js';
 export { type FundingPeriodDays, fundingPeriod } from './fundingPeriod.js';
 export type { Purchase } from './history.js';
 export type { EligibilityCheck } from './match.js';
-export type { FundingPeriod } from './offer.js';
+export type { Audience, CompiledOffer, FundingLimit, FundingPeriod } from './offer.js';

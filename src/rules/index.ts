@@ -12,6 +12,10 @@ export type {
   AllCondition,
   AnyCondition,
   Condition,
+  ConditionMetadata,
+  ConditionValue,
+  FactReference,
+  JsonValue,
   LeafCondition,
   NotCondition,
 } from './condition.js';
@@ -23,8 +27,9 @@ export type {
   FactContext,
   FactType,
   HistoryFacts,
+  LocationFacts,
   TransactionFacts,
 } from './facts.js';
 export type { LeafResult } from './LeafResult.js';
-export type { OperandType } from './OperandType.js';
+export type { OperandType, OperandValue, OperandValues } from './OperandType.js';
 export type { FactOperand, FactSideType, Operator, ValueOperand } from './Operator.js';

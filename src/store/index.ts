@@ -25,6 +25,8 @@ export type {
   DeliveryRepository,
   FundingChange,
   FundingRange,
+  FundingRecount,
+  FundingRepository,
   FundingTotal,
   OfferRepository,
   OutboxRepository,

@@ -5,6 +5,48 @@
  * @packageDocumentation
  */
 
+// The store contract (`cashback-engine/store`) that a dispatcher reads the outbox through:
+// exported by this entry too, so that a caller names what it passes from the entry it calls.
+export type {
+  Location,
+  Merchant,
+  Offer,
+  OfferInput,
+} from '../model/index.js';
+export type {
+  ActivationQuery,
+  ActivationRecord,
+  ActivationRepository,
+  ClaimedDelivery,
+  CustomerRecord,
+  CustomerRepository,
+  DeadLetter,
+  DeliveryClaimQuery,
+  DeliveryRef,
+  DeliveryRepository,
+  FundingChange,
+  FundingRange,
+  FundingRecount,
+  FundingRepository,
+  FundingTotal,
+  OfferRepository,
+  OutboxEvent,
+  OutboxEventType,
+  OutboxRepository,
+  PaymentAdjustment,
+  PaymentPage,
+  PaymentQuery,
+  PaymentRecord,
+  PaymentRepository,
+  PurchaseQuery,
+  ReturnRecord,
+  ReturnRepository,
+  Store,
+  StoredOutboxEvent,
+  StoreSession,
+  TransactionRecord,
+  TransactionRepository,
+} from '../store/index.js';
 export {
   createWebhookDispatcher,
   formatWebhookAttempt,

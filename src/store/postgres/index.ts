@@ -11,6 +11,49 @@ import { pgliteDriver } from './pgliteDriver.js';
 import type { SqlDriver } from './sql.js';
 import { sqlStore } from './sqlStore.js';
 
+// The store contract (`cashback-engine/store`) that the stores made here are: exported by this
+// entry too, so that a caller names the types of what it gets from the entry it calls.
+export type {
+  Location,
+  Merchant,
+  Offer,
+  OfferInput,
+} from '../../model/index.js';
+export type {
+  ActivationQuery,
+  ActivationRecord,
+  ActivationRepository,
+  ClaimedDelivery,
+  CustomerRecord,
+  CustomerRepository,
+  DeadLetter,
+  DeliveryClaimQuery,
+  DeliveryRef,
+  DeliveryRepository,
+  FundingChange,
+  FundingRange,
+  FundingRecount,
+  FundingRepository,
+  FundingTotal,
+  OfferRepository,
+  OutboxEvent,
+  OutboxEventType,
+  OutboxRepository,
+  PaymentAdjustment,
+  PaymentPage,
+  PaymentQuery,
+  PaymentRecord,
+  PaymentRepository,
+  PurchaseQuery,
+  ReturnRecord,
+  ReturnRepository,
+  Store,
+  StoredOutboxEvent,
+  StoreSession,
+  TransactionRecord,
+  TransactionRepository,
+} from '../index.js';
+
 /**
  * Options of {@link createPostgresStore}: a connection string, or a node-postgres pool.
  * @public

@@ -4,9 +4,9 @@
 //
 // Every name below is a promise to users, chosen one by one: what a service author, a data team
 // or a rule author calls or types, and every type those signatures name, so that a caller can
-// name what it passes and gets (docs/architecture.md, "Entry points"; test/package.test.ts holds
-// the count). Zod schemas and the steps a replay is built of stay inside. A name that joins or
-// leaves this list goes into CHANGELOG.md.
+// name what it passes and gets; at most 192 names (docs/architecture.md, "Entry points";
+// test/package.test.ts holds the count). Zod schemas and the steps a replay is built of stay
+// inside. A name that joins or leaves this list goes into CHANGELOG.md.
 
 // biome-ignore-all assist/source/organizeImports: grouped by the user each group serves, not sorted
 

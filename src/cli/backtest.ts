@@ -15,6 +15,7 @@ import {
   readAllRecords,
   readRecords,
 } from '../files/index.js';
+import { readWholeInputs } from '../files/replayFiles.js';
 import { backtestReport } from '../files/report.js';
 import { asUsageError } from './fileErrors.js';
 import { fundingText } from './fundingText.js';
@@ -121,10 +122,7 @@ async function backtestCommand(options: BacktestCommandOptions): Promise<void> {
   try {
     const baseline = await whole(options.baseline);
     const candidate = await whole(options.candidate);
-    const customers = await whole(options.customers);
-    const activations = options.activations === undefined ? [] : await whole(options.activations);
-    const history = options.history === undefined ? [] : await whole(options.history);
-    const returns = options.returns === undefined ? undefined : await whole(options.returns);
+    const { customers, activations, history, returns } = await readWholeInputs(options, whole);
     const records = readRecords(options.transactions, { limits });
     async function* transactions(): AsyncGenerator<unknown> {
       for await (const r of records) {

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import { fileFailure } from '../files/fileFailure.js';
 import type { ReadLimit, ReadLimits } from '../files/index.js';
 import { DEFAULT_READ_LIMITS, resolveReadLimits } from '../files/limits.js';
 import { resolveOptions } from '../model/options.js';
@@ -33,15 +34,6 @@ export interface PartnerFileEntry {
 
 const PARTNER_FIELDS = ['application_id', 'application_key', 'webhook_url', 'webhook_secret'];
 
-/** Why a file could not be read, in words, from a Node file-system error. */
-function readFailure(err: unknown): string {
-  const code = (err as NodeJS.ErrnoException | undefined)?.code;
-  if (code === 'ENOENT') return 'no such file';
-  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
-  if (code === 'EISDIR') return 'it is a directory';
-  return err instanceof Error ? err.message : String(err);
-}
-
 /** `line L, column C` of a character offset. */
 function lineAndColumn(text: string, offset: number): string {
   const before = text.slice(0, offset).split('\n');
@@ -61,7 +53,7 @@ export function readJsonFile(path: string, what: string): unknown {
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    throw new UsageError(`cannot read the ${what} file ${path}: ${readFailure(err)}`);
+    throw new UsageError(`cannot read the ${what} file ${path}: ${fileFailure(err)}`);
   }
   // A byte-order mark some editors write first is not part of the JSON.
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);

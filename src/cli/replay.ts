@@ -5,6 +5,7 @@ import {
   type FileFormat,
   type MalformedRecord,
   type ReadLimit,
+  type ReplayFilePaths,
   replayFiles,
 } from '../files/index.js';
 import { replayInWorkers } from '../files/parallel/replayInWorkers.js';
@@ -15,13 +16,7 @@ import { asUsageError } from './fileErrors.js';
 import { addReadLimitOptions, parseTimeZone, readLimitsOf, UsageError } from './inputs.js';
 
 /** What `cashback replay` reads from its command line. */
-interface ReplayCommandOptions extends Partial<Record<ReadLimit, number>> {
-  readonly offers: string;
-  readonly customers: string;
-  readonly activations?: string;
-  readonly history?: string;
-  readonly transactions: string;
-  readonly returns?: string;
+interface ReplayCommandOptions extends ReplayFilePaths, Partial<Record<ReadLimit, number>> {
   readonly out?: string;
   readonly errors?: string;
   readonly adjustments?: string;

@@ -1,6 +1,7 @@
 import { compileOffers, type OfferSet } from '../matching/compileOffers.js';
 import type { ResolvedOptions } from '../model/options.js';
 import type { Store } from '../store/Store.js';
+import type { BudgetGate } from './BudgetGate.js';
 import type { CustomerCache } from './customerRecords.js';
 import type { PartnerRegistry } from './partners.js';
 import type { PurchaseCache } from './transactionRecords.js';
@@ -15,6 +16,8 @@ export interface EngineContext {
   readonly customers: CustomerCache;
   readonly purchases: PurchaseCache;
   readonly offers: OfferCache;
+  /** Units of work holding one budget, let through one at a time. */
+  readonly budgets: BudgetGate;
 }
 
 /** The store's offers compiled, recompiled only when the store's offer revision moved. */

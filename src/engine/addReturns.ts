@@ -8,7 +8,7 @@ import type {
 } from '../core/returns/ReturnOutcome.js';
 import { formatDay } from '../model/day.js';
 import type { PaymentRecord, ReturnRecord } from '../store/records.js';
-import type { FundingChange } from '../store/Store.js';
+import type { FundingChange, FundingRange, StoreSession } from '../store/Store.js';
 import { Conflict, offersStill, untilCommitted } from './commitBatch.js';
 import type { EngineContext } from './EngineContext.js';
 import { errorMap } from './errorMap.js';
@@ -19,10 +19,12 @@ import type { AddReturnsResult } from './results.js';
 import { storedDate } from './transactionRecords.js';
 
 /**
- * `engine.addReturns`: decides a batch of returns against the stored state, then stores its
- * returns, the payments' new cashback and one `cashback.adjusted` event (when anything was
- * adjusted) in one unit of work; decided again when a racing call got in between (docs/engine.md,
- * addReturns).
+ * `engine.addReturns`: in one unit of work, holds the returned transactions, decides the batch of
+ * returns against what the store holds of them, then stores its returns, the payments' new
+ * cashback and one `cashback.adjusted` event (when anything was adjusted). Deciding under the
+ * hold means racing calls on one transaction wait for each other instead of deciding again
+ * (docs/engine.md, addReturns); a batch is decided again only when a racing call stored one of its
+ * return ids first, or changed the offers.
  * @param ctx - the engine
  * @param partner - the tenant, already checked
  * @param returns - returns as sent
@@ -37,24 +39,30 @@ export async function addReturns(
   const event_id = ctx.ids();
   return untilCommitted(items.length, async () => {
     const { revision, set: offers } = await ctx.offers.snapshot();
-    const loaded = await loadReturnState(ctx, partner, items, offers);
-    const decision = decideReturns(items, loaded.state);
-    const conflict = await commitReturns(ctx, partner, event_id, decision, { loaded, revision });
-    if (conflict !== undefined) return conflict;
-    const adjustments: Adjustment[] = [];
-    const errors: ReturnError[] = [];
-    for (const o of decision.outcomes) {
-      if (o.ok) adjustments.push(o.adjustment);
-      else errors.push(o.error);
+    try {
+      const decision = await ctx.store.transaction(async (s) => {
+        const loaded = await loadReturnState(ctx, s, partner, items, offers);
+        const decided = decideReturns(items, loaded.state);
+        await commitReturns(ctx, s, { partner, eventId: event_id, revision }, decided, loaded);
+        return decided;
+      });
+      return resultOf(event_id, decision);
+    } catch (e) {
+      if (e instanceof Conflict) return e;
+      throw e;
     }
-    const result: AddReturnsResult = {
-      event_id,
-      adjustments,
-      errors: errorMap(errors),
-      details: { errors },
-    };
-    return result;
   });
+}
+
+/** The answer to a committed batch of returns: its adjustments and errors, in input order. */
+function resultOf(event_id: string, decision: ReturnDecision): AddReturnsResult {
+  const adjustments: Adjustment[] = [];
+  const errors: ReturnError[] = [];
+  for (const o of decision.outcomes) {
+    if (o.ok) adjustments.push(o.adjustment);
+    else errors.push(o.error);
+  }
+  return { event_id, adjustments, errors: errorMap(errors), details: { errors } };
 }
 
 /** The record a store keeps of an accepted return. */
@@ -70,60 +78,57 @@ function returnRecord(r: AcceptedReturn, eventId: string): ReturnRecord {
 }
 
 /**
- * Stores a decided batch of returns in one unit of work: the returns (insert-if-absent, which
- * holds their transactions), a second read of those transactions' returns, the payments'
- * changes, then the event. Abandons the unit when the insert reports fewer new ids than it was
- * sent (`ids`), or a racing call stored a return of one of the transactions or changed one of
- * the payments since the batch was read (`returns`).
- * @returns `undefined` when it committed, the `Conflict` when it was abandoned
+ * Writes a batch of returns decided inside the unit `s`: the returns (insert-if-absent), then the
+ * counters the lowered payments give back to, held before the payments change (one order of locks
+ * for every unit: docs/postgres.md, Lock order), the payments' changes, the give-back, the event.
+ * Throws a `Conflict` when a racing call stored one of the return ids first (`ids`), a payment
+ * changed under the hold (`returns`: a store that does not hold), or the offers the give-back was
+ * worked out with moved (`offers`).
  */
 async function commitReturns(
   ctx: EngineContext,
-  partner: string,
-  eventId: string,
+  s: StoreSession,
+  call: { readonly partner: string; readonly eventId: string; readonly revision: number },
   decision: ReturnDecision,
-  read: { readonly loaded: LoadedReturns; readonly revision: number },
-): Promise<Conflict | undefined> {
-  const { loaded, revision } = read;
+  loaded: LoadedReturns,
+): Promise<void> {
+  const { partner, eventId } = call;
   const records = decision.accepted.map((r) => returnRecord(r, eventId));
-  const adjusted = adjustedPayments(decision, loaded.payments);
-  try {
-    await ctx.store.transaction(async (s) => {
-      if (records.length > 0) {
-        const inserted = await s.returns.insert(partner, records);
-        if (inserted.length !== records.length) throw new Conflict('ids');
-        const txIds = [...new Set(records.map((r) => r.transaction_id))];
-        let before = 0;
-        for (const id of txIds) before += loaded.returnCounts.get(id) ?? 0;
-        // Returns are never removed: any more than these were stored by a racing call.
-        const now = await s.returns.ofTransactions(partner, txIds);
-        if (now.length !== before + records.length) throw new Conflict('returns');
-      }
-      if (decision.changes.length > 0) {
-        const changed = await s.payments.adjust(
-          partner,
-          decision.changes.map((c) => ({
-            transaction_id: c.transactionId,
-            previous_cashback_amount: c.previous,
-            cashback_amount: c.cashback,
-          })),
-        );
-        if (changed.length !== decision.changes.length) throw new Conflict('returns');
-        const back = givenBack(ctx, decision, loaded);
-        if (back.length > 0) await s.funding.add(partner, back);
-      }
-      if (adjusted.length > 0) {
-        const event = cashbackAdjusted(eventId, ctx.clock().toISOString(), adjusted);
-        await s.outbox.add(partner, [event]);
-      }
-      // The offers the give-back was worked out with are still the store's.
-      if (decision.changes.length > 0) await offersStill(s, revision);
-    });
-    return undefined;
-  } catch (e) {
-    if (e instanceof Conflict) return e;
-    throw e;
+  if (records.length > 0) {
+    const inserted = await s.returns.insert(partner, records);
+    if (inserted.length !== records.length) throw new Conflict('ids');
   }
+  if (decision.changes.length > 0) {
+    const back = givenBack(ctx, decision, loaded);
+    if (back.length > 0) await s.funding.hold(partner, scopesOf(back));
+    const changed = await s.payments.adjust(
+      partner,
+      decision.changes.map((c) => ({
+        transaction_id: c.transactionId,
+        previous_cashback_amount: c.previous,
+        cashback_amount: c.cashback,
+      })),
+    );
+    if (changed.length !== decision.changes.length) throw new Conflict('returns');
+    if (back.length > 0) await s.funding.add(partner, back);
+    // The offers the give-back was worked out with are still the store's.
+    await offersStill(s, call.revision);
+  }
+  const adjusted = adjustedPayments(decision, loaded.payments);
+  if (adjusted.length > 0) {
+    const event = cashbackAdjusted(eventId, ctx.clock().toISOString(), adjusted);
+    await s.outbox.add(partner, [event]);
+  }
+}
+
+/** The counters changes name, each a one-day range: what a unit holds before it changes them. */
+function scopesOf(changes: readonly FundingChange[]): FundingRange[] {
+  return changes.map((c) => ({
+    offer_id: c.offer_id,
+    customer_id: c.customer_id,
+    from: c.day,
+    to: c.day,
+  }));
 }
 
 /**

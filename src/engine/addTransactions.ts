@@ -94,13 +94,16 @@ export async function addTransactions(
       }
       await offersStill(s, revision);
     };
-    const conflict = await commitBatch(ctx, {
-      partner,
-      accepted: first.accepted,
-      source: 'transaction',
-      lookback,
-      more,
-    });
+    // Behind the budgets it holds: a batch that waits for one waits here, not with a connection.
+    const conflict = await ctx.budgets.run(funding.budgets, () =>
+      commitBatch(ctx, {
+        partner,
+        accepted: first.accepted,
+        source: 'transaction',
+        lookback,
+        more,
+      }),
+    );
     if (conflict !== undefined) return conflict;
     const { paid, errors } = paymentsOf(ctx, items, decision.outcomes, event_id);
     const result: AddTransactionsResult = {

@@ -13,6 +13,7 @@ import { activeOffers } from './activeOffers.js';
 import { addActivations } from './addActivations.js';
 import { addReturns } from './addReturns.js';
 import { addHistory, addTransactions } from './addTransactions.js';
+import { BudgetGate } from './BudgetGate.js';
 import { CustomerCache } from './customerRecords.js';
 import { createOfferCache, type EngineContext } from './EngineContext.js';
 import { explainTransaction } from './explainTransaction.js';
@@ -159,6 +160,7 @@ export function createEngine(options: EngineOptions = {}): CashbackEngine {
     customers: new CustomerCache(),
     purchases: new PurchaseCache(resolved.timeZone),
     offers: createOfferCache(store, resolved),
+    budgets: new BudgetGate(),
   };
 
   // The partner id is checked before any work of the operation; a bad one rejects the call.

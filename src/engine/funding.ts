@@ -17,6 +17,8 @@ import { cashbackText } from './seedShapes.js';
 export interface FundingRanges {
   readonly keys: readonly string[];
   readonly ranges: readonly FundingRange[];
+  /** The keys of the budgets among them (what `BudgetGate` lets through one at a time). */
+  readonly budgets: readonly string[];
 }
 
 /**
@@ -47,16 +49,18 @@ export class FundingReads {
    * @returns the counters, each once
    */
   ranges(offers: OfferSet): FundingRanges {
-    if (this.byKey.size === 0) return { keys: [], ranges: [] };
+    if (this.byKey.size === 0) return { keys: [], ranges: [], budgets: [] };
     const byId = new Map(offers.offers.map((o) => [o.offerId, o]));
     const ranges: FundingRange[] = [];
-    for (const { offerId, start, customer } of this.byKey.values()) {
+    const budgets: string[] = [];
+    for (const [key, { offerId, start, customer }] of this.byKey) {
+      if (customer === undefined) budgets.push(key);
       const offer = byId.get(offerId) as CompiledOffer;
       const limit = (customer === undefined ? offer.budget : offer.customerCap) as FundingLimit;
       const { from, to } = fundingPeriod(limit.period, start);
       ranges.push({ offer_id: offerId, customer_id: customer ?? null, from, to });
     }
-    return { keys: [...this.byKey.keys()], ranges };
+    return { keys: [...this.byKey.keys()], ranges, budgets };
   }
 }
 

@@ -2,25 +2,27 @@ import type { ReturnableTransaction, ReturnState } from '../core/returns/ReturnS
 import type { OfferSet } from '../matching/compileOffers.js';
 import type { CompiledOffer } from '../matching/offer.js';
 import { parseDateTime } from '../model/dateTime.js';
-import { ExactMoney, parseAmount } from '../model/money.js';
+import { parseAmount } from '../model/money.js';
 import type { ParsedReturn } from '../model/parseReturn.js';
 import type { ParseResult } from '../model/parseTransaction.js';
 import type { PaymentRecord, TransactionRecord } from '../store/records.js';
+import type { StoreSession } from '../store/Store.js';
 import type { EngineContext } from './EngineContext.js';
 
-/** What a batch of returns is decided on, and what its commit checks and writes. */
+/** What a batch of returns is decided on, and what its unit of work writes. */
 export interface LoadedReturns {
   readonly state: ReturnState;
   /** The stored payments of the batch's transactions, by transaction id, as read. */
   readonly payments: ReadonlyMap<string, PaymentRecord>;
-  /** How many returns were stored of each of the batch's transactions when it was read. */
-  readonly returnCounts: ReadonlyMap<string, number>;
 }
 
 /**
- * Reads what deciding a batch of returns needs from the store, one call per resource and all at
- * once: which return ids are stored, the returned transactions, their returns and their payments.
+ * Reads what deciding a batch of returns needs, inside its unit of work: first what its
+ * transactions have had returned, which holds them until the unit ends (so no other unit returns
+ * any of them in between), then, one call per resource, which return ids are stored, the
+ * transactions and their payments.
  * @param ctx - the engine
+ * @param s - the unit's session
  * @param partner - the tenant
  * @param items - the parsed returns
  * @param offers - the offers, to find the one that paid each payment
@@ -29,6 +31,7 @@ export interface LoadedReturns {
  */
 export async function loadReturnState(
   ctx: EngineContext,
+  s: StoreSession,
   partner: string,
   items: readonly ParseResult<ParsedReturn>[],
   offers: OfferSet,
@@ -40,28 +43,21 @@ export async function loadReturnState(
     returnIds.add(item.value.returnId);
     txIds.add(item.value.transactionId);
   }
-  const { store } = ctx;
   const ids = [...txIds];
   const none = <T>(): readonly T[] => [];
-  const [existing, txs, returns, paid] = await Promise.all([
-    returnIds.size === 0 ? none<string>() : store.returns.existing(partner, [...returnIds]),
-    ids.length === 0 ? none<TransactionRecord>() : store.transactions.get(partner, ids),
-    ids.length === 0 ? [] : store.returns.ofTransactions(partner, ids),
-    ids.length === 0 ? none<PaymentRecord>() : store.payments.get(partner, ids),
-  ]);
-  const returned = new Map<string, InstanceType<typeof ExactMoney>>();
-  const returnCounts = new Map<string, number>();
-  for (const r of returns) {
-    const id = r.transaction_id;
-    returned.set(id, (returned.get(id) ?? new ExactMoney(0)).plus(r.amount));
-    returnCounts.set(id, (returnCounts.get(id) ?? 0) + 1);
-  }
+  // One call after another: a unit's session is one connection.
+  const totals = ids.length === 0 ? [] : await s.returns.hold(partner, ids);
+  const existing =
+    returnIds.size === 0 ? none<string>() : await s.returns.existing(partner, [...returnIds]);
+  const txs = ids.length === 0 ? none<TransactionRecord>() : await s.transactions.get(partner, ids);
+  const paid = ids.length === 0 ? none<PaymentRecord>() : await s.payments.get(partner, ids);
+  const returned = new Map(totals.map((t) => [t.transaction_id, t.amount]));
   const payments = new Map(paid.map((p) => [p.transaction_id, p]));
   const byOffer = new Map(offers.offers.map((o) => [o.offerId, o]));
   const transactions = new Map<string, ReturnableTransaction>();
   for (const t of txs) {
-    const sum = returned.get(t.transaction_id);
-    const tx = returnable(ctx, t, sum?.toFixed() ?? '0', payments.get(t.transaction_id), byOffer);
+    const sum = returned.get(t.transaction_id) ?? '0';
+    const tx = returnable(ctx, t, sum, payments.get(t.transaction_id), byOffer);
     transactions.set(t.transaction_id, tx);
   }
   const stored = new Set(existing);
@@ -70,7 +66,7 @@ export async function loadReturnState(
     hasReturn: (id) => stored.has(id),
     transaction: (id) => transactions.get(id),
   };
-  return { state, payments, returnCounts };
+  return { state, payments };
 }
 
 /** A stored transaction, its returned sum and its payment as the core reads them. */

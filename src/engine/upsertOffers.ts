@@ -34,12 +34,14 @@ export async function upsertOffers(
         continue;
       } else {
         updated.push(c.offerId);
-        // Payments of an offer count towards a budget or a cap only while it has one, so a
-        // changed funded offer has its counters worked out again from its stored payments; the
-        // recount also waits for the units paying from the old offer (docs/engine.md, An offer
-        // that gains a budget or a cap).
-        if (c.budget !== undefined) recount.budgets.push(c.offerId);
-        if (c.customerCap !== undefined) recount.caps.push(c.offerId);
+        // Payments of an offer count towards a budget or a cap only while it has one, so an
+        // offer that gains one has its counters worked out from its stored payments; the recount
+        // also waits for the units paying from the offer as it was (docs/engine.md, An offer that
+        // gains a budget or a cap). Any other change needs none: counters are kept per day.
+        if (c.budget !== undefined && before.budget === undefined) recount.budgets.push(c.offerId);
+        if (c.customerCap !== undefined && before.customer_cap === undefined) {
+          recount.caps.push(c.offerId);
+        }
       }
       changed.push(c.offer);
     }

@@ -4,7 +4,7 @@
 // code).
 import { type Readable, Transform } from 'node:stream';
 import Papa from 'papaparse';
-import { longerThan, ReadLimitError, type ReadLimits } from './limits.js';
+import { longerThan, type ReadLimitError, type ReadLimits, tooLongError } from './limits.js';
 import { lineTooLong } from './lineCarry.js';
 import { type ColumnPaths, columnPaths, nestRow } from './nest.js';
 import type { FileRecord, MalformedRecord } from './records.js';
@@ -153,13 +153,7 @@ class CsvRecords {
 
 /** The error for a field past the field limit. */
 function fieldTooLong(file: string, line: number, max: number): ReadLimitError {
-  return new ReadLimitError(
-    file,
-    line,
-    'maxFieldBytes',
-    max,
-    `a field is longer than ${max} bytes`,
-  );
+  return tooLongError(file, line, 'maxFieldBytes', max, 'a field');
 }
 
 /**

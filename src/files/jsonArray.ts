@@ -4,7 +4,7 @@
 // objects nested past the depth limit end the read at once, before the parser keeps them.
 import type { Readable } from 'node:stream';
 import { JSONParser, TokenType } from '@streamparser/json';
-import { ReadLimitError, type ReadLimits } from './limits.js';
+import { ReadLimitError, type ReadLimits, tooLongError } from './limits.js';
 import { FileReadError, type FileRecord } from './records.js';
 
 /** The line of each byte offset of a text written piece by piece, asked in increasing order. */
@@ -64,15 +64,15 @@ export async function* jsonBatches(
   let floor = 0;
   let startLine: number | undefined;
   const over = (limit: 'maxValueBytes' | 'maxDepth', line: number): ReadLimitError =>
-    new ReadLimitError(
-      file,
-      line,
-      limit,
-      limits[limit],
-      limit === 'maxDepth'
-        ? `item ${item} nests deeper than ${maxDepth} levels`
-        : `item ${item} is longer than ${maxValueBytes} bytes`,
-    );
+    limit === 'maxDepth'
+      ? new ReadLimitError(
+          file,
+          line,
+          limit,
+          maxDepth,
+          `item ${item} nests deeper than ${maxDepth} levels`,
+        )
+      : tooLongError(file, line, limit, maxValueBytes, `item ${item}`);
   parser.onToken = ({ token, offset }) => {
     // Checked at every token, the one that ends an item (`,` or `]`) included: a string or number
     // item is one token, known only when it ends.

@@ -91,6 +91,25 @@ export class ReadLimitError extends FileReadError {
 }
 
 /**
+ * The error for a line, a CSV field or a JSON value longer than its limit in bytes.
+ * @param file - the file
+ * @param line - the line where the record over the limit starts
+ * @param limit - the byte limit passed
+ * @param max - its value
+ * @param what - what is too long, as the message names it: `the line`, `a field`, `item 3`
+ * @returns the error
+ */
+export function tooLongError(
+  file: string,
+  line: number,
+  limit: Exclude<ReadLimit, 'maxDepth'>,
+  max: number,
+  what: string,
+): ReadLimitError {
+  return new ReadLimitError(file, line, limit, max, `${what} is longer than ${max} bytes`);
+}
+
+/**
  * Checks limits and completes them: those given, else the defaults.
  * @param limits - the limits given, if any
  * @returns every limit

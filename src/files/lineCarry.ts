@@ -1,7 +1,7 @@
 // The start of a line that goes on in the next pieces of a file. Its pieces are kept as they came
 // and joined once, when the line ends: joining at every piece and searching the whole again made
 // one long line cost the square of its length. Past the line limit the file is not read further.
-import { ReadLimitError } from './limits.js';
+import { type ReadLimitError, tooLongError } from './limits.js';
 
 /** The pieces of an unfinished line, bounded by the line limit. */
 export class LineCarry {
@@ -68,11 +68,5 @@ export class LineCarry {
  * @returns the error
  */
 export function lineTooLong(file: string, line: number, max: number): ReadLimitError {
-  return new ReadLimitError(
-    file,
-    line,
-    'maxLineBytes',
-    max,
-    `the line is longer than ${max} bytes`,
-  );
+  return tooLongError(file, line, 'maxLineBytes', max, 'the line');
 }

@@ -2,6 +2,7 @@ import { open, stat } from 'node:fs/promises';
 import { assertKnownKeys } from '../model/knownKeys.js';
 import { byteStream } from './byteStream.js';
 import { csvBatches } from './csv.js';
+import { fileFailure } from './fileFailure.js';
 import { jsonBatches } from './jsonArray.js';
 import { type ReadLimits, resolveReadLimits } from './limits.js';
 import { ndjsonBatches } from './ndjson.js';
@@ -65,15 +66,6 @@ export function formatOf(
   return { format: found, gzip };
 }
 
-/** Why a file could not be opened, in words, from a Node file-system error. */
-function openFailure(err: unknown): string {
-  const code = (err as NodeJS.ErrnoException | undefined)?.code;
-  if (code === 'ENOENT') return 'no such file';
-  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
-  if (code === 'EISDIR') return 'it is a directory';
-  return err instanceof Error ? err.message : String(err);
-}
-
 /**
  * The size of a file in bytes, once it is known to be readable.
  * @param file - the path
@@ -89,7 +81,7 @@ export async function fileSize(file: string): Promise<number> {
     await handle.close();
     return info.size;
   } catch (err) {
-    throw new FileReadError(file, openFailure(err));
+    throw new FileReadError(file, fileFailure(err));
   }
 }
 

@@ -1,3 +1,4 @@
+import { REPLAY_DATA_KEYS } from '../core/replay/ReplayData.js';
 import {
   type ReplayStream,
   type ReplayStreamOptions,
@@ -87,23 +88,37 @@ const FILE_OPTION_KEYS: readonly string[] = [
   'onProgress',
   'limits',
 ];
-const PATH_KEYS: readonly string[] = [
-  'offers',
-  'customers',
-  'activations',
-  'history',
-  'transactions',
-  'returns',
-];
 
-/** The inputs of a file replay that are read whole, and the malformed records skipped so far. */
-export interface SmallInputs {
-  readonly offers: unknown[];
+/** The inputs of a replay that are read whole, besides the offers. */
+export interface WholeInputs {
   readonly customers: unknown[];
   readonly activations: unknown[];
   readonly history: unknown[];
   /** The returns, when a returns file is given. */
   readonly returns: unknown[] | undefined;
+}
+
+/**
+ * Reads the customers, activations, history and returns files whole, in that order: without an
+ * activations or history file there are none, without a returns file the replay takes no returns.
+ * @param paths - the files
+ * @param whole - reads the records of one file, skipping its malformed ones
+ * @returns the records of each file
+ */
+export async function readWholeInputs(
+  paths: Pick<ReplayFilePaths, 'customers' | 'activations' | 'history' | 'returns'>,
+  whole: (file: string) => Promise<unknown[]>,
+): Promise<WholeInputs> {
+  const customers = await whole(paths.customers);
+  const activations = paths.activations === undefined ? [] : await whole(paths.activations);
+  const history = paths.history === undefined ? [] : await whole(paths.history);
+  const returns = paths.returns === undefined ? undefined : await whole(paths.returns);
+  return { customers, activations, history, returns };
+}
+
+/** The inputs of a file replay that are read whole, and the malformed records skipped so far. */
+export interface SmallInputs extends WholeInputs {
+  readonly offers: unknown[];
   /** The size of the transactions file, in bytes. */
   readonly total: number;
   /** Skips a malformed record (counts it, passes it to `onMalformed`), or throws in a strict replay. */
@@ -142,16 +157,9 @@ export async function readSmallInputs(
   };
   const total = await fileSize(paths.transactions);
   const offers = await whole(paths.offers);
-  const customers = await whole(paths.customers);
-  const activations = paths.activations === undefined ? [] : await whole(paths.activations);
-  const history = paths.history === undefined ? [] : await whole(paths.history);
-  const returns = paths.returns === undefined ? undefined : await whole(paths.returns);
   return {
     offers,
-    customers,
-    activations,
-    history,
-    returns,
+    ...(await readWholeInputs(paths, whole)),
     total,
     skip,
     malformed: () => malformed,
@@ -181,7 +189,7 @@ export async function replayFiles(
   paths: ReplayFilePaths,
   options: ReplayFilesOptions = {},
 ): Promise<FileReplay> {
-  assertKnownKeys(paths, PATH_KEYS, 'replayFiles paths', 'field');
+  assertKnownKeys(paths, REPLAY_DATA_KEYS, 'replayFiles paths', 'field');
   const { format, strict, onMalformed, onProgress, limits: given, ...streamOptions } = options;
   assertKnownKeys(options, FILE_OPTION_KEYS, 'replayFiles options');
   const limits = resolveReadLimits(given);

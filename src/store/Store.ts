@@ -232,6 +232,15 @@ export interface PaymentRepository {
 export interface ReturnRepository {
   /** Which of these return ids the partner has stored, in any order. */
   existing(partner: string, ids: readonly string[]): Promise<readonly string[]>;
+  /**
+   * What these transactions have had returned: per transaction with a stored return, the sum of
+   * their amounts and their number, in any order (a transaction with none is left out). Kept as
+   * running totals that `insert` moves, so that its cost does not grow with the returns stored
+   * before. Inside a unit of work it first holds the transactions until the unit ends, as
+   * `insert` does: another unit's `hold` or `insert` of any of them waits, so a unit that holds,
+   * decides and inserts is never raced (docs/stores.md, Returns).
+   */
+  hold(partner: string, transactionIds: readonly string[]): Promise<readonly ReturnedTotal[]>;
   /** The partner's stored returns of these transaction ids, in any order. */
   ofTransactions(
     partner: string,
@@ -246,6 +255,16 @@ export interface ReturnRepository {
    * more is returned than bought).
    */
   insert(partner: string, returns: readonly ReturnRecord[]): Promise<readonly string[]>;
+}
+
+/** What one transaction has had returned (`ReturnRepository.hold`). @public */
+export interface ReturnedTotal {
+  /** The transaction. */
+  readonly transaction_id: string;
+  /** The sum of the amounts of its stored returns, an exact plain decimal text. */
+  readonly amount: string;
+  /** How many returns of it are stored. */
+  readonly count: number;
 }
 
 /** An outbox event and where it sits in the partner's outbox. @public */

@@ -39,6 +39,7 @@ export type {
   PaymentQuery,
   PaymentRepository,
   PurchaseQuery,
+  ReturnedTotal,
   ReturnRepository,
   Store,
   StoredOutboxEvent,

@@ -34,6 +34,7 @@ export type {
   PaymentQuery,
   PaymentRepository,
   PurchaseQuery,
+  ReturnedTotal,
   ReturnRepository,
   Store,
   StoredOutboxEvent,

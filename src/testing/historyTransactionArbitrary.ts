@@ -1,10 +1,8 @@
 import fc from 'fast-check';
-import { assertKnownKeys } from '../model/knownKeys.js';
-import { CUSTOMER_IDS, TRANSACTION_MERCHANTS } from './_internals/pools.js';
 import { transactionParts } from './_internals/transactionParts.js';
 import type { HistoryTransactionJson } from './shapes.js';
 import {
-  TRANSACTION_ARBITRARY_KEYS,
+  resolveTransactionOptions,
   type TransactionArbitraryOptions,
 } from './transactionArbitrary.js';
 
@@ -24,16 +22,12 @@ import {
 export function historyTransactionArbitrary(
   options: TransactionArbitraryOptions = {},
 ): fc.Arbitrary<HistoryTransactionJson> {
-  assertKnownKeys(options, TRANSACTION_ARBITRARY_KEYS, 'historyTransactionArbitrary options');
-  const parts = transactionParts({
-    idPrefix: options.idPrefix ?? 'h-',
-    customerIds: options.customerIds ?? CUSTOMER_IDS,
-    merchants: options.merchants ?? TRANSACTION_MERCHANTS,
-    merchantVariants: options.merchantVariants ?? true,
-    dates: options.dates ?? { from: '2024-01-01', to: '2025-12-31' },
-    offsets: options.offsets ?? true,
-    wideAmounts: options.wideAmounts ?? true,
-  });
+  const parts = transactionParts(
+    resolveTransactionOptions(options, 'historyTransactionArbitrary', {
+      idPrefix: 'h-',
+      dates: { from: '2024-01-01', to: '2025-12-31' },
+    }),
+  );
   const keep = fc.record({
     description: fc.boolean(),
     id: fc.boolean(),

@@ -12,6 +12,7 @@ import { offerTests } from './_internals/storeConformanceOffers.js';
 import { outboxTests } from './_internals/storeConformanceOutbox.js';
 import { paymentTests } from './_internals/storeConformancePayments.js';
 import { returnTests } from './_internals/storeConformanceReturns.js';
+import { returnTotalTests } from './_internals/storeConformanceReturnTotals.js';
 import { tenantTests } from './_internals/storeConformanceTenants.js';
 import { transactionTests } from './_internals/storeConformanceTransactions.js';
 import { unitOfWorkTests } from './_internals/storeConformanceUnitsOfWork.js';
@@ -115,6 +116,7 @@ export function storeConformance(options: StoreConformanceOptions): void {
     activationTests(suite);
     paymentTests(suite);
     returnTests(suite);
+    returnTotalTests(suite);
     fundingTests(suite);
     fundingRaceTests(suite);
     tenantTests(suite);

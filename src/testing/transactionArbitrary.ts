@@ -1,7 +1,7 @@
 import type fc from 'fast-check';
 import { assertKnownKeys } from '../model/knownKeys.js';
 import { CUSTOMER_IDS, TRANSACTION_MERCHANTS } from './_internals/pools.js';
-import { transactionParts } from './_internals/transactionParts.js';
+import { type PartsOptions, transactionParts } from './_internals/transactionParts.js';
 import type { DayRange } from './DayRange.js';
 import type { TransactionJson } from './shapes.js';
 
@@ -55,7 +55,7 @@ export interface TransactionArbitraryOptions {
 }
 
 /** Every key of {@link TransactionArbitraryOptions}. */
-export const TRANSACTION_ARBITRARY_KEYS: readonly (keyof TransactionArbitraryOptions)[] = [
+const TRANSACTION_ARBITRARY_KEYS: readonly (keyof TransactionArbitraryOptions)[] = [
   'idPrefix',
   'customerIds',
   'merchants',
@@ -64,6 +64,32 @@ export const TRANSACTION_ARBITRARY_KEYS: readonly (keyof TransactionArbitraryOpt
   'offsets',
   'wideAmounts',
 ];
+
+/**
+ * The options of a transaction arbitrary, checked, with the defaults submitted and history
+ * transactions share.
+ * @param options - the options given
+ * @param name - the arbitrary, for the message of an unknown option
+ * @param defaults - the id prefix and the days, which differ between submitted and history ones
+ * @returns the options of `transactionParts`
+ * @throws TypeError for an unknown option
+ */
+export function resolveTransactionOptions(
+  options: TransactionArbitraryOptions,
+  name: string,
+  defaults: Pick<PartsOptions, 'idPrefix' | 'dates'>,
+): PartsOptions {
+  assertKnownKeys(options, TRANSACTION_ARBITRARY_KEYS, `${name} options`);
+  return {
+    idPrefix: options.idPrefix ?? defaults.idPrefix,
+    customerIds: options.customerIds ?? CUSTOMER_IDS,
+    merchants: options.merchants ?? TRANSACTION_MERCHANTS,
+    merchantVariants: options.merchantVariants ?? true,
+    dates: options.dates ?? defaults.dates,
+    offsets: options.offsets ?? true,
+    wideAmounts: options.wideAmounts ?? true,
+  };
+}
 
 /**
  * Valid submitted transactions, all seven fields (docs/concepts.md, Input rules): customer ids from a pool, merchant
@@ -84,14 +110,13 @@ export const TRANSACTION_ARBITRARY_KEYS: readonly (keyof TransactionArbitraryOpt
 export function transactionArbitrary(
   options: TransactionArbitraryOptions = {},
 ): fc.Arbitrary<TransactionJson> {
-  assertKnownKeys(options, TRANSACTION_ARBITRARY_KEYS, 'transactionArbitrary options');
-  return transactionParts({
-    idPrefix: options.idPrefix ?? 'tx-',
-    customerIds: options.customerIds ?? CUSTOMER_IDS,
-    merchants: options.merchants ?? TRANSACTION_MERCHANTS,
-    merchantVariants: options.merchantVariants ?? true,
-    dates: options.dates ?? { from: '2025-01-01', to: '2025-12-31' },
-    offsets: options.offsets ?? true,
-    wideAmounts: options.wideAmounts ?? true,
-  }).map((t) => ({ ...t, merchant: { ...t.merchant }, location: { ...t.location } }));
+  const resolved = resolveTransactionOptions(options, 'transactionArbitrary', {
+    idPrefix: 'tx-',
+    dates: { from: '2025-01-01', to: '2025-12-31' },
+  });
+  return transactionParts(resolved).map((t) => ({
+    ...t,
+    merchant: { ...t.merchant },
+    location: { ...t.location },
+  }));
 }

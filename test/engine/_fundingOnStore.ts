@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, test } from 'vitest';
 import { type CashbackEngine, createEngine, Money } from '../../src/index.js';
-import type { Store } from '../../src/store/entry.js';
+import type { FundingRecount, Store } from '../../src/store/entry.js';
 import { customer, offer, tx } from '../fixtures.js';
 
 const A = 'bank-a';
@@ -167,6 +167,47 @@ export function describeFundingOnStore(createStore: () => Promise<Store>, runs: 
       const c = await engine.addTransactions(B, batch('z', 1, 'c2'));
       expect(c.payments).toEqual([]);
       expect(c.details.errors[0]?.message).toMatch(/budget/);
+    });
+
+    test('a reload recounts only the limits an offer gains: a renamed or changed funded offer is not recounted', async () => {
+      const inner = await createStore();
+      opened.push(inner);
+      const recounts: FundingRecount[] = [];
+      const store: Store = {
+        ...inner,
+        transaction: (fn) =>
+          inner.transaction((s) =>
+            fn({
+              ...s,
+              funding: {
+                ...s.funding,
+                recount: async (query) => {
+                  recounts.push(query);
+                  await s.funding.recount(query);
+                },
+              },
+            }),
+          ),
+      };
+      const funded = offer({ discount: 10, budget: { amount: 14 } });
+      const engine = await engineWith([funded], store);
+      await engine.addTransactions(A, batch('a', 2));
+      await engine.upsertOffers([
+        { ...funded, name: 'renamed', merchant_logo: 'https://x.test/l.png' },
+      ]);
+      await engine.upsertOffers([{ ...funded, budget: { amount: 20, period: 'month' } }]);
+      expect(recounts).toEqual([]);
+      await engine.upsertOffers([
+        {
+          ...funded,
+          budget: { amount: 20, period: 'month' },
+          customer_cap: { count: 5, period: 'week' },
+        },
+      ]);
+      expect(recounts).toEqual([{ budgets: [], caps: [1] }]);
+      // What the offer paid still counts: 8.00 of the 20.00, so 12.00 are left.
+      const r = await engine.addTransactions(B, batch('b', 4, 'c2'));
+      expect(r.payments.map((p) => p.cashback)).toEqual([4, 4, 4]);
     });
 
     test('offers list the fields, amounts as numbers; explain says what is left', async () => {

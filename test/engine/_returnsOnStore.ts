@@ -1,7 +1,7 @@
 /**
  * `engine.addReturns` through its store: adjustments, the listing and the `cashback.adjusted`
  * event, every error code, tenancy, two returns of one transaction in one call and across calls,
- * racing calls decided again, and a property test of the invariants of returns. Shared by every
+ * racing calls, and a property test of the invariants of returns. Shared by every
  * store: the memory store (test/engine/returns.test.ts), PGlite and a PostgreSQL server
  * (test/postgres/returns.test.ts).
  */
@@ -46,10 +46,13 @@ interface Kit {
  * closed after the test.
  * @param createStore - a fresh, empty store
  * @param propertyRuns - runs of the property test
+ * @param concurrentUnits - whether the store runs units of work at once (a server does; the
+ *   memory store and PGlite run one at a time), so that a racing call can commit inside another's
  */
 export function describeReturnsOnStore(
   createStore: () => Promise<Store>,
   propertyRuns: number,
+  concurrentUnits = false,
 ): void {
   const opened: Store[] = [];
   async function closeAll(): Promise<void> {
@@ -78,7 +81,7 @@ export function describeReturnsOnStore(
   const kit: Kit = { paid, closeAll };
   exampleTests(kit);
   batchTests(kit);
-  raceTests(kit);
+  raceTests(kit, concurrentUnits);
   invariantTests(kit, propertyRuns);
 }
 
@@ -272,66 +275,146 @@ function batchTests(kit: Kit): void {
   });
 }
 
-/** Calls that race on a return id or a transaction: decided again. */
-function raceTests(kit: Kit): void {
+/**
+ * Calls that race: on one transaction they wait for each other (each decides under the hold of
+ * its transactions, docs/engine.md, addReturns), on one return id of two transactions the later
+ * is decided again.
+ */
+function raceTests(kit: Kit, concurrentUnits: boolean): void {
   const { paid } = kit;
   describe('addReturns racing', () => {
-    /** A store whose first `payments.get` lets `racing` run to its end before it answers. */
-    function interposing(inner: Store, racing: () => Promise<unknown>) {
-      const seen = { interposed: false, units: 0 };
+    /** A store that counts its units of work. */
+    function counting(inner: Store) {
+      const seen = { units: 0 };
       const store: Store = {
         ...inner,
         transaction: (fn) => {
           seen.units++;
           return inner.transaction(fn);
         },
-        payments: {
-          ...inner.payments,
-          get: async (partner, ids) => {
-            const read = await inner.payments.get(partner, ids);
-            if (!seen.interposed) {
-              seen.interposed = true;
-              await racing();
-            }
-            return read;
-          },
-        },
       };
       return { store, seen };
     }
 
-    test('a racing call that stores the same return id first: this one is decided again, a duplicate', async () => {
+    test('calls returning one transaction at once wait for each other: each decides on what the other stored, none again', async () => {
       const base = await paid();
-      const other = createEngine({ store: base.store, ids: counter('other') });
-      const { store, seen } = interposing(base.store, () =>
-        other.addReturns(A, [ret('r1', { amount: 50 })]),
-      );
-      const engine = createEngine({ store, ids: counter('mine'), clock: () => new Date(NOON) });
-      const r = await engine.addReturns(A, [ret('r1', { amount: 10 })]);
-      expect(r.details.errors.map((e) => e.code)).toEqual(['duplicate_return']);
-      expect(seen.units).toBe(2);
-      expect(await listed(engine)).toEqual({ t1: 2.5 });
-      const adjustedEvents = (await base.store.outbox.list(A, { limit: 10 })).filter(
-        (e) => e.type === 'cashback.adjusted',
-      );
-      expect(adjustedEvents.map((e) => e.id)).toEqual(['other-1']);
+      const a = counting(base.store);
+      const b = counting(base.store);
+      const [ra, rb] = await Promise.all([
+        createEngine({ store: a.store, ids: counter('a') }).addReturns(A, [
+          ret('r1', { amount: 60 }),
+        ]),
+        createEngine({ store: b.store, ids: counter('b') }).addReturns(A, [
+          ret('r2', { amount: 50 }),
+        ]),
+      ]);
+      expect([a.seen.units, b.seen.units]).toEqual([1, 1]);
+      const codes = [...ra.details.errors, ...rb.details.errors].map((e) => e.code);
+      expect(codes).toEqual(['return_exceeds_amount']);
+      const stored = await base.store.returns.ofTransactions(A, ['t1']);
+      expect(stored).toHaveLength(1);
     });
 
-    test('a racing call that returns part of the same transaction first: this one sees it when decided again', async () => {
+    test('sixty calls of one return each on one transaction all succeed, none thrown', async () => {
       const base = await paid();
-      const other = createEngine({ store: base.store, ids: counter('other') });
-      const { store, seen } = interposing(base.store, () =>
-        other.addReturns(A, [ret('r0', { amount: 60 })]),
+      const engines = Array.from({ length: 4 }, (_, k) =>
+        createEngine({ store: base.store, ids: counter(`e${k}`) }),
       );
-      const engine = createEngine({ store, ids: counter('mine') });
-      const r = await engine.addReturns(A, [ret('r1', { amount: 50 }), ret('r2', { amount: 40 })]);
-      expect(seen.units).toBe(2);
-      expect(r.errors).toEqual({ r1: "Return of 50 exceeds what is left of transaction 't1': 40" });
-      expect(r.adjustments.map((a) => [a.previous_cashback, a.cashback])).toEqual([[2, 0]]);
-      const all = await base.store.returns.ofTransactions(A, ['t1']);
-      expect(all.map((x) => x.return_id).sort()).toEqual(['r0', 'r2']);
-      expect(await listed(engine)).toEqual({});
+      const results = await Promise.all(
+        Array.from({ length: 60 }, (_, i) =>
+          (engines[i % 4] as CashbackEngine).addReturns(A, [ret(`r${i}`, { amount: 1 })]),
+        ),
+      );
+      expect(results.flatMap((r) => r.details.errors)).toEqual([]);
+      expect(results.flatMap((r) => r.adjustments)).toHaveLength(60);
+      const [total] = await base.store.returns.hold(A, ['t1']);
+      expect(total).toEqual({ transaction_id: 't1', amount: expect.any(String), count: 60 });
+      expect(new Money(total?.amount ?? '0').eq(60)).toBe(true);
+      expect(await listed(base)).toEqual({ t1: 2 });
     });
+
+    test('a return reads what its transaction had returned as one total, never the returns before it', async () => {
+      const base = await paid();
+      for (let i = 0; i < 5; i++) {
+        await base.addReturns(
+          A,
+          Array.from({ length: 40 }, (_, j) => ret(`early-${i}-${j}`, { amount: '0.01' })),
+        );
+      }
+      let returnsRead = 0;
+      const store: Store = {
+        ...base.store,
+        returns: {
+          ...base.store.returns,
+          ofTransactions: async (partner, ids) => {
+            const read = await base.store.returns.ofTransactions(partner, ids);
+            returnsRead += read.length;
+            return read;
+          },
+        },
+        transaction: (fn) =>
+          base.store.transaction((s) =>
+            fn({
+              ...s,
+              returns: {
+                ...s.returns,
+                ofTransactions: async (partner, ids) => {
+                  const read = await s.returns.ofTransactions(partner, ids);
+                  returnsRead += read.length;
+                  return read;
+                },
+              },
+            }),
+          ),
+      };
+      const r = await createEngine({ store, ids: counter('late') }).addReturns(A, [
+        ret('one-more', { amount: 1 }),
+      ]);
+      expect(r.adjustments).toHaveLength(1);
+      expect(returnsRead).toBe(0);
+      expect(await base.store.returns.hold(A, ['t1'])).toEqual([
+        { transaction_id: 't1', amount: expect.any(String), count: 201 },
+      ]);
+    });
+
+    test.runIf(concurrentUnits)(
+      'a racing call that stores the same return id of another transaction first: this one is decided again, a duplicate',
+      async () => {
+        const base = await paid();
+        await base.addTransactions(A, [tx({ transaction_id: 't2', amount: 100 })]);
+        const other = createEngine({ store: base.store, ids: counter('other') });
+        let raced = false;
+        let units = 0;
+        const store: Store = {
+          ...base.store,
+          transaction: (fn) => {
+            units++;
+            return base.store.transaction((s) =>
+              fn({
+                ...s,
+                returns: {
+                  ...s.returns,
+                  // After this unit read which return ids are stored, a racing call stores one.
+                  existing: async (partner, ids) => {
+                    const read = await s.returns.existing(partner, ids);
+                    if (!raced) {
+                      raced = true;
+                      await other.addReturns(A, [ret('r1', { transaction_id: 't2', amount: 50 })]);
+                    }
+                    return read;
+                  },
+                },
+              }),
+            );
+          },
+        };
+        const engine = createEngine({ store, ids: counter('mine'), clock: () => new Date(NOON) });
+        const r = await engine.addReturns(A, [ret('r1', { amount: 10 })]);
+        expect(r.details.errors.map((e) => e.code)).toEqual(['duplicate_return']);
+        expect(units).toBe(2);
+        expect(await listed(engine)).toEqual({ t1: 4.9, t2: 2.5 });
+      },
+    );
 
     test('engines sending returns of one transaction at once never return more than bought', async () => {
       const base = await paid();

@@ -105,6 +105,7 @@ function countedSession(s: StoreSession, wrote: () => void): StoreSession {
     },
     returns: {
       existing: (partner, ids) => s.returns.existing(partner, ids),
+      hold: (partner, ids) => s.returns.hold(partner, ids),
       ofTransactions: (partner, ids) => s.returns.ofTransactions(partner, ids),
       insert: (partner, returns) => write(s.returns.insert(partner, returns)),
     },

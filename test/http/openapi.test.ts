@@ -241,7 +241,7 @@ function brokenStore(): Store {
     transactions: { existing: fail, get: fail, insert: fail, purchases: fail },
     payments: { insert: fail, list: fail, get: fail, adjust: fail },
     outbox: { add: fail, list: fail },
-    returns: { existing: fail, ofTransactions: fail, insert: fail },
+    returns: { existing: fail, hold: fail, ofTransactions: fail, insert: fail },
   };
 }
 

@@ -20,22 +20,16 @@ export function warnWhenSkipped(what: string): void {
   }
 }
 
-/** Every table of the schema, for emptying a database between tests. */
-const TABLES = [
-  'cashback_offers',
-  'cashback_customers',
-  'cashback_activations',
-  'cashback_transactions',
-  'cashback_payments',
-  'cashback_outbox_counters',
-  'cashback_outbox',
-  'cashback_returns',
-  'cashback_funding_scopes',
-  'cashback_funding_days',
-];
-
-/** Empties the store's tables (the schema stays) and resets the offers revision. */
-export const EMPTY = `TRUNCATE ${TABLES.join(', ')}; UPDATE cashback_offer_revision SET revision = 0;`;
+/**
+ * Empties every table of the store (the schema and its migrations stay, tables added by a later
+ * migration included) and resets the offers revision.
+ */
+export const EMPTY = `DO $$ BEGIN
+  EXECUTE (SELECT 'TRUNCATE ' || string_agg(quote_ident(tablename), ', ') FROM pg_tables
+    WHERE schemaname = current_schema() AND tablename LIKE 'cashback\\_%'
+      AND tablename NOT IN ('cashback_migrations', 'cashback_offer_revision'));
+END $$;
+UPDATE cashback_offer_revision SET revision = 0;`;
 
 /** One in-memory PGlite database for a test file, emptied by `fresh()` before each store. */
 export function sharedPglite(): { db: () => Promise<PGlite>; close: () => Promise<void> } {

@@ -47,8 +47,10 @@ test('the listing query of the SQL store is planned on the partial listing index
   const indexes = await db.query<{ indexname: string }>(
     `SELECT indexname FROM pg_indexes WHERE tablename = 'cashback_payments' ORDER BY indexname`,
   );
+  // The listing's index, and the paid payments by offer that a recount reads (migration 6).
   expect(indexes.rows.map((r) => r.indexname)).toEqual([
     'cashback_payments_listed',
+    'cashback_payments_paid_by_offer',
     'cashback_payments_pkey',
   ]);
 });

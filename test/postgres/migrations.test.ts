@@ -47,6 +47,58 @@ describe('migrations', () => {
     }
   });
 
+  it('on PGlite: version 6 brings a store of version 5 forward, its returns summed into totals', async () => {
+    const db = await PGlite.create();
+    try {
+      const store = await createPgliteStore({ db });
+      await store.customers.upsert('bank-a', [
+        {
+          customer_id: 'c1',
+          birthday: '1990-01-01',
+          gender: 'f',
+          location: { country: 'DE', city: 'Berlin' },
+        },
+      ]);
+      const tx = {
+        customer_id: 'c1',
+        source: 'transaction' as const,
+        date: '2025-03-10T12:00:00.000000000',
+        day: '2025-03-10',
+        amount: '100',
+        merchant_key: 'shop',
+        merchant: { id: 'm', name: 'Shop', category_code: '5411' },
+        description: '',
+        location: { country: 'DE', city: 'Berlin' },
+      };
+      await store.transactions.insert('bank-a', [
+        { ...tx, transaction_id: 't1' },
+        { ...tx, transaction_id: 't2' },
+      ]);
+      const ret = { date: '2025-03-11T00:00:00.000000000', day: '2025-03-11', event_id: 'e' };
+      await store.returns.insert('bank-a', [
+        { ...ret, return_id: 'r1', transaction_id: 't1', amount: '1.5' },
+        { ...ret, return_id: 'r2', transaction_id: 't1', amount: '2' },
+        { ...ret, return_id: 'r3', transaction_id: 't2', amount: '7' },
+      ]);
+      // The store as version 5 left it: no totals, the migration not recorded.
+      await db.exec(`DROP TABLE cashback_return_totals;
+        DROP INDEX cashback_payments_paid_by_offer; DROP INDEX cashback_funding_scopes_by_offer;
+        DELETE FROM cashback_migrations WHERE version = 6;`);
+      expect(await migrate({ db })).toEqual([6]);
+      const totals = await store.returns.hold('bank-a', ['t1', 't2']);
+      expect(
+        [...totals]
+          .sort((a, b) => a.transaction_id.localeCompare(b.transaction_id))
+          .map((t) => [t.transaction_id, Number(t.amount), t.count]),
+      ).toEqual([
+        ['t1', 3.5, 2],
+        ['t2', 7, 1],
+      ]);
+    } finally {
+      await db.close();
+    }
+  });
+
   it('on PGlite: a data directory keeps what a store wrote after the store is closed', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cashback-pglite-'));
     try {

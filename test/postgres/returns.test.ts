@@ -14,5 +14,5 @@ describe('returns on the PGlite store', () => {
 });
 
 describe.skipIf(SKIP_SERVER)('returns on the PostgreSQL store on a server', () => {
-  describeReturnsOnStore(freshServerStores(), 10);
+  describeReturnsOnStore(freshServerStores(), 10, true);
 });

@@ -156,6 +156,34 @@ describe('a memory store with a bound', () => {
     expect(store.usage().records).toBe(2);
   });
 
+  test('a reload refused at the bound keeps no recounted counter: the counters and the count are as before', async () => {
+    const store = createMemoryStore({ maxRecords: 8 });
+    const engine = createEngine({ store });
+    const plain = offer({ discount: 10 });
+    await engine.upsertOffers([plain]);
+    await engine.upsertCustomers(P, [customer(), customer({ customer_id: 'c2' })]);
+    await engine.addTransactions(P, [
+      tx({ transaction_id: 't1', amount: 40 }),
+      tx({ transaction_id: 't2', customer_id: 'c2', amount: 40 }),
+    ]);
+    const before = store.usage().records;
+    // Caps of two customers on one day: two counters more than the bound leaves room for.
+    await expect(
+      engine.upsertOffers([{ ...plain, customer_cap: { count: 5, period: 'offer' } }]),
+    ).rejects.toThrow(StorageFullError);
+    expect(store.usage().records).toBe(before);
+    const all = { from: '0000-01-01', to: '9999-12-31' };
+    expect(
+      await store.funding.hold(P, [
+        { offer_id: 1, customer_id: 'c1', ...all },
+        { offer_id: 1, customer_id: 'c2', ...all },
+      ]),
+    ).toEqual([
+      { amount: '0', count: 0 },
+      { amount: '0', count: 0 },
+    ]);
+  });
+
   test('under an engine, a batch past the bound rejects with StorageFullError and stores nothing', async () => {
     const store = createMemoryStore({ maxRecords: 4 });
     const engine = createEngine({ store, clock: () => new Date('2025-06-01T12:00:00Z') });

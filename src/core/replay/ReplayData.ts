@@ -28,8 +28,11 @@ export interface ReplayData {
   readonly returns?: readonly unknown[];
 }
 
-// One data set feeds `replay` and `createReplay` alike; a session leaves `transactions` to `push`.
-const DATA_KEYS: readonly string[] = [
+/**
+ * The parts of a replay's input, as `ReplayData` names them and `replayFiles` names their files.
+ * One data set feeds `replay` and `createReplay` alike; a session leaves `transactions` to `push`.
+ */
+export const REPLAY_DATA_KEYS: readonly string[] = [
   'offers',
   'customers',
   'activations',
@@ -66,7 +69,7 @@ export function isOfferSet(offers: unknown): offers is OfferSet {
  */
 export function checkData(data: unknown, withTransactions: boolean): asserts data is ReplayData {
   requireObject(data, 'data');
-  assertKnownKeys(data, DATA_KEYS, 'data', 'field');
+  assertKnownKeys(data, REPLAY_DATA_KEYS, 'data', 'field');
   const d = data as Record<string, unknown>;
   if (!Array.isArray(d.offers) && !isOfferSet(d.offers)) {
     throw new TypeError(

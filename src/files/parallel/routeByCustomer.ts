@@ -1,6 +1,7 @@
 // Which partition of `cashback replay --workers N` owns a customer: every record that names a
 // customer (the customer itself, its history, its transactions) goes to the same one, so a
 // partition holds only its own customers (docs/replay.md, Workers).
+import { KeyFinder } from './KeyFinder.js';
 
 /**
  * The partition of a customer id's hash. Partition 0 is replayed by the thread that also reads,
@@ -38,7 +39,6 @@ export function partitionOf(record: unknown, partitions: number): number {
 
 const KEY = Buffer.from('"customer_id"');
 const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
 const COLON = 0x3a;
 const SPACE = 0x20;
 
@@ -47,6 +47,28 @@ export function skipSpace(bytes: Uint8Array, i: number, end: number): number {
   let at = i;
   while (at < end && (bytes[at] === SPACE || bytes[at] === 0x09 || bytes[at] === 0x0d)) at++;
   return at;
+}
+
+/**
+ * The partition of a line whose bytes do not tell it: `route` of the parsed line, or 0 for a line
+ * that does not parse (partition 0 reports it).
+ * @param bytes - the buffer holding the line
+ * @param start - where the line starts
+ * @param end - where it ends, before the line break
+ * @param route - the partition of a parsed record
+ * @returns a partition
+ */
+export function parsedLineRoute(
+  bytes: Buffer,
+  start: number,
+  end: number,
+  route: (record: unknown) => number,
+): number {
+  try {
+    return route(JSON.parse(bytes.toString('utf8', start, end)));
+  } catch {
+    return 0;
+  }
 }
 
 /**
@@ -86,16 +108,13 @@ export interface LineRoute {
 /**
  * Routes the NDJSON lines of one buffer, taken in order, to the partition of their customer: from
  * the bytes when they tell it for sure, else from the parsed line (a line that does not parse goes
- * to partition 0, which reports it). Sure means: the line has no backslash, so no escape anywhere
- * (no quote is escaped, and no `\u` escape can spell a key); `"customer_id"` occurs once in it,
- * followed by a colon, so it is a key; and its value is a string of ASCII characters, so its bytes
- * are its characters. The key may be nested, but then the top level has none and the transaction
- * is invalid, whichever partition decides it.
+ * to partition 0, which reports it). Sure means: `KeyFinder` finds `"customer_id"` (the line has
+ * no backslash and the key once), followed by a colon, so it is a key; and its value is a string
+ * of ASCII characters, so its bytes are its characters. The key may be nested, but then the top
+ * level has none and the transaction is invalid, whichever partition decides it.
  */
 export class LineRouter implements LineRoute {
-  /** The next `"customer_id"` and backslash at or after the last line's start; -1 before any. */
-  private key = -1;
-  private backslash = -1;
+  private readonly keys: KeyFinder;
 
   /**
    * @param bytes - the buffer holding the lines
@@ -104,13 +123,8 @@ export class LineRouter implements LineRoute {
   constructor(
     private readonly bytes: Buffer,
     private readonly partitions: number,
-  ) {}
-
-  /** The next `needle` from `start`, kept from the last search while it is not behind. */
-  private next(found: number, start: number, needle: Buffer | number): number {
-    if (found >= start) return found;
-    const at = this.bytes.indexOf(needle, start);
-    return at === -1 ? Number.POSITIVE_INFINITY : at;
+  ) {
+    this.keys = new KeyFinder(bytes, KEY);
   }
 
   /**
@@ -119,18 +133,9 @@ export class LineRouter implements LineRoute {
    * @returns a partition from 0 to `partitions - 1`
    */
   route(start: number, end: number): number {
-    this.backslash = this.next(this.backslash, start, BACKSLASH);
-    this.key = this.next(this.key, start, KEY);
-    const at = this.key;
-    if (at < end && this.backslash >= end) {
-      this.key = this.next(-1, at + KEY.length, KEY);
-      const h = this.key >= end ? valueHash(this.bytes, at + KEY.length, end) : undefined;
-      if (h !== undefined) return partitionOfHash(h, this.partitions);
-    }
-    try {
-      return partitionOf(JSON.parse(this.bytes.toString('utf8', start, end)), this.partitions);
-    } catch {
-      return 0;
-    }
+    const at = this.keys.find(start, end);
+    const h = typeof at === 'number' ? valueHash(this.bytes, at + KEY.length, end) : undefined;
+    if (h !== undefined) return partitionOfHash(h, this.partitions);
+    return parsedLineRoute(this.bytes, start, end, (r) => partitionOf(r, this.partitions));
   }
 }

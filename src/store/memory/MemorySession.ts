@@ -16,6 +16,7 @@ import type {
   OfferRepository,
   OutboxRepository,
   PaymentRepository,
+  ReturnedTotal,
   ReturnRepository,
   StoreSession,
   TransactionRepository,
@@ -285,6 +286,18 @@ export class MemorySession implements StoreSession {
       const returns = this.db.partner(partner)?.returns;
       return returns === undefined ? [] : ids.filter((id) => returns.has(id));
     },
+    hold: async (partner, ids) => {
+      // Units of work run one at a time: holding is reading.
+      this.check();
+      const returns = this.db.partner(partner)?.returns;
+      const out: ReturnedTotal[] = [];
+      if (returns === undefined) return out;
+      for (const id of new Set(ids)) {
+        const t = returns.total(id);
+        if (t !== undefined) out.push(t);
+      }
+      return out;
+    },
     ofTransactions: async (partner, ids) => {
       this.check();
       const returns = this.db.partner(partner)?.returns;
@@ -361,8 +374,9 @@ export class MemorySession implements StoreSession {
       this.check();
       checkFundingRecount(query);
       const { created, undo } = this.db.funding.recount(this.paymentsOf(query), query);
-      if (created > 0) this.db.reserve(created);
+      // Taken back with the unit, also when the bound refuses it below.
       this.undo.push(undo);
+      if (created > 0) this.db.reserve(created);
       this.added(created);
     },
   };

@@ -1,9 +1,21 @@
+import { ExactMoney } from '../../model/money.js';
 import type { ReturnRecord } from '../records.js';
+import type { ReturnedTotal } from '../Store.js';
 
-/** One partner's returns in the memory store: by return id, and by transaction. */
+/** What one transaction has had returned, moved by every return stored of it. */
+interface Returned {
+  amount: InstanceType<typeof ExactMoney>;
+  count: number;
+}
+
+/**
+ * One partner's returns in the memory store: by return id, by transaction, and the running total
+ * of each transaction's returns (so that reading it costs the same however many were stored).
+ */
 export class PartnerReturns {
   private readonly byId = new Map<string, ReturnRecord>();
   private readonly byTransaction = new Map<string, ReturnRecord[]>();
+  private readonly totals = new Map<string, Returned>();
 
   /** Whether a return with this id is stored. */
   has(returnId: string): boolean {
@@ -13,6 +25,13 @@ export class PartnerReturns {
   /** The stored returns of a transaction, in the order stored. */
   of(transactionId: string): readonly ReturnRecord[] | undefined {
     return this.byTransaction.get(transactionId);
+  }
+
+  /** What a transaction has had returned; `undefined` when nothing. */
+  total(transactionId: string): ReturnedTotal | undefined {
+    const t = this.totals.get(transactionId);
+    if (t === undefined) return undefined;
+    return { transaction_id: transactionId, amount: t.amount.toFixed(), count: t.count };
   }
 
   /** How many of `returns` are not stored yet (their ids are distinct). */
@@ -31,6 +50,7 @@ export class PartnerReturns {
       const list = this.byTransaction.get(r.transaction_id);
       if (list === undefined) this.byTransaction.set(r.transaction_id, [r]);
       else list.push(r);
+      this.move(r, 1);
       added.push(r);
     }
     return added;
@@ -44,6 +64,16 @@ export class PartnerReturns {
       const list = this.byTransaction.get(r.transaction_id) as ReturnRecord[];
       list.pop();
       if (list.length === 0) this.byTransaction.delete(r.transaction_id);
+      this.move(r, -1);
     }
+  }
+
+  /** Moves a transaction's running total by one return, stored (1) or taken back (−1). */
+  private move(r: ReturnRecord, sign: 1 | -1): void {
+    const t = this.totals.get(r.transaction_id) ?? { amount: new ExactMoney(0), count: 0 };
+    t.amount = sign === 1 ? t.amount.plus(r.amount) : t.amount.minus(r.amount);
+    t.count += sign;
+    if (t.count === 0) this.totals.delete(r.transaction_id);
+    else this.totals.set(r.transaction_id, t);
   }
 }

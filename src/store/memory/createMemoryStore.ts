@@ -187,6 +187,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     },
     returns: {
       existing: one((s) => s.returns.existing),
+      hold: one((s) => s.returns.hold),
       ofTransactions: one((s) => s.returns.ofTransactions),
       insert: one((s) => s.returns.insert),
     },

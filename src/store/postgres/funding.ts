@@ -98,8 +98,7 @@ const ADD_HELD = `WITH changes AS (${CHANGES})
 const PAID = `SELECT p.partner, p.customer_id, p.offer_id, t.day, p.cashback_amount AS amount
   FROM cashback_payments p
   JOIN cashback_transactions t ON t.partner = p.partner AND t.transaction_id = p.transaction_id
-  WHERE (p.offer_id = ANY($1::bigint[]) OR p.offer_id = ANY($2::bigint[]))
-    AND p.cashback_amount > 0`;
+  WHERE p.offer_id = ANY($1::bigint[] || $2::bigint[]) AND p.cashback_amount > 0`;
 
 /** The scopes a recount replaces: `$1`'s budgets and `$2`'s caps of every partner. */
 const RECOUNTED = `(partner = '' AND offer_id = ANY($1::bigint[]))

@@ -8,7 +8,8 @@ export interface IdLookup {
     | 'cashback_customers'
     | 'cashback_transactions'
     | 'cashback_payments'
-    | 'cashback_returns';
+    | 'cashback_returns'
+    | 'cashback_return_totals';
   /** The column each id is compared with, beside `partner`. */
   readonly key: 'customer_id' | 'transaction_id' | 'return_id';
   /** The select list of each row found. */

@@ -86,9 +86,24 @@ export function fundingTotals(
   return [...totals.values()];
 }
 
-/** A limit's amount as it can be spent: rounded down to `scale` places. */
-export function limitAtScale(amount: MoneyValue, scale: number): MoneyValue {
-  return new ExactMoney(amount).toDecimalPlaces(scale, Money.ROUND_DOWN);
+/**
+ * Checks that a total adds up to at most its limit's amount (when the limit has one) rounded down
+ * to `scale` places, the amount a budget or a cap can spend.
+ * @param t - the total of one offer (and customer) in one period
+ * @param scale - the decimal places of cashback
+ * @param limitName - the limit as the error names it: `the budget`, `the customer_cap's amount`
+ * @returns nothing
+ * @throws Error naming the payments, their sum and the limit when the sum is above it
+ */
+export function assertAmountWithinLimit(t: FundingTotal, scale: number, limitName: string): void {
+  const amount = t.limit.amount;
+  if (amount === undefined) return;
+  const limit = new ExactMoney(amount.decimal).toDecimalPlaces(scale, Money.ROUND_DOWN);
+  if (t.amount.gt(limit)) {
+    throw new Error(
+      `${describeTotal(t)} add up to ${t.amount.toFixed()}, more than ${limitName} of ${amount.text} (${limit.toFixed(scale)} at ${scale} places)`,
+    );
+  }
 }
 
 /** Names the payments of a total in an error message. */

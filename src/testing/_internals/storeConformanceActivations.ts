@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { ActivationRecord } from '../../store/index.js';
-import { PARTNER_A, plainCopy, type Suite, sortedBy } from './storeConformanceKit.js';
+import { PARTNER_A, plainCopy, racingUnits, type Suite, sortedBy } from './storeConformanceKit.js';
 
 const A = PARTNER_A;
 const B = 'bank-b-activations';
@@ -143,12 +143,7 @@ export function activationTests(suite: Suite): void {
       'adds racing in units of work count each pair as added exactly once',
       async (store) => {
         const counts = await Promise.all(
-          Array.from({ length: CALLERS }, (_, k) =>
-            store.transaction(async (s) => {
-              await new Promise((resolve) => setTimeout(resolve, k % 3));
-              return s.activations.add(A, racingBatch(k));
-            }),
-          ),
+          racingUnits(store, CALLERS, (s, k) => s.activations.add(A, racingBatch(k))),
         );
         assertAddedOnce(counts);
         const offerIds = Array.from({ length: CALLERS + PAIRS_PER_CALLER - 1 }, (_, i) => i + 1);

@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import type { CustomerRecord } from '../../store/index.js';
-import { makeCustomer, PARTNER_A, plainCopy, type Suite, sortedBy } from './storeConformanceKit.js';
+import {
+  makeCustomer,
+  PARTNER_A,
+  plainCopy,
+  racingUnits,
+  type Suite,
+  sortedBy,
+} from './storeConformanceKit.js';
 
 const A = PARTNER_A;
 
@@ -96,12 +103,7 @@ export function customerTests(suite: Suite): void {
       'units of work racing to upsert count each id as added exactly once',
       async (store) => {
         const counts = await Promise.all(
-          Array.from({ length: CALLERS }, (_, k) =>
-            store.transaction(async (s) => {
-              await new Promise((resolve) => setTimeout(resolve, k % 3));
-              return s.customers.upsert(A, racingBatch(k));
-            }),
-          ),
+          racingUnits(store, CALLERS, (s, k) => s.customers.upsert(A, racingBatch(k))),
         );
         assertAddedOnce(counts);
         const stored = await store.customers.get(

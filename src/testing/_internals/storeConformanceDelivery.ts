@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { DeliveryClaimQuery, DeliveryRepository, Store } from '../../store/index.js';
-import { makeEvent, PARTNER_A, PARTNER_B, type Suite } from './storeConformanceKit.js';
+import { idsOf, makeEvent, PARTNER_A, PARTNER_B, type Suite } from './storeConformanceKit.js';
 
 const A = PARTNER_A;
 const B = PARTNER_B;
@@ -21,8 +21,12 @@ function claimAt(now: number, limit = 100, partners = [A, B]): DeliveryClaimQuer
   return { partners, now, leaseUntil: now + LEASE_MS, lease: `lease-${leases}-${now}`, limit };
 }
 
-function ids(claims: readonly { readonly id: string }[]): string[] {
-  return claims.map((c) => c.id);
+/** The store's delivery state, after A added events a1 and a2 and B added b1. */
+async function deliveriesWithEvents(store: Store): Promise<DeliveryRepository> {
+  const d = deliveriesOf(store);
+  await store.outbox.add(A, [makeEvent('a1'), makeEvent('a2')]);
+  await store.outbox.add(B, [makeEvent('b1')]);
+  return d;
 }
 
 /** Registers the checks of `deliveries`: claims with leases, outcomes, dead letters. */
@@ -31,19 +35,17 @@ export function deliveryTests(suite: Suite): void {
     suite.test(
       'claim hands out due events per partner in sequence order, counts the attempt and holds them for the lease',
       async (store) => {
-        const d = deliveriesOf(store);
-        await store.outbox.add(A, [makeEvent('a1'), makeEvent('a2')]);
-        await store.outbox.add(B, [makeEvent('b1')]);
+        const d = await deliveriesWithEvents(store);
         await store.outbox.add(A, [makeEvent('a3')]);
         const first = await d.claim(claimAt(T0));
-        assert.deepStrictEqual(ids(first.filter((c) => c.partner === A)), ['a1', 'a2', 'a3']);
-        assert.deepStrictEqual(ids(first.filter((c) => c.partner === B)), ['b1']);
+        assert.deepStrictEqual(idsOf(first.filter((c) => c.partner === A)), ['a1', 'a2', 'a3']);
+        assert.deepStrictEqual(idsOf(first.filter((c) => c.partner === B)), ['b1']);
         assert.ok(first.every((c) => c.attempt === 1));
         assert.deepStrictEqual(first.find((c) => c.id === 'a1')?.payload, makeEvent('a1').payload);
         assert.deepStrictEqual(await d.claim(claimAt(T0 + LEASE_MS - 1)), []);
         // The holder crashed: past the lease, the events are due again.
         const again = await d.claim(claimAt(T0 + LEASE_MS));
-        assert.deepStrictEqual(ids(again).sort(), ['a1', 'a2', 'a3', 'b1']);
+        assert.deepStrictEqual(idsOf(again).sort(), ['a1', 'a2', 'a3', 'b1']);
         assert.ok(again.every((c) => c.attempt === 2));
       },
     );
@@ -54,10 +56,10 @@ export function deliveryTests(suite: Suite): void {
         const d = deliveriesOf(store);
         await store.outbox.add(A, [makeEvent('a1'), makeEvent('a2'), makeEvent('a3')]);
         await store.outbox.add(B, [makeEvent('b1')]);
-        assert.deepStrictEqual(ids(await d.claim(claimAt(T0, 2, [A]))), ['a1', 'a2']);
-        assert.deepStrictEqual(ids(await d.claim(claimAt(T0, 5, [A]))), ['a3']);
-        assert.deepStrictEqual(ids(await d.claim(claimAt(T0, 5, []))), []);
-        assert.deepStrictEqual(ids(await d.claim(claimAt(T0, 5, [B]))), ['b1']);
+        assert.deepStrictEqual(idsOf(await d.claim(claimAt(T0, 2, [A]))), ['a1', 'a2']);
+        assert.deepStrictEqual(idsOf(await d.claim(claimAt(T0, 5, [A]))), ['a3']);
+        assert.deepStrictEqual(idsOf(await d.claim(claimAt(T0, 5, []))), []);
+        assert.deepStrictEqual(idsOf(await d.claim(claimAt(T0, 5, [B]))), ['b1']);
       },
     );
 
@@ -67,7 +69,7 @@ export function deliveryTests(suite: Suite): void {
       const claims = await d.claim(claimAt(T0));
       assert.equal(await d.delivered(claims.slice(0, 1), T0 + 5), 1);
       const later = await d.claim(claimAt(T0 + 10 * LEASE_MS));
-      assert.deepStrictEqual(ids(later), ['a2']);
+      assert.deepStrictEqual(idsOf(later), ['a2']);
     });
 
     suite.test('a record made with a lease another claim took is ignored', async (store) => {
@@ -90,8 +92,8 @@ export function deliveryTests(suite: Suite): void {
       assert.ok(a1 !== undefined);
       assert.equal(await d.retry(a1, { nextAttemptAt: T0 + 5_000, error: 'HTTP 500' }), true);
       // A failing event does not hold back the partner's later ones.
-      assert.deepStrictEqual(ids(await d.claim(claimAt(T0 + 1))), ['a2']);
-      assert.deepStrictEqual(ids(await d.claim(claimAt(T0 + 4_999))), []);
+      assert.deepStrictEqual(idsOf(await d.claim(claimAt(T0 + 1))), ['a2']);
+      assert.deepStrictEqual(idsOf(await d.claim(claimAt(T0 + 4_999))), []);
       const [retried] = await d.claim(claimAt(T0 + 5_000));
       assert.equal(retried?.id, 'a1');
       assert.equal(retried?.attempt, 2);
@@ -109,9 +111,7 @@ export function deliveryTests(suite: Suite): void {
     suite.test(
       'a dead letter is listed with its error until it is redelivered, then claimed from attempt 1',
       async (store) => {
-        const d = deliveriesOf(store);
-        await store.outbox.add(A, [makeEvent('a1'), makeEvent('a2')]);
-        await store.outbox.add(B, [makeEvent('b1')]);
+        const d = await deliveriesWithEvents(store);
         for (const c of await d.claim(claimAt(T0))) {
           assert.equal(await d.deadLetter(c, { now: T0 + 7, error: `HTTP 500 for ${c.id}` }), true);
         }
@@ -125,11 +125,11 @@ export function deliveryTests(suite: Suite): void {
             [B, 'b1', 1, 'HTTP 500 for b1', T0 + 7],
           ],
         );
-        assert.deepStrictEqual(ids(await d.deadLetters({ partner: B, limit: 10 })), ['b1']);
-        assert.deepStrictEqual(ids(await d.deadLetters({ limit: 1 })), ['a1']);
+        assert.deepStrictEqual(idsOf(await d.deadLetters({ partner: B, limit: 10 })), ['b1']);
+        assert.deepStrictEqual(idsOf(await d.deadLetters({ limit: 1 })), ['a1']);
         assert.deepStrictEqual(await d.redeliver({ ids: ['a2', 'nope'], now: T0 + 8 }), ['a2']);
         const redelivered = await d.claim(claimAt(T0 + 8));
-        assert.deepStrictEqual(ids(redelivered), ['a2']);
+        assert.deepStrictEqual(idsOf(redelivered), ['a2']);
         assert.equal(redelivered[0]?.attempt, 1);
         assert.deepStrictEqual([...(await d.redeliver({ partner: B, now: T0 + 9 }))].sort(), [
           'b1',
@@ -148,7 +148,7 @@ export function deliveryTests(suite: Suite): void {
         }),
       );
       await store.outbox.add(A, [makeEvent('kept')]);
-      assert.deepStrictEqual(ids(await d.claim(claimAt(T0))), ['kept']);
+      assert.deepStrictEqual(idsOf(await d.claim(claimAt(T0))), ['kept']);
     });
 
     suite.test('concurrent claims never hand out one event twice', async (store) => {
@@ -162,7 +162,7 @@ export function deliveryTests(suite: Suite): void {
           Array.from({ length: 4 }, () => d.claim(claimAt(T0, 17))),
         );
         for (const batch of batches) {
-          seen.push(...ids(batch));
+          seen.push(...idsOf(batch));
           await d.delivered(batch, T0 + 1);
         }
       }

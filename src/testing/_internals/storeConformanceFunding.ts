@@ -4,15 +4,15 @@ import { Money, type MoneyValue } from '../../model/money.js';
 import type { FundingChange, FundingRange, FundingTotal } from '../../store/index.js';
 import {
   ALL_DAYS,
-  deferred,
   makeCustomer,
   makePayment,
   makeTransaction,
   PARTNER_A,
   PARTNER_B,
+  pausedUnit,
   plainCopy,
   type Suite,
-  settlesWithin,
+  settlesBeforeRelease,
 } from './storeConformanceKit.js';
 
 const A = PARTNER_A;
@@ -305,24 +305,14 @@ function holdingTests(suite: Suite): void {
     'a hold waits for the unit that holds the counter, then sees its adds',
     async (store) => {
       const day = '2025-03-10';
-      const held = deferred();
-      const release = deferred();
-      const first = store.transaction(async (s) => {
+      const first = pausedUnit(store, async (s, pause) => {
         await s.funding.hold(B, [range(7, null, day)]);
-        held.resolve();
-        await release.promise;
+        await pause();
         await s.funding.add(B, [change(7, null, day, '0.07')]);
       });
-      await held.promise;
+      await first.paused;
       const second = store.transaction((s) => s.funding.hold(A, [range(7, null, day)]));
-      let settled: boolean;
-      try {
-        settled = await settlesWithin(second, WAITING_MS);
-      } finally {
-        // Whatever happened, the first unit ends: a unit left open would hold the store.
-        release.resolve();
-        await first;
-      }
+      const settled = await settlesBeforeRelease(first, second, WAITING_MS);
       assert.strictEqual(
         settled,
         false,
@@ -336,26 +326,17 @@ function holdingTests(suite: Suite): void {
     'an add on the store itself waits for the unit that holds the counter',
     async (store) => {
       const day = '2025-03-10';
-      const held = deferred();
-      const release = deferred();
-      const unit = store.transaction(async (s) => {
+      const unit = pausedUnit(store, async (s, pause) => {
         const [before] = await s.funding.hold(A, [range(7, 'c1', day)]);
-        held.resolve();
-        await release.promise;
+        await pause();
         // What the unit decided on is still what it holds.
         assertTotals(await s.funding.hold(A, [range(7, 'c1', day)]), [['0', 0]]);
         await s.funding.add(A, [change(7, 'c1', day, '0.07')]);
         return before;
       });
-      await held.promise;
+      await unit.paused;
       const outside = store.funding.add(A, [change(7, 'c1', day, '0.05')]);
-      let settled: boolean;
-      try {
-        settled = await settlesWithin(outside, WAITING_MS);
-      } finally {
-        release.resolve();
-        await unit;
-      }
+      const settled = await settlesBeforeRelease(unit, outside, WAITING_MS);
       assert.strictEqual(settled, false, 'the add waits while a unit holds the cap');
       await outside;
       assertTotals(await store.funding.hold(A, [range(7, 'c1', day)]), [['0.12', 2]]);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { Money } from '../../model/money.js';
 import type { FundingRange, Store } from '../../store/index.js';
 import { assertTotals, change, range } from './storeConformanceFunding.js';
-import { PARTNER_A, PARTNER_B, type Suite } from './storeConformanceKit.js';
+import { jitter, PARTNER_A, PARTNER_B, type Suite } from './storeConformanceKit.js';
 
 const A = PARTNER_A;
 const B = PARTNER_B;
@@ -18,9 +18,6 @@ const LIMIT = '0.55';
 
 const DAY = '2025-03-10';
 const MONTH = range(1, null, '2025-03-01', '2025-03-31');
-
-/** A short wait that differs between units, so that their statements interleave. */
-const jitter = (k: number): Promise<void> => new Promise((r) => setTimeout(r, k % 3));
 
 /**
  * One unit: holds `ranges` (the first is the budget), and adds `STEP` to the budget and to the

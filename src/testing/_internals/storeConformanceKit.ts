@@ -184,24 +184,94 @@ export function sortedBy<T>(records: readonly T[], key: (r: T) => string): T[] {
   return plainCopy([...records].sort((a, b) => compareText(key(a), key(b))));
 }
 
+/**
+ * The ids of events, claims or dead letters, in the order given.
+ * @param records - what a store listed
+ * @returns their ids
+ */
+export function idsOf(records: readonly { readonly id: string }[]): string[] {
+  return records.map((r) => r.id);
+}
+
 /** Ids in code-unit order. */
 export function sortedIds(ids: readonly string[]): string[] {
   return [...ids].sort(compareText);
 }
 
+/**
+ * A short wait that differs between units, so that their statements interleave.
+ * @param k - the unit's number
+ * @returns a promise resolved after 0 to 2 milliseconds
+ */
+export function jitter(k: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, k % 3));
+}
+
+/**
+ * Starts `callers` units of work at once, unit `k` doing `work` after its `jitter(k)`.
+ * @param store - the store under test
+ * @param callers - how many units race
+ * @param work - what unit `k` does in its session
+ * @returns each unit's promise, in caller order
+ */
+export function racingUnits<T>(
+  store: Store,
+  callers: number,
+  work: (session: StoreSession, k: number) => Promise<T>,
+): Promise<T>[] {
+  return Array.from({ length: callers }, (_, k) =>
+    store.transaction(async (s) => {
+      await jitter(k);
+      return work(s, k);
+    }),
+  );
+}
+
 /** A promise and the function that resolves it. */
-export interface Deferred<T> {
+interface Deferred<T> {
   readonly promise: Promise<T>;
   readonly resolve: (value: T) => void;
 }
 
 /** A promise resolved from outside. */
-export function deferred<T = void>(): Deferred<T> {
+function deferred<T = void>(): Deferred<T> {
   let resolve: (value: T) => void = () => undefined;
   const promise = new Promise<T>((r) => {
     resolve = r;
   });
   return { promise, resolve };
+}
+
+/** A unit of work stopped midway, with its writes so far open, until the test releases it. */
+export interface PausedUnit<T> {
+  /** The unit: what it returns once released, or its error. */
+  readonly done: Promise<T>;
+  /** Resolves when the unit reaches its pause. */
+  readonly paused: Promise<void>;
+  /** Lets the unit go on past its pause. */
+  readonly release: () => void;
+}
+
+/**
+ * Starts a unit of work that stops where `work` calls `pause()` until `release()` is called, so
+ * that a test can race other calls against what the unit holds or wrote.
+ * @param store - the store under test
+ * @param work - the unit's work; `pause()` resolves once the test releases the unit
+ * @returns the unit, its pause and its release
+ */
+export function pausedUnit<T>(
+  store: Store,
+  work: (session: StoreSession, pause: () => Promise<void>) => Promise<T>,
+): PausedUnit<T> {
+  const paused = deferred();
+  const release = deferred();
+  const done = store.transaction((s) =>
+    work(s, () => {
+      paused.resolve();
+      return release.promise;
+    }),
+  );
+  return { done, paused: paused.promise, release: () => release.resolve() };
 }
 
 /** Whether `promise` settles (either way) within `ms` milliseconds. */
@@ -220,6 +290,27 @@ export async function settlesWithin(promise: Promise<unknown>, ms: number): Prom
     ]);
   } finally {
     clearTimeout(timer);
+  }
+}
+
+/**
+ * Whether `promise` settles within `ms` milliseconds while `unit` is paused; the unit is then
+ * released and waited for, whatever happened, since a unit left open would hold the store.
+ * @param unit - the paused unit
+ * @param promise - a call that may have to wait for the unit
+ * @param ms - how long the call is given
+ * @returns whether the call settled before the unit was released
+ */
+export async function settlesBeforeRelease(
+  unit: PausedUnit<unknown>,
+  promise: Promise<unknown>,
+  ms: number,
+): Promise<boolean> {
+  try {
+    return await settlesWithin(promise, ms);
+  } finally {
+    unit.release();
+    await unit.done;
   }
 }
 

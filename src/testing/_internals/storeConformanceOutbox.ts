@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import type { StoredOutboxEvent } from '../../store/index.js';
 import {
-  deferred,
+  idsOf,
   isIncreasing,
   makeEvent,
   PARTNER_A,
   PARTNER_B,
+  pausedUnit,
   plainCopy,
   type Suite,
   settlesWithin,
@@ -16,10 +17,6 @@ const B = PARTNER_B;
 
 /** How long a call that may wait for an open unit of work is given before the test goes on. */
 const MAY_WAIT_MS = 500;
-
-function ids(events: readonly StoredOutboxEvent[]): string[] {
-  return events.map((e) => e.id);
-}
 
 /** Registers the tests of `outbox`. */
 export function outboxTests(suite: Suite): void {
@@ -61,27 +58,25 @@ export function outboxTests(suite: Suite): void {
         ]);
         const all = await store.outbox.list(A, { limit: 100 });
         const seq = all.map((e) => e.sequence) as [number, number, number, number];
-        assert.deepStrictEqual(ids(all), ['e1', 'e2', 'e3', 'e4']);
-        assert.deepStrictEqual(ids(await store.outbox.list(A, { limit: 2 })), ['e1', 'e2']);
-        assert.deepStrictEqual(ids(await store.outbox.list(A, { after: seq[0], limit: 100 })), [
+        assert.deepStrictEqual(idsOf(all), ['e1', 'e2', 'e3', 'e4']);
+        assert.deepStrictEqual(idsOf(await store.outbox.list(A, { limit: 2 })), ['e1', 'e2']);
+        assert.deepStrictEqual(idsOf(await store.outbox.list(A, { after: seq[0], limit: 100 })), [
           'e2',
           'e3',
           'e4',
         ]);
-        assert.deepStrictEqual(ids(await store.outbox.list(A, { after: seq[1], limit: 1 })), [
+        assert.deepStrictEqual(idsOf(await store.outbox.list(A, { after: seq[1], limit: 1 })), [
           'e3',
         ]);
         assert.deepStrictEqual(await store.outbox.list(A, { after: seq[3], limit: 100 }), []);
-        assert.deepStrictEqual(ids(await store.outbox.list(A, { after: seq[0] - 1, limit: 100 })), [
-          'e1',
-          'e2',
-          'e3',
-          'e4',
-        ]);
+        assert.deepStrictEqual(
+          idsOf(await store.outbox.list(A, { after: seq[0] - 1, limit: 100 })),
+          ['e1', 'e2', 'e3', 'e4'],
+        );
         // Events added later come after every earlier one.
         await store.outbox.add(A, [makeEvent('e5')]);
         const later = await store.outbox.list(A, { after: seq[3], limit: 100 });
-        assert.deepStrictEqual(ids(later), ['e5']);
+        assert.deepStrictEqual(idsOf(later), ['e5']);
         assert.ok((later[0] as StoredOutboxEvent).sequence > seq[3]);
       },
     );
@@ -93,13 +88,13 @@ export function outboxTests(suite: Suite): void {
         await assert.rejects(store.outbox.add(B, [makeEvent('b1'), makeEvent('e1')]));
         await assert.rejects(store.outbox.add(A, [makeEvent('e2'), makeEvent('e1')]));
         await assert.rejects(store.outbox.add(B, [makeEvent('b2'), makeEvent('b2')]));
-        assert.deepStrictEqual(ids(await store.outbox.list(A, { limit: 100 })), ['e1']);
+        assert.deepStrictEqual(idsOf(await store.outbox.list(A, { limit: 100 })), ['e1']);
         assert.deepStrictEqual(await store.outbox.list(B, { limit: 100 }), []);
         // Nothing of the failed calls was kept, not even their new ids.
         await store.outbox.add(B, [makeEvent('b1'), makeEvent('b2')]);
         await store.outbox.add(A, [makeEvent('e2')]);
-        assert.deepStrictEqual(ids(await store.outbox.list(B, { limit: 100 })), ['b1', 'b2']);
-        assert.deepStrictEqual(ids(await store.outbox.list(A, { limit: 100 })), ['e1', 'e2']);
+        assert.deepStrictEqual(idsOf(await store.outbox.list(B, { limit: 100 })), ['b1', 'b2']);
+        assert.deepStrictEqual(idsOf(await store.outbox.list(A, { limit: 100 })), ['e1', 'e2']);
       },
     );
 
@@ -108,21 +103,18 @@ export function outboxTests(suite: Suite): void {
       async (store) => {
         // A unit that added its event first but commits last must not get a sequence below
         // one a reader has already passed.
-        const written = deferred();
-        const release = deferred();
-        const slow = store.transaction(async (s) => {
+        const slow = pausedUnit(store, async (s, pause) => {
           await s.outbox.add(A, [makeEvent('slow')]);
-          written.resolve();
-          await release.promise;
+          await pause();
         });
-        await Promise.race([written.promise, slow]);
+        await Promise.race([slow.paused, slow.done]);
         const fast = store.transaction((s) => s.outbox.add(A, [makeEvent('fast')]));
         // A store that runs units one at a time makes `fast` and the poll wait for `slow`.
         await settlesWithin(fast, MAY_WAIT_MS);
         const poll = store.outbox.list(A, { limit: 100 });
         await settlesWithin(poll, MAY_WAIT_MS);
-        release.resolve();
-        await Promise.all([slow, fast]);
+        slow.release();
+        await Promise.all([slow.done, fast]);
         const seen = await poll;
         const last = seen.at(-1);
         const next = await store.outbox.list(
@@ -130,9 +122,9 @@ export function outboxTests(suite: Suite): void {
           last === undefined ? { limit: 100 } : { after: last.sequence, limit: 100 },
         );
         assert.deepStrictEqual(
-          [...ids(seen), ...ids(next)].sort(),
+          [...idsOf(seen), ...idsOf(next)].sort(),
           ['fast', 'slow'],
-          `a reader saw ${JSON.stringify(ids(seen))}, then after its last sequence ${JSON.stringify(ids(next))}`,
+          `a reader saw ${JSON.stringify(idsOf(seen))}, then after its last sequence ${JSON.stringify(idsOf(next))}`,
         );
       },
     );

@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import type { ReturnRecord, StoreSession } from '../../store/index.js';
 import {
   ALL_DAYS,
-  deferred,
   makeCustomer,
   makeEvent,
   makePayment,
@@ -10,9 +9,11 @@ import {
   NO_LIMIT,
   PARTNER_A,
   PARTNER_B,
+  pausedUnit,
   plainCopy,
+  racingUnits,
   type Suite,
-  settlesWithin,
+  settlesBeforeRelease,
   sortedBy,
   sortedIds,
 } from './storeConformanceKit.js';
@@ -230,17 +231,14 @@ function raceTests(suite: Suite): void {
         // As the engine does: the payment read before the unit, then insert, then adjust.
         const before = (await store.payments.get(A, ['t1']))[0]?.cashback_amount as string;
         const reports = await Promise.all(
-          Array.from({ length: CALLERS }, (_, k) =>
-            store.transaction(async (s) => {
-              await new Promise((resolve) => setTimeout(resolve, k % 3));
-              const inserted = await s.returns.insert(A, [makeReturn('r1', { event: `e${k}` })]);
-              if (inserted.length === 0) return { inserted, adjusted: [] as readonly string[] };
-              const adjusted = await s.payments.adjust(A, [
-                { transaction_id: 't1', previous_cashback_amount: before, cashback_amount: '4' },
-              ]);
-              return { inserted, adjusted };
-            }),
-          ),
+          racingUnits(store, CALLERS, async (s, k) => {
+            const inserted = await s.returns.insert(A, [makeReturn('r1', { event: `e${k}` })]);
+            if (inserted.length === 0) return { inserted, adjusted: [] as readonly string[] };
+            const adjusted = await s.payments.adjust(A, [
+              { transaction_id: 't1', previous_cashback_amount: before, cashback_amount: '4' },
+            ]);
+            return { inserted, adjusted };
+          }),
         );
         assert.equal(reports.filter((r) => r.inserted.length === 1).length, 1);
         assert.equal(reports.filter((r) => r.adjusted.length === 1).length, 1);
@@ -254,14 +252,11 @@ function raceTests(suite: Suite): void {
         // Bought 10.00; each unit returns 6.00 and keeps it only if what others returned leaves room.
         await store.transactions.insert(A, [makeTransaction('t1', { amount: '10' })]);
         const outcomes = await Promise.allSettled(
-          Array.from({ length: CALLERS }, (_, k) =>
-            store.transaction(async (s) => {
-              await new Promise((resolve) => setTimeout(resolve, k % 3));
-              await s.returns.insert(A, [makeReturn(`r${k}`, { amount: '6' })]);
-              const all = await s.returns.ofTransactions(A, ['t1']);
-              if (cents(all) > 1000) throw new Error('more returned than bought');
-            }),
-          ),
+          racingUnits(store, CALLERS, async (s, k) => {
+            await s.returns.insert(A, [makeReturn(`r${k}`, { amount: '6' })]);
+            const all = await s.returns.ofTransactions(A, ['t1']);
+            if (cents(all) > 1000) throw new Error('more returned than bought');
+          }),
         );
         assert.equal(outcomes.filter((o) => o.status === 'fulfilled').length, 1);
         const stored = await store.returns.ofTransactions(A, ['t1']);
@@ -275,14 +270,11 @@ function raceTests(suite: Suite): void {
       async (store) => {
         await store.customers.upsert(A, [makeCustomer('c1')]);
         await store.transactions.insert(A, [makeTransaction('t1'), makeTransaction('t2')]);
-        const written = deferred();
-        const release = deferred();
-        const first = store.transaction(async (s) => {
+        const first = pausedUnit(store, async (s, pause) => {
           await s.returns.insert(A, [makeReturn('r1')]);
-          written.resolve();
-          await release.promise;
+          await pause();
         });
-        await Promise.race([written.promise, first]);
+        await Promise.race([first.paused, first.done]);
         const second = store.transaction(async (s) => {
           const inserted = await s.returns.insert(A, [
             makeReturn('r2'),
@@ -291,9 +283,7 @@ function raceTests(suite: Suite): void {
           const read = await s.returns.ofTransactions(A, ['t1']);
           return { inserted: sortedIds(inserted), read: sortedIds(read.map(byReturnId)) };
         });
-        const early = await settlesWithin(second, HOLD_WAIT_MS);
-        release.resolve();
-        await first;
+        const early = await settlesBeforeRelease(first, second, HOLD_WAIT_MS);
         assert.deepStrictEqual(await second, { inserted: ['r2', 'r3'], read: ['r1', 'r2'] });
         assert.equal(early, false, 'the second return of t1 must wait until the first unit ends');
       },

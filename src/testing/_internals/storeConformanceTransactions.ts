@@ -1,14 +1,15 @@
 import assert from 'node:assert/strict';
 import type { Store, StoreSession, TransactionRecord } from '../../store/index.js';
 import {
-  deferred,
   makeCustomer,
   makeTransaction,
   PARTNER_A,
   PARTNER_B,
+  pausedUnit,
   plainCopy,
+  racingUnits,
   type Suite,
-  settlesWithin,
+  settlesBeforeRelease,
   sortedBy,
   sortedIds,
 } from './storeConformanceKit.js';
@@ -135,12 +136,7 @@ function insertTests(suite: Suite): void {
       "units of work racing to insert report each id new exactly once and keep that caller's record",
       async (store) => {
         const reports = await Promise.all(
-          Array.from({ length: CALLERS }, (_, k) =>
-            store.transaction(async (s) => {
-              await new Promise((resolve) => setTimeout(resolve, k % 3));
-              return s.transactions.insert(A, racingBatch(k));
-            }),
-          ),
+          racingUnits(store, CALLERS, (s, k) => s.transactions.insert(A, racingBatch(k))),
         );
         await assertOneWinnerPerId(store, reports);
       },
@@ -157,14 +153,11 @@ function customerHoldTest(suite: Suite): void {
       // that customer until it ends, and a racing unit's read after its own insert sees it. The
       // engine inserts only for registered customers, so c1 is one.
       await store.customers.upsert(A, [makeCustomer('c1')]);
-      const written = deferred();
-      const release = deferred();
-      const first = store.transaction(async (s) => {
+      const first = pausedUnit(store, async (s, pause) => {
         await s.transactions.insert(A, [makeTransaction('t1', { customer: 'c1' })]);
-        written.resolve();
-        await release.promise;
+        await pause();
       });
-      await Promise.race([written.promise, first]);
+      await Promise.race([first.paused, first.done]);
       const second = store.transaction(async (s) => {
         const inserted = await s.transactions.insert(A, [
           makeTransaction('t2', { customer: 'c1', merchant: 'book nook' }),
@@ -175,9 +168,7 @@ function customerHoldTest(suite: Suite): void {
         });
         return { inserted, read: read.map((t) => t.transaction_id) };
       });
-      const early = await settlesWithin(second, HOLD_WAIT_MS);
-      release.resolve();
-      await first;
+      const early = await settlesBeforeRelease(first, second, HOLD_WAIT_MS);
       assert.deepStrictEqual(await second, { inserted: ['t2'], read: ['t1'] });
       assert.equal(early, false, 'the second insert for c1 must wait until the first unit ends');
     },

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import type { Store, StoredOutboxEvent, StoreSession } from '../../store/index.js';
 import {
-  deferred,
   isIncreasing,
   makeCustomer,
   makeEvent,
@@ -10,6 +9,7 @@ import {
   makeTransaction,
   PARTNER_A,
   type Probe,
+  pausedUnit,
   plainCopy,
   type Suite,
   settlesWithin,
@@ -178,23 +178,20 @@ function isolationTests(suite: Suite): void {
     async (store) => {
       await seed(store);
       const before = await takeSnapshot(store, PROBE);
-      const written = deferred();
-      const release = deferred();
-      const unit = store.transaction(async (s) => {
+      const unit = pausedUnit(store, async (s, pause) => {
         await writeEverything(s);
-        written.resolve();
-        await release.promise;
+        await pause();
         return 'done';
       });
-      await Promise.race([written.promise, unit]);
+      await Promise.race([unit.paused, unit.done]);
 
       // A store may make reads wait for the open unit; only reads answered meanwhile are checked.
       const outside = takeSnapshot(store, PROBE);
       if (await settlesWithin(outside, OUTSIDE_READ_WAIT_MS)) {
         assert.deepStrictEqual(await outside, before);
       }
-      release.resolve();
-      assert.strictEqual(await unit, 'done');
+      unit.release();
+      assert.strictEqual(await unit.done, 'done');
       await outside;
       await assertEverythingWritten(store);
     },

@@ -1,6 +1,6 @@
 import { Money } from '../../model/money.js';
-import { describePayment, prepareInput } from '../_internals/replayInput.js';
-import type { InvariantOptions, ReplayInput, ReplayOutput } from './types.js';
+import { preparedInvariant } from '../_internals/preparedInvariant.js';
+import { describePayment } from '../_internals/replayInput.js';
 
 /** How far rounding may move a value up, in units of the last place. */
 function slack(rounding: string): number {
@@ -25,12 +25,7 @@ function slack(rounding: string): number {
  * ```
  * @public
  */
-export function cashbackWithinBounds(
-  input: ReplayInput,
-  result: ReplayOutput,
-  options: InvariantOptions = {},
-): void {
-  const prepared = prepareInput(input, options);
+export const cashbackWithinBounds = preparedInvariant((prepared, result) => {
   const { scale, rounding } = prepared.options;
   const lastPlace = new Money(10).pow(-scale);
   for (const p of result.payments) {
@@ -54,4 +49,4 @@ export function cashbackWithinBounds(
       );
     }
   }
-}
+});

@@ -1,6 +1,6 @@
 import { formatDay } from '../../model/day.js';
-import { describePayment, prepareInput } from '../_internals/replayInput.js';
-import type { InvariantOptions, ReplayInput, ReplayOutput } from './types.js';
+import { preparedInvariant } from '../_internals/preparedInvariant.js';
+import { describePayment } from '../_internals/replayInput.js';
 
 /**
  * Checks that every payment's `payment_date` is the transaction's day, in the engine's time zone,
@@ -17,12 +17,7 @@ import type { InvariantOptions, ReplayInput, ReplayOutput } from './types.js';
  * ```
  * @public
  */
-export function paymentDateIsDayPlusWarranty(
-  input: ReplayInput,
-  result: ReplayOutput,
-  options: InvariantOptions = {},
-): void {
-  const prepared = prepareInput(input, options);
+export const paymentDateIsDayPlusWarranty = preparedInvariant((prepared, result) => {
   for (const p of result.payments) {
     const offer = prepared.offer(p.offer_id);
     const tx = prepared.paidTransaction(p);
@@ -35,4 +30,4 @@ export function paymentDateIsDayPlusWarranty(
       );
     }
   }
-}
+});

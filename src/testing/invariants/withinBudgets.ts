@@ -1,6 +1,5 @@
-import { describeTotal, fundingTotals, limitAtScale } from '../_internals/fundingTotals.js';
-import { prepareInput } from '../_internals/replayInput.js';
-import type { InvariantOptions, ReplayInput, ReplayOutput } from './types.js';
+import { assertAmountWithinLimit, fundingTotals } from '../_internals/fundingTotals.js';
+import { preparedInvariant } from '../_internals/preparedInvariant.js';
 
 /**
  * Checks budgets (docs/concepts.md, Funding controls): for every offer with a `budget` and every
@@ -19,21 +18,8 @@ import type { InvariantOptions, ReplayInput, ReplayOutput } from './types.js';
  * ```
  * @public
  */
-export function withinBudgets(
-  input: ReplayInput,
-  result: ReplayOutput,
-  options: InvariantOptions = {},
-): void {
-  const prepared = prepareInput(input, options);
-  const { scale } = prepared.options;
+export const withinBudgets = preparedInvariant((prepared, result) => {
   for (const t of fundingTotals(prepared, result, 'budget')) {
-    const amount = t.limit.amount;
-    if (amount === undefined) continue;
-    const limit = limitAtScale(amount.decimal, scale);
-    if (t.amount.gt(limit)) {
-      throw new Error(
-        `${describeTotal(t)} add up to ${t.amount.toFixed()}, more than the budget of ${amount.text} (${limit.toFixed(scale)} at ${scale} places)`,
-      );
-    }
+    assertAmountWithinLimit(t, prepared.options.scale, 'the budget');
   }
-}
+});

@@ -1,6 +1,9 @@
-import { describeTotal, fundingTotals, limitAtScale } from '../_internals/fundingTotals.js';
-import { prepareInput } from '../_internals/replayInput.js';
-import type { InvariantOptions, ReplayInput, ReplayOutput } from './types.js';
+import {
+  assertAmountWithinLimit,
+  describeTotal,
+  fundingTotals,
+} from '../_internals/fundingTotals.js';
+import { preparedInvariant } from '../_internals/preparedInvariant.js';
 
 /**
  * Checks per-customer caps (docs/concepts.md, Funding controls): for every offer with a
@@ -18,26 +21,14 @@ import type { InvariantOptions, ReplayInput, ReplayOutput } from './types.js';
  * ```
  * @public
  */
-export function withinCustomerCaps(
-  input: ReplayInput,
-  result: ReplayOutput,
-  options: InvariantOptions = {},
-): void {
-  const prepared = prepareInput(input, options);
-  const { scale } = prepared.options;
+export const withinCustomerCaps = preparedInvariant((prepared, result) => {
   for (const t of fundingTotals(prepared, result, 'customer_cap')) {
-    const { amount, count } = t.limit;
+    const { count } = t.limit;
     if (count !== undefined && t.count > count) {
       throw new Error(
         `${describeTotal(t)} are ${t.count} payments above 0, more than the customer_cap's count of ${count}`,
       );
     }
-    if (amount === undefined) continue;
-    const limit = limitAtScale(amount.decimal, scale);
-    if (t.amount.gt(limit)) {
-      throw new Error(
-        `${describeTotal(t)} add up to ${t.amount.toFixed()}, more than the customer_cap's amount of ${amount.text} (${limit.toFixed(scale)} at ${scale} places)`,
-      );
-    }
+    assertAmountWithinLimit(t, prepared.options.scale, "the customer_cap's amount");
   }
-}
+});

@@ -103,6 +103,7 @@ export type {
   PaymentRecord,
   PaymentRepository,
   PurchaseQuery,
+  ReturnedTotal,
   ReturnRecord,
   ReturnRepository,
   Store,

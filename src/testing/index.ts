@@ -44,6 +44,7 @@ export type {
   PaymentRecord,
   PaymentRepository,
   PurchaseQuery,
+  ReturnedTotal,
   ReturnRecord,
   ReturnRepository,
   Store,

@@ -39,6 +39,7 @@ export type {
   PaymentRecord,
   PaymentRepository,
   PurchaseQuery,
+  ReturnedTotal,
   ReturnRecord,
   ReturnRepository,
   Store,

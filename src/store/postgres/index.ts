@@ -45,6 +45,7 @@ export type {
   PaymentRecord,
   PaymentRepository,
   PurchaseQuery,
+  ReturnedTotal,
   ReturnRecord,
   ReturnRepository,
   Store,

@@ -51,14 +51,7 @@ export {
   type RoundingName,
   type TransactionErrorCode,
 } from '../model/index.js';
-export type {
-  FactOperand,
-  FactSideType,
-  FactType,
-  Operator,
-  OperatorRegistry,
-  ValueOperand,
-} from '../rules/index.js';
+export type { OperatorRegistry } from '../rules/index.js';
 export { type ReadLimit, ReadLimitError, type ReadLimits } from './limits.js';
 export {
   type FileFormat,

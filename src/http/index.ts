@@ -56,15 +56,7 @@ export {
   type RoundingName,
   type TransactionErrorCode,
 } from '../model/index.js';
-export type {
-  FactOperand,
-  FactSideType,
-  FactType,
-  LeafResult,
-  Operator,
-  OperatorRegistry,
-  ValueOperand,
-} from '../rules/index.js';
+export type { LeafResult, OperatorRegistry } from '../rules/index.js';
 // The service's lifecycle (start, reload, graceful stop) lives in its own layer, above the app
 // and the webhook dispatcher it starts (docs/http.md, "The service's lifecycle").
 export type { ServicePartner } from '../service/partners.js';

@@ -19,8 +19,12 @@ export type {
   LeafCondition,
   NotCondition,
 } from './condition.js';
-export type { OperatorRegistry } from './createOperatorRegistry.js';
-export { createOperatorRegistry } from './createOperatorRegistry.js';
+export {
+  createOperatorRegistry,
+  OperatorRegistry,
+  operatorsOption,
+  registeredOperator,
+} from './createOperatorRegistry.js';
 export { defineOperator, type OperatorDefinition } from './defineOperator.js';
 export type {
   CustomerFacts,

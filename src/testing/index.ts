@@ -10,14 +10,7 @@ export type { CoreOptions } from '../model/options.js';
 // What the store conformance suite's signature reaches (a `Store` and every type it names):
 // exported by this entry too, as `RoundingName` above, so that a caller names them from here.
 export type { Location, Merchant, Offer, OfferInput } from '../model/schemas.js';
-export type {
-  FactOperand,
-  FactSideType,
-  FactType,
-  Operator,
-  OperatorRegistry,
-  ValueOperand,
-} from '../rules/index.js';
+export type { OperatorRegistry } from '../rules/index.js';
 export type {
   ActivationQuery,
   ActivationRecord,

@@ -43,7 +43,12 @@ export {
 export type { Purchase } from './matching/index.js';
 // Budgets and caps for a caller of `decide`: what they spent, kept batch after batch, and their
 // periods.
-export { type CounterChange, type FundedPayment, FundingLedger } from './core/index.js';
+export {
+  type CounterChange,
+  type FundedOffer,
+  type FundedPayment,
+  FundingLedger,
+} from './core/index.js';
 export {
   type Cashback,
   type FundingPeriod,
@@ -88,16 +93,12 @@ export type {
 
 // Offers: validation and indexing, and the checks of `cashback check`.
 export {
-  type AgeBand,
-  type Audience,
   type CheckOffersOptions,
-  type CompiledOffer,
   type CompileOffersOptions,
   checkOffers,
   compileOffers,
   type FindingLevel,
   type FindingOffer,
-  type FundingLimit,
   type OfferCheckReport,
   type OfferCheckRule,
   type OfferFinding,
@@ -213,7 +214,6 @@ export type {
 export {
   type AllCondition,
   type AnyCondition,
-  type CompiledCondition,
   type Condition,
   ConditionError,
   type ConditionIssue,
@@ -221,18 +221,14 @@ export {
   type ConditionMetadata,
   type ConditionValue,
   createOperatorRegistry,
-  type CustomerFacts,
   defineOperator,
-  type FactContext,
   type FactOperand,
   type FactReference,
   type FactSideType,
   type FactType,
-  type HistoryFacts,
   type JsonValue,
   type LeafCondition,
   type LeafResult,
-  type LocationFacts,
   type NotCondition,
   type OperandType,
   type OperandValue,
@@ -240,6 +236,5 @@ export {
   type Operator,
   type OperatorDefinition,
   type OperatorRegistry,
-  type TransactionFacts,
   type ValueOperand,
 } from './rules/index.js';

@@ -18,7 +18,12 @@ export type {
 } from './backtest/HeldBack.js';
 export { type DecideState, type Decision, decide } from './decide.js';
 export { type ExplainContext, type ExplainSpent, type Explanation, explain } from './explain.js';
-export { type CounterChange, type FundedPayment, FundingLedger } from './FundingLedger.js';
+export {
+  type CounterChange,
+  type FundedOffer,
+  type FundedPayment,
+  FundingLedger,
+} from './FundingLedger.js';
 export type { Outcome, Payment, TransactionError } from './outcome.js';
 export { createReplay } from './replay/createReplay.js';
 export { LateTransactionError } from './replay/LateTransactionError.js';

@@ -1,4 +1,4 @@
-import { compileOffers, type OfferSet } from '../matching/compileOffers.js';
+import { type CompiledOfferSet, compileOfferSet } from '../matching/compileOffers.js';
 import type { ResolvedOptions } from '../model/options.js';
 import type { Store } from '../store/Store.js';
 import type { BudgetGate } from './BudgetGate.js';
@@ -23,12 +23,12 @@ export interface EngineContext {
 /** The store's offers compiled, recompiled only when the store's offer revision moved. */
 export interface OfferCache {
   /** The offers as of now: one `offers.revision` call, and `offers.list` when it moved. */
-  current(): Promise<OfferSet>;
+  current(): Promise<CompiledOfferSet>;
   /**
    * The offers as of now with the store's offer revision read before them: a unit of work that
    * reads the revision again and finds it moved was decided on offers a reload has replaced.
    */
-  snapshot(): Promise<{ readonly revision: number; readonly set: OfferSet }>;
+  snapshot(): Promise<{ readonly revision: number; readonly set: CompiledOfferSet }>;
   /** Forgets the compiled offers, so that the next `current` reads them again. */
   forget(): void;
 }
@@ -40,12 +40,12 @@ export interface OfferCache {
  * @returns the cache
  */
 export function createOfferCache(store: Store, options: ResolvedOptions): OfferCache {
-  let compiled: { readonly revision: number; readonly set: OfferSet } | undefined;
+  let compiled: { readonly revision: number; readonly set: CompiledOfferSet } | undefined;
   const snapshot = async () => {
     const revision = await store.offers.revision();
     if (compiled?.revision !== revision) {
       const records = await store.offers.list();
-      compiled = { revision, set: compileOffers(records, { operators: options.operators }) };
+      compiled = { revision, set: compileOfferSet(records, { operators: options.operators }) };
     }
     return compiled;
   };

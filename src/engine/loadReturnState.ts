@@ -1,5 +1,5 @@
 import type { ReturnableTransaction, ReturnState } from '../core/returns/ReturnState.js';
-import type { OfferSet } from '../matching/compileOffers.js';
+import type { CompiledOfferSet } from '../matching/compileOffers.js';
 import type { CompiledOffer } from '../matching/offer.js';
 import { parseDateTime } from '../model/dateTime.js';
 import { parseAmount } from '../model/money.js';
@@ -34,7 +34,7 @@ export async function loadReturnState(
   s: StoreSession,
   partner: string,
   items: readonly ParseResult<ParsedReturn>[],
-  offers: OfferSet,
+  offers: CompiledOfferSet,
 ): Promise<LoadedReturns> {
   const returnIds = new Set<string>();
   const txIds = new Set<string>();
@@ -53,7 +53,7 @@ export async function loadReturnState(
   const paid = ids.length === 0 ? none<PaymentRecord>() : await s.payments.get(partner, ids);
   const returned = new Map(totals.map((t) => [t.transaction_id, t.amount]));
   const payments = new Map(paid.map((p) => [p.transaction_id, p]));
-  const byOffer = new Map(offers.offers.map((o) => [o.offerId, o]));
+  const byOffer = new Map(offers.compiled.map((o) => [o.offerId, o]));
   const transactions = new Map<string, ReturnableTransaction>();
   for (const t of txs) {
     const sum = returned.get(t.transaction_id) ?? '0';

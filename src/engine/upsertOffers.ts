@@ -1,4 +1,4 @@
-import { compileOffers } from '../matching/compileOffers.js';
+import { compileOfferSet } from '../matching/compileOffers.js';
 import type { Offer } from '../model/schemas.js';
 import type { EngineContext } from './EngineContext.js';
 import { addOfferUpdated } from './events.js';
@@ -17,7 +17,7 @@ export async function upsertOffers(
   ctx: EngineContext,
   offers: readonly unknown[],
 ): Promise<UpsertOffersResult> {
-  const set = compileOffers(offers, { operators: ctx.options.operators });
+  const set = compileOfferSet(offers, { operators: ctx.options.operators });
   const result = await ctx.store.transaction(async (s) => {
     const stored = new Map<number, Offer>();
     for (const o of await s.offers.list()) stored.set(o.offer_id, o);
@@ -26,7 +26,7 @@ export async function upsertOffers(
     const unchanged: number[] = [];
     const changed: Offer[] = [];
     const recount: { budgets: number[]; caps: number[] } = { budgets: [], caps: [] };
-    for (const c of set.offers) {
+    for (const c of set.compiled) {
       const before = stored.get(c.offerId);
       if (before === undefined) created.push(c.offerId);
       else if (sameJson(before, c.offer)) {

@@ -1,4 +1,3 @@
-export type { AgeBand } from './ageBands.js';
 export type { Cashback } from './cashback.js';
 export * from './check/index.js';
 export {
@@ -13,4 +12,4 @@ export type { Spent, SpentLookup } from './funding.js';
 export { type FundingPeriodDays, fundingPeriod } from './fundingPeriod.js';
 export type { Purchase } from './history.js';
 export type { EligibilityCheck } from './match.js';
-export type { Audience, CompiledOffer, FundingLimit, FundingPeriod } from './offer.js';
+export type { FundingPeriod } from './offer.js';

@@ -31,7 +31,6 @@ export type {
   FactContext,
   FactType,
   HistoryFacts,
-  LocationFacts,
   TransactionFacts,
 } from './facts.js';
 export type { LeafResult } from './LeafResult.js';

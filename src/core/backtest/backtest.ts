@@ -1,4 +1,4 @@
-import { compileOffers } from '../../matching/compileOffers.js';
+import { compileOfferSet } from '../../matching/compileOffers.js';
 import type { WallClock } from '../../model/dateTime.js';
 import { ageOn } from '../../model/day.js';
 import { assertKnownKeys } from '../../model/knownKeys.js';
@@ -341,7 +341,7 @@ export async function backtest(
  * @param options - the session's options
  * @param resolved - the same, resolved
  * @returns the session and the books
- * @throws as `compileOffers` and `createReplay`
+ * @throws as `compileOfferSet` and `createReplay`
  */
 function openSet(
   offers: readonly unknown[],
@@ -352,7 +352,7 @@ function openSet(
   if (!Array.isArray(offers)) {
     throw new TypeError(`backtest offers must be an array, got ${describeValue(offers)}`);
   }
-  const set = compileOffers(offers, { operators: resolved.operators });
+  const set = compileOfferSet(offers, { operators: resolved.operators });
   const funding = setFunding(set, resolved, options.returns === true);
   return { session: openReplay({ ...shared, offers: set }, options, funding.watch), funding };
 }

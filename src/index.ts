@@ -62,14 +62,11 @@ export type { Adjustment, ReturnError, ReturnOutcome } from './core/index.js';
 
 // Why a transaction earns what it earns, and what another offer set would have paid.
 export {
-  type BacktestAmounts,
   type BacktestBudgets,
   type BacktestCharts,
   type BacktestData,
   type BacktestFigures,
   type BacktestHeldBack,
-  type BacktestNet,
-  type BacktestOptions,
   type BacktestResult,
   type BacktestRow,
   type BudgetBurn,
@@ -82,6 +79,7 @@ export {
   explain,
   type FundingCheck,
   type HeldBackFigures,
+  type NetFigures,
   type ReturnsExplanation,
   type VegaLiteSpec,
 } from './core/index.js';

@@ -1,13 +1,11 @@
 export type { BacktestFigures } from './backtest/BacktestRow.js';
 export type { BudgetBurn, BudgetDay } from './backtest/BudgetBurn.js';
 export {
-  type BacktestAmounts,
   type BacktestData,
-  type BacktestNet,
-  type BacktestOptions,
   type BacktestResult,
   type BacktestRow,
   backtest,
+  type NetFigures,
 } from './backtest/backtest.js';
 export type { BacktestCharts, VegaLiteSpec } from './backtest/backtestCharts.js';
 export type { BacktestBudgets } from './backtest/backtestFunding.js';

@@ -6,12 +6,10 @@
 // names them from the entry it calls.
 export type {
   Adjustment,
-  BacktestAmounts,
   BacktestBudgets,
   BacktestCharts,
   BacktestFigures,
   BacktestHeldBack,
-  BacktestNet,
   BacktestResult,
   BacktestRow,
   BudgetBurn,
@@ -19,6 +17,7 @@ export type {
   CollectedReplay,
   FundingCheck,
   HeldBackFigures,
+  NetFigures,
   OfferTotals,
   Outcome,
   Payment,

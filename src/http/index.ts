@@ -1,8 +1,8 @@
 // cashback-engine/http: the partner HTTP API as a Hono app (docs/http.md).
 
-// Also exported here: the types of `cashback-engine` that this entry's signatures name (the
-// engine, the store and the partners an app and a service take, and what those reach), so that a
-// caller names them from the entry it calls.
+// Also exported here: the types of `cashback-engine` and `cashback-engine/engine` that this entry's
+// signatures name (the engine, the store and the partners an app and a service take, and what
+// those reach), so that a caller names them from the entry it calls.
 export type {
   Adjustment,
   ExplainedReturn,

@@ -1,5 +1,5 @@
 // cashback-engine/store: what a store author implements and the errors a store raises
-// (docs/stores.md), loading no adapter. `cashback-engine` names the same contract, as
+// (docs/stores.md), loading no adapter. `cashback-engine/engine` names the same contract, as
 // `createEngine` takes a `Store`; this entry is the one a store author needs.
 
 // The offer the offer repository keeps, and the inputs the records hold parts of.

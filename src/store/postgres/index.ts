@@ -204,7 +204,7 @@ async function start(driver: SqlDriver): Promise<Store> {
  *   `pg` is not installed
  * @example
  * ```ts
- * import { createEngine } from 'cashback-engine';
+ * import { createEngine } from 'cashback-engine/engine';
  * import { createPostgresStore } from 'cashback-engine/postgres';
  *
  * const store = await createPostgresStore({ connectionString: process.env.DATABASE_URL });

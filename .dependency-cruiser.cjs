@@ -40,9 +40,10 @@ const ALL = Object.keys(LAYERS);
 // A layer's entry file (`src/<layer>/index.ts`, a package entry point) that also publishes a
 // layer above it: only the entry may import it, and nothing else of that layer does.
 const ENTRY_EXPORTS = { http: ['service'] };
-// The entry points that are nothing but an entry (tsup.config.ts): `cashback-engine` and
-// `cashback-engine/store`. The other entries are also their layer's index, which other layers use.
-const ENTRY_POINTS = '^src/(index|store/entry)\\.ts$';
+// The entry points that are nothing but an entry (tsup.config.ts): `cashback-engine`,
+// `cashback-engine/engine`, `cashback-engine/rules` and `cashback-engine/store`. The other
+// entries are also their layer's index, which other layers use.
+const ENTRY_POINTS = '^src/(index|engine/entry|rules/entry|store/entry)\\.ts$';
 
 // Packages only an adapter or the testing entry may load: importing `cashback-engine` alone must
 // never load them (docs/architecture.md, "Entry points").
@@ -104,7 +105,7 @@ module.exports = {
     {
       name: 'core-entry-loads-no-adapter',
       comment:
-        'everything cashback-engine and cashback-engine/store reach stays free of adapter packages',
+        'everything cashback-engine, /engine, /rules and /store reach stays free of adapter packages',
       severity: 'error',
       from: { path: ENTRY_POINTS },
       to: {

@@ -3,10 +3,12 @@ import { join } from 'node:path';
 import { defineConfig, type Options } from 'tsup';
 import { vegaBrowserBuilds } from './src/files/vegaBuilds.js';
 
-/** The `exports` subpaths of package.json: `.` → index, `./store`, `./testing`, `./http`,
- * `./postgres`, `./files`, `./webhooks`. */
+/** The `exports` subpaths of package.json: `.` → index, `./engine`, `./rules`, `./store`,
+ * `./testing`, `./http`, `./postgres`, `./files`, `./webhooks`. */
 const library = {
   index: 'src/index.ts',
+  engine: 'src/engine/entry.ts',
+  rules: 'src/rules/entry.ts',
   store: 'src/store/entry.ts',
   testing: 'src/testing/index.ts',
   http: 'src/http/index.ts',

@@ -42,7 +42,8 @@ export function parseBatches(raw, batchSize, timeZone) {
  */
 export function mapState(offers, options, customers) {
   const ids = new Set();
-  const counters = offers.offers.some((o) => o.funded) ? new FundingLedger(options) : undefined;
+  const funded = offers.offers.some((o) => o.budget !== undefined || o.customer_cap !== undefined);
+  const counters = funded ? new FundingLedger(options) : undefined;
   // Purchase lists by customer, then merchant key, as createReplay keeps them.
   const purchases = new Map();
   const state = {
@@ -71,6 +72,21 @@ export function mapState(offers, options, customers) {
     }
   };
   return { state, record, store };
+}
+
+/**
+ * The offers of a set by merchant key, from what an `OfferSet` shows (its offers as loaded): the
+ * Map of lists the floor and the lookups look keys up in, as `decide` looks up its own.
+ */
+export function offersByKey(offers) {
+  const byKey = new Map();
+  for (const o of offers.offers) {
+    const key = merchantKey(o.merchant_name);
+    const list = byKey.get(key);
+    if (list === undefined) byKey.set(key, [o]);
+    else list.push(o);
+  }
+  return byKey;
 }
 
 /**
@@ -208,11 +224,12 @@ function floorPass(raw, byKey) {
  */
 export function benchOfferCounts(sets, options, customers, repeats) {
   for (const { offers, raw, batches, funded = [] } of sets) {
-    floorPass(raw.slice(0, 100_000), offers.byMerchant);
-    lookupsPass(batches.slice(0, 10), offers.byMerchant, customers);
+    floorPass(raw.slice(0, 100_000), offersByKey(offers));
+    lookupsPass(batches.slice(0, 10), offersByKey(offers), customers);
     decidePass(batches.slice(0, 10), offers, options, customers);
     for (const f of funded) decidePass(batches.slice(0, 10), f.offers, options, customers);
   }
+  const byKey = sets.map(({ offers }) => offersByKey(offers));
   const runs = sets.map(({ funded = [] }) => ({
     floor: [],
     decide: [],
@@ -222,8 +239,8 @@ export function benchOfferCounts(sets, options, customers, repeats) {
   for (let i = 0; i < repeats; i++) {
     sets.forEach(({ offers, raw, batches, funded = [] }, k) => {
       // No forced GC: the floor leaves only short-lived garbage, and a full GC of this heap is slow.
-      runs[k].floor.push(timed(() => floorPass(raw, offers.byMerchant), { gc: false }));
-      runs[k].lookups.push(lookupsPass(batches, offers.byMerchant, customers));
+      runs[k].floor.push(timed(() => floorPass(raw, byKey[k]), { gc: false }));
+      runs[k].lookups.push(lookupsPass(batches, byKey[k], customers));
       const plain = () => runs[k].decide.push(decidePass(batches, offers, options, customers));
       if (i % 2 === 0) plain();
       funded.forEach((f, j) => {

@@ -11,14 +11,14 @@
 // builds pay differently.
 import { performance } from 'node:perf_hooks';
 import { engineWorkload } from './data.mjs';
-import { count, engine, log, ratio, SEED } from './util.mjs';
+import { count, engine, entriesOf, log, ratio, SEED } from './util.mjs';
 
 const basePath = process.env.BENCH_BASE;
 if (basePath === undefined) {
   console.error('bench: set BENCH_BASE to the index.js of the build to compare with');
   process.exit(2);
 }
-const builds = { base: await import(basePath), this: engine };
+const builds = { base: await entriesOf(basePath), this: engine };
 const smoke = process.argv.includes('--smoke');
 /** `--only=decide,replay` runs only those passes (all three by default). */
 const only = (process.argv.find((a) => a.startsWith('--only='))?.slice(7) ?? 'decide,replay,engine')

@@ -22,6 +22,7 @@ import {
   customerMap,
   decideResults,
   lookupsPass,
+  offersByKey,
   parseBatches,
 } from './decide.mjs';
 import { withFunding } from './funding.mjs';
@@ -88,9 +89,10 @@ async function figure2(n, batches) {
   const naiveTxs = parsed.slice(0, size.naiveTransactions);
   const naiveRuns = [];
   const lookupRuns = [];
+  const byKey = offersByKey(plain);
   const alongside = () => {
     naiveRuns.push(timed(() => scan(naiveTxs)));
-    lookupRuns.push(lookupsPass(batches, plain.byMerchant, customers));
+    lookupRuns.push(lookupsPass(batches, byKey, customers));
   };
   const ours = benchDecide(batches, plain, options, customers, size.repeats, alongside);
   const naiveSeconds = naiveRuns.map((r) => r.seconds);

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /**
  * A private copy of dist/ for this run and its child processes: others may rebuild dist/ (tsup
@@ -25,9 +25,23 @@ function snapshotDist() {
   return join(dir, 'index.js');
 }
 
+/**
+ * What the benches call of a build, as one object: its `cashback-engine` entry (`index.js`) and
+ * its `cashback-engine/engine` entry (`engine.js`: `createEngine`, the memory store, partners). A
+ * build from before the engine had an entry of its own holds all of them in `index.js`, so that a
+ * comparison with it (`BENCH_BASE`) still finds them.
+ * @param indexFile - the path of a build's index.js
+ */
+export async function entriesOf(indexFile) {
+  const root = await import(pathToFileURL(indexFile).href);
+  const engineFile = join(dirname(indexFile), 'engine.js');
+  if (!existsSync(engineFile)) return root;
+  return { ...root, ...(await import(pathToFileURL(engineFile).href)) };
+}
+
 /** The engine under test; BENCH_DIST (a path) benchmarks another build. */
 process.env.BENCH_DIST ??= snapshotDist();
-export const engine = await import(process.env.BENCH_DIST);
+export const engine = await entriesOf(process.env.BENCH_DIST);
 
 /** Which build the figures are of: a hash of its .js files, and the commit checked out. */
 export function buildInfo() {

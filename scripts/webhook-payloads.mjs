@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { createEngine, createMemoryPartners, createMemoryStore } from '../dist/index.js';
+import { createEngine, createMemoryPartners, createMemoryStore } from '../dist/engine.js';
 import { createWebhookDispatcher, generateWebhookSecret } from '../dist/webhooks.js';
 
 /** The page, and the line before each block it holds. */

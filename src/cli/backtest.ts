@@ -1,11 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import { type Command, Option } from 'commander';
 import {
-  type BacktestAmounts,
-  type BacktestNet,
   type BacktestResult,
   type BacktestRow,
   backtest,
+  type NetFigures,
 } from '../core/backtest/backtest.js';
 import {
   FileReadError,
@@ -66,15 +65,15 @@ function table(title: string, rows: readonly BacktestRow[]): string {
 }
 
 /** Cashback of both sets as decided, taken back by returns and net, as a text table. */
-function netText(net: BacktestNet): string {
-  const rows: readonly (readonly [string, BacktestAmounts])[] = [
-    ['as decided', net.decided],
-    ['taken back by returns', net.adjusted],
-    ['net of returns', net.net],
+function netText(net: BacktestRow<NetFigures>): string {
+  const rows: readonly (readonly [string, keyof NetFigures])[] = [
+    ['as decided', 'decided'],
+    ['taken back by returns', 'adjusted'],
+    ['net of returns', 'net'],
   ];
   const all = [
     ['', 'baseline', 'candidate', 'difference'],
-    ...rows.map(([name, a]) => [name, a.baseline, a.candidate, a.difference]),
+    ...rows.map(([name, f]) => [name, net.baseline[f], net.candidate[f], net.difference[f]]),
   ];
   const widths = (all[0] ?? []).map((_, i) => Math.max(...all.map((r) => (r[i] ?? '').length)));
   const line = (r: readonly string[]): string =>

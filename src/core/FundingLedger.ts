@@ -7,15 +7,29 @@ import {
 } from '../matching/cashback.js';
 import type { Spent, SpentLookup } from '../matching/funding.js';
 import { periodStart } from '../matching/fundingPeriod.js';
-import type { CompiledOffer, FundingLimit } from '../matching/offer.js';
+import type { FundingPeriod } from '../matching/offer.js';
 import { type CountedArithmetic, countedChange } from '../model/countedChange.js';
 import type { ResolvedOptions } from '../model/options.js';
 import type { ParsedTransaction } from '../model/parseTransaction.js';
 
+/**
+ * An offer as its counters read it: its id, and the period of its budget and of its customer cap
+ * when it has them (docs/concepts.md, Funding controls).
+ * @public
+ */
+export interface FundedOffer {
+  /** Its id. */
+  readonly offerId: number;
+  /** Its budget, when it has one: the period its payments are counted in. */
+  readonly budget?: { readonly period: FundingPeriod } | undefined;
+  /** Its per-customer cap, when it has one: the period its payments are counted in. */
+  readonly customerCap?: { readonly period: FundingPeriod } | undefined;
+}
+
 /** A payment of an offer with a budget or a cap: what its counters add. @public */
 export interface FundedPayment {
   /** The offer that paid. */
-  readonly offer: CompiledOffer;
+  readonly offer: FundedOffer;
   /** The paid transaction. */
   readonly tx: ParsedTransaction;
   /** The cashback as paid. */
@@ -25,8 +39,10 @@ export interface FundedPayment {
 /**
  * One change of one counter on one day, as a ledger with a journal records it: what a store adds
  * to its per-day counters.
+ * @public
  */
 export interface CounterChange {
+  /** The offer whose budget, or whose customer's cap, changed. */
   readonly offerId: number;
   /** The cap's customer; `undefined` for the offer's budget. */
   readonly customerId: string | undefined;
@@ -122,7 +138,7 @@ export class FundingLedger {
    * @param day - the transaction's day number
    * @param cashback - the cashback as paid
    */
-  pay(offer: CompiledOffer, customerId: string, day: number, cashback: Cashback): void {
+  pay(offer: FundedOffer, customerId: string, day: number, cashback: Cashback): void {
     this.change(offer, customerId, day, ZERO, cashback);
   }
 
@@ -144,7 +160,7 @@ export class FundingLedger {
    * @param cashback - after it
    */
   giveBack(
-    offer: CompiledOffer,
+    offer: FundedOffer,
     customerId: string,
     day: number,
     previous: string,
@@ -164,7 +180,7 @@ export class FundingLedger {
   }
 
   private change(
-    offer: CompiledOffer,
+    offer: FundedOffer,
     customerId: string,
     day: number,
     before: Cashback,
@@ -179,7 +195,7 @@ export class FundingLedger {
   /** Adds a change to one counter, in the period of `limit` holding `day`, and journals it. */
   private count(
     offerId: number,
-    limit: FundingLimit,
+    limit: { readonly period: FundingPeriod },
     customerId: string | undefined,
     day: number,
     amount: Cashback,

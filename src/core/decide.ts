@@ -1,4 +1,8 @@
-import type { OfferSet } from '../matching/compileOffers.js';
+import {
+  type CompiledOfferSet,
+  compiledOfferSet,
+  type OfferSet,
+} from '../matching/compileOffers.js';
 import type { Spent } from '../matching/funding.js';
 import type { Purchase } from '../matching/history.js';
 import { type MatchInput, type MatchResult, matchInput, matchOffers } from '../matching/match.js';
@@ -24,7 +28,7 @@ import { ITEM, MARK, type ScreenedIds, screenMark } from './screening.js';
  * @public
  */
 export interface DecideState {
-  /** Compiled offers. */
+  /** Compiled offers, from `compileOffers`. */
   readonly offers: OfferSet;
   /** Resolved options (see `resolveOptions`). */
   readonly options: ResolvedOptions;
@@ -215,6 +219,7 @@ export function decideWatched(
   watch: MatchWatcher | undefined,
 ): Decision {
   requireArray(items, 'items');
+  const offers = compiledOfferSet(state.offers, 'state.offers');
   const outcomes: Outcome[] = new Array(items.length);
   const accepted: ParsedTransaction[] = [];
   // A transaction sees what earlier items of its own batch were paid, as it sees their purchases
@@ -224,7 +229,8 @@ export function decideWatched(
     funded: [],
     watch,
   };
-  decideEach(items, state, idClaims(state), new BatchHistory(state), batch, outcomes, accepted);
+  const history = new BatchHistory(state);
+  decideEach(items, state, offers, idClaims(state), history, batch, outcomes, accepted);
   return { outcomes, accepted, funded: batch.funded };
 }
 
@@ -238,13 +244,14 @@ interface BatchFunding {
 function decideEach(
   items: readonly ParseResult<ParsedTransaction>[],
   state: DecideState,
+  offers: CompiledOfferSet,
   ids: ScreenedIds,
   history: BatchHistory,
   batch: BatchFunding,
   outcomes: Outcome[],
   accepted: ParsedTransaction[],
 ): void {
-  const { offers, options } = state;
+  const options = state.options;
   const activation = state.activation?.bind(state);
   const screened: Screened = { customer: undefined };
   // Screening first, for the whole batch, in a loop of its own: its lookups (the customer, the

@@ -1,5 +1,5 @@
 import { type Cashback, cashbackOfText } from '../matching/cashback.js';
-import { compileOffers, type OfferSet } from '../matching/compileOffers.js';
+import { compiledOfferSet, compileOfferSet, type OfferSet } from '../matching/compileOffers.js';
 import {
   explainOffer as _explainOffer,
   type CandidateExplanation,
@@ -122,8 +122,8 @@ export function explain(
 ): Explanation {
   const resolved = resolveOptions(options);
   const offers = Array.isArray(context.offers)
-    ? compileOffers(context.offers, { operators: resolved.operators })
-    : (context.offers as OfferSet);
+    ? compileOfferSet(context.offers, { operators: resolved.operators })
+    : compiledOfferSet(context.offers, 'context.offers');
   const parsedCustomer =
     context.customer === undefined ? undefined : parseCustomer(context.customer, 0);
   const customer = parsedCustomer?.ok === true ? parsedCustomer.value : undefined;
@@ -179,7 +179,8 @@ export function explainParsed(
     state.activation?.bind(state),
     state.spent?.bind(state),
   );
-  const candidates = (state.offers.byMerchant.get(tx.merchantKey) ?? []).map((o) =>
+  const offers = compiledOfferSet(state.offers, 'state.offers');
+  const candidates = (offers.byMerchant.get(tx.merchantKey) ?? []).map((o) =>
     _explainOffer(o, m, state.options),
   );
   return { outcome, candidates };

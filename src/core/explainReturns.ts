@@ -1,4 +1,4 @@
-import type { OfferSet } from '../matching/compileOffers.js';
+import type { CompiledOfferSet } from '../matching/compileOffers.js';
 import { ExactMoney } from '../model/money.js';
 import type { ResolvedOptions } from '../model/options.js';
 import type { Decision } from './decide.js';
@@ -20,7 +20,7 @@ import type { ReturnsExplanation } from './returns/ReturnsExplanation.js';
 export function explainReturns(
   decision: Decision,
   returns: readonly unknown[],
-  offers: OfferSet,
+  offers: CompiledOfferSet,
   options: ResolvedOptions,
 ): ReturnsExplanation {
   const book = new ReturnBook(offers, options);

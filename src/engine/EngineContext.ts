@@ -1,4 +1,4 @@
-import { compileOffers, type OfferSet } from '../matching/compileOffers.js';
+import { type CompiledOfferSet, compileOfferSet } from '../matching/compileOffers.js';
 import type { ResolvedOptions } from '../model/options.js';
 import type { Store } from '../store/Store.js';
 import type { BudgetGate } from './BudgetGate.js';
@@ -26,7 +26,7 @@ export interface EngineContext {
 /** The store's offers compiled, recompiled only when the store's offer revision moved. */
 export interface OfferCache {
   /** The offers as of now: one `offers.revision` call, and `offers.list` when it moved. */
-  current(): Promise<OfferSet>;
+  current(): Promise<CompiledOfferSet>;
   /**
    * The offers as of now with the store's offer revision read before them (a unit of work that
    * reads the revision again and finds it moved was decided on offers a reload has replaced), and
@@ -42,7 +42,7 @@ export interface OfferSnapshot {
   /** The store's offer-set revision (`offers.revision`). */
   readonly revision: number;
   /** The offers, compiled. */
-  readonly set: OfferSet;
+  readonly set: CompiledOfferSet;
   /** Each offer's own revision, by offer id. */
   readonly revisions: ReadonlyMap<number, number>;
 }
@@ -61,7 +61,7 @@ export function createOfferCache(store: Store, options: ResolvedOptions): OfferC
       const stored = await store.offers.list();
       compiled = {
         revision,
-        set: compileOffers(
+        set: compileOfferSet(
           stored.map((r) => r.offer),
           { operators: options.operators },
         ),

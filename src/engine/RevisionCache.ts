@@ -1,4 +1,4 @@
-import { compileOffers } from '../matching/compileOffers.js';
+import { compileOfferSet } from '../matching/compileOffers.js';
 import type { CompiledOffer } from '../matching/offer.js';
 import type { ResolvedOptions } from '../model/options.js';
 import type { PaymentRecord } from '../store/records.js';
@@ -34,8 +34,8 @@ export class RevisionCache {
       for (const r of await s.offers.history([...missing])) {
         const k = key(r.offer.offer_id, r.revision);
         if (this.compiled.has(k)) continue;
-        const set = compileOffers([r.offer], { operators: this.options.operators });
-        this.compiled.set(k, set.offers[0] as CompiledOffer);
+        const set = compileOfferSet([r.offer], { operators: this.options.operators });
+        this.compiled.set(k, set.compiled[0] as CompiledOffer);
       }
     }
     return (offerId, revision) => this.compiled.get(key(offerId, revision));

@@ -1,5 +1,5 @@
 import type { DecideState } from '../core/decide.js';
-import type { OfferSet } from '../matching/compileOffers.js';
+import type { CompiledOfferSet } from '../matching/compileOffers.js';
 import { parseDateTime, type WallClock } from '../model/dateTime.js';
 import type { ParsedTransaction, ParseResult } from '../model/parseTransaction.js';
 import type { EngineContext } from './EngineContext.js';
@@ -18,9 +18,9 @@ export async function readActivations(
   ctx: EngineContext,
   partner: string,
   items: readonly ParseResult<ParsedTransaction>[],
-  offers: OfferSet,
+  offers: CompiledOfferSet,
 ): Promise<DecideState['activation']> {
-  if (!offers.offers.some((o) => o.requiresActivation)) return undefined;
+  if (!offers.compiled.some((o) => o.requiresActivation)) return undefined;
   const customerIds = new Set<string>();
   const offerIds = new Set<number>();
   for (const item of items) {

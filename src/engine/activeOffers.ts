@@ -12,5 +12,5 @@ import { seedOffer } from './seedShapes.js';
 export async function activeOffers(ctx: EngineContext): Promise<readonly SeedOffer[]> {
   const set = await ctx.offers.current();
   const today = dayInZone(ctx.clock(), ctx.options.timeZone);
-  return set.offers.filter((o) => o.active && o.validTo >= today).map((o) => seedOffer(o.offer));
+  return set.compiled.filter((o) => o.active && o.validTo >= today).map((o) => seedOffer(o.offer));
 }

@@ -58,7 +58,7 @@ async function withTargets(
     ctx.offers.current(),
   ]);
   const known = new Set(customers.map((c) => c.customer_id));
-  const offerIds = new Set(offers.offers.map((o) => o.offerId));
+  const offerIds = new Set(offers.compiled.map((o) => o.offerId));
   return screenActivationTargets(batch, {
     hasCustomer: (id) => known.has(id),
     hasOffer: (id) => offerIds.has(id),

@@ -6,7 +6,7 @@ import {
   type ReturnDecision,
   sortReturnOutcomes,
 } from '../core/returns/ReturnOutcome.js';
-import type { OfferSet } from '../matching/compileOffers.js';
+import type { CompiledOfferSet } from '../matching/compileOffers.js';
 import { parseDateTime, type WallClock } from '../model/dateTime.js';
 import { formatDay } from '../model/day.js';
 import type { ParsedReturn } from '../model/parseReturn.js';
@@ -119,7 +119,11 @@ async function commitReturns(
   s: StoreSession,
   call: ReturnsCall,
   decision: ReturnDecision,
-  read: { readonly loaded: LoadedReturns; readonly offers: OfferSet; readonly revision: number },
+  read: {
+    readonly loaded: LoadedReturns;
+    readonly offers: CompiledOfferSet;
+    readonly revision: number;
+  },
 ): Promise<void> {
   const { partner, eventId } = call;
   const records = decision.accepted.map((r) => returnRecord(r, eventId));
@@ -223,10 +227,10 @@ function scopesOf(changes: readonly FundingChange[]): FundingRange[] {
 function givenBack(
   ctx: EngineContext,
   decision: ReturnDecision,
-  read: { readonly loaded: LoadedReturns; readonly offers: OfferSet },
+  read: { readonly loaded: LoadedReturns; readonly offers: CompiledOfferSet },
 ): FundingChange[] {
   const ledger = journalingLedger(ctx.options);
-  const current = new Map(read.offers.offers.map((o) => [o.offerId, o]));
+  const current = new Map(read.offers.compiled.map((o) => [o.offerId, o]));
   for (const c of decision.changes) {
     const tx = read.loaded.state.transaction(c.transactionId);
     const offer = current.get(tx?.payment?.offer.offerId ?? Number.NaN);

@@ -1,7 +1,7 @@
 import { decide, screenHistory } from '../core/decide.js';
 import type { Payment, TransactionError } from '../core/outcome.js';
 import { parseTransactions } from '../core/parseTransactions.js';
-import { compileOffers } from '../matching/compileOffers.js';
+import { compileOfferSet } from '../matching/compileOffers.js';
 import type { ParsedTransaction, ParseResult } from '../model/parseTransaction.js';
 import type { PaymentRecord } from '../store/records.js';
 import type { StoreSession } from '../store/Store.js';
@@ -15,7 +15,7 @@ import type { AddHistoryResult, AddTransactionsResult, SeedPayment } from './res
 import { cashbackText } from './seedShapes.js';
 
 /** History matches no offer: its state is read without offers. */
-const NO_OFFERS = compileOffers([]);
+const NO_OFFERS = compileOfferSet([]);
 
 /**
  * `engine.addHistory`: screens history items and stores the valid ones of known customers, in one

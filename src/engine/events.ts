@@ -1,6 +1,7 @@
 import type { Clawback } from '../core/returns/ReturnOutcome.js';
 import { dayInZone } from '../model/dateTime.js';
-import type { OfferRecord, OutboxEvent, PaymentRecord } from '../store/records.js';
+import type { Offer } from '../model/schemas.js';
+import type { OutboxEvent, PaymentRecord } from '../store/records.js';
 import type { StoreSession } from '../store/Store.js';
 import type { EngineContext } from './EngineContext.js';
 import type { AdjustedPaymentRecord } from './results.js';
@@ -138,7 +139,7 @@ export function cashbackConfirmed(
 export async function addOfferUpdated(
   ctx: EngineContext,
   session: StoreSession,
-  changed: readonly OfferRecord[],
+  changed: readonly Offer[],
 ): Promise<void> {
   const timestamp = ctx.clock().toISOString();
   for (const p of await ctx.partners.list()) {

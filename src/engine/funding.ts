@@ -1,6 +1,6 @@
 import { type CounterChange, counterKey, FundingLedger } from '../core/FundingLedger.js';
 import { cashbackOfText } from '../matching/cashback.js';
-import type { OfferSet } from '../matching/compileOffers.js';
+import type { CompiledOfferSet } from '../matching/compileOffers.js';
 import type { Spent, SpentLookup } from '../matching/funding.js';
 import { fundingPeriod } from '../matching/fundingPeriod.js';
 import type { CompiledOffer, FundingLimit } from '../matching/offer.js';
@@ -48,9 +48,9 @@ export class FundingReads {
    * @param offers - the offers the batch was decided with
    * @returns the counters, each once
    */
-  ranges(offers: OfferSet): FundingRanges {
+  ranges(offers: CompiledOfferSet): FundingRanges {
     if (this.byKey.size === 0) return { keys: [], ranges: [], budgets: [] };
-    const byId = new Map(offers.offers.map((o) => [o.offerId, o]));
+    const byId = new Map(offers.compiled.map((o) => [o.offerId, o]));
     const ranges: FundingRange[] = [];
     const budgets: string[] = [];
     for (const [key, { offerId, start, customer }] of this.byKey) {

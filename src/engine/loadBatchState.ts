@@ -1,6 +1,6 @@
 import type { DecideState } from '../core/decide.js';
 import type { PurchaseLists } from '../core/PurchaseLists.js';
-import type { OfferSet } from '../matching/compileOffers.js';
+import type { CompiledOfferSet } from '../matching/compileOffers.js';
 import type { ParsedCustomer } from '../model/parseCustomer.js';
 import type { ParsedTransaction, ParseResult } from '../model/parseTransaction.js';
 import { readActivations } from './activationLookup.js';
@@ -29,7 +29,7 @@ export async function loadBatchState(
   ctx: EngineContext,
   partner: string,
   items: readonly ParseResult<ParsedTransaction>[],
-  offers: OfferSet,
+  offers: CompiledOfferSet,
   withPurchases: boolean,
 ): Promise<BatchState> {
   const customerIds = new Set<string>();

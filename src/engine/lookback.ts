@@ -1,5 +1,5 @@
 import { PurchaseLists } from '../core/PurchaseLists.js';
-import type { OfferSet } from '../matching/compileOffers.js';
+import type { CompiledOfferSet } from '../matching/compileOffers.js';
 import { isBefore, type WallClock } from '../model/dateTime.js';
 import { formatDay } from '../model/day.js';
 import type { ParsedCustomer } from '../model/parseCustomer.js';
@@ -34,7 +34,7 @@ export interface Lookback {
 function windowOf(
   items: readonly ParseResult<ParsedTransaction>[],
   customers: ReadonlyMap<string, ParsedCustomer>,
-  offers: OfferSet,
+  offers: CompiledOfferSet,
 ): { query: PurchaseQuery; bounds: Map<string, PairBound> } | undefined {
   const pairs: { customerId: string; merchantKey: string }[] = [];
   const bounds = new Map<string, PairBound>();
@@ -91,7 +91,7 @@ export async function readLookback(
   partner: string,
   items: readonly ParseResult<ParsedTransaction>[],
   customers: ReadonlyMap<string, ParsedCustomer>,
-  offers: OfferSet,
+  offers: CompiledOfferSet,
 ): Promise<{ purchases: PurchaseLists; lookback: Lookback | undefined }> {
   const purchases = new PurchaseLists();
   const window = offers.historyKeys.size === 0 ? undefined : windowOf(items, customers, offers);

@@ -1,4 +1,4 @@
-import { compileOffers } from '../matching/compileOffers.js';
+import { compileOfferSet } from '../matching/compileOffers.js';
 import type { OfferRevision } from '../store/records.js';
 import type { EngineContext } from './EngineContext.js';
 import { addOfferUpdated } from './events.js';
@@ -17,7 +17,7 @@ export async function upsertOffers(
   ctx: EngineContext,
   offers: readonly unknown[],
 ): Promise<UpsertOffersResult> {
-  const set = compileOffers(offers, { operators: ctx.options.operators });
+  const set = compileOfferSet(offers, { operators: ctx.options.operators });
   const result = await ctx.store.transaction(async (s) => {
     const stored = new Map<number, OfferRevision>();
     for (const r of await s.offers.list()) stored.set(r.offer.offer_id, r);
@@ -27,7 +27,7 @@ export async function upsertOffers(
     const changed: OfferRevision[] = [];
     const effective_at = ctx.clock().toISOString();
     const recount: { budgets: number[]; caps: number[] } = { budgets: [], caps: [] };
-    for (const c of set.offers) {
+    for (const c of set.compiled) {
       const was = stored.get(c.offerId);
       const before = was?.offer;
       if (before === undefined) created.push(c.offerId);

@@ -1,4 +1,4 @@
-import type { BacktestNet, BacktestResult, BacktestRow } from '../core/backtest/backtest.js';
+import type { BacktestResult, BacktestRow, NetFigures } from '../core/backtest/backtest.js';
 import { html } from './html.js';
 import { fundingTables } from './reportFunding.js';
 import { vegaBrowserBuilds } from './vegaBuilds.js';
@@ -28,18 +28,18 @@ ${rows.map((r) => `<tr${r.difference.cashback.replace(/[0.-]/g, '') === '' ? '' 
 }
 
 /** The cashback of both sets as decided and net of returns; nothing without returns. */
-function netTable(net: BacktestNet | undefined): string {
+function netTable(net: BacktestRow<NetFigures> | undefined): string {
   if (net === undefined) return '';
   const rows = [
-    ['as decided', net.decided],
-    ['taken back by returns', net.adjusted],
-    ['net of returns', net.net],
+    ['as decided', 'decided'],
+    ['taken back by returns', 'adjusted'],
+    ['net of returns', 'net'],
   ] as const;
   return `<h2>Cashback net of returns</h2>
 <table>
 <thead><tr><th>cashback</th><th>baseline</th><th>candidate</th><th>difference</th></tr></thead>
 <tbody>
-${rows.map(([name, a]) => `<tr><th>${name}</th><td>${html(a.baseline)}</td><td>${html(a.candidate)}</td><td>${html(a.difference)}</td></tr>`).join('\n')}
+${rows.map(([name, f]) => `<tr><th>${name}</th><td>${html(net.baseline[f])}</td><td>${html(net.candidate[f])}</td><td>${html(net.difference[f])}</td></tr>`).join('\n')}
 </tbody>
 </table>
 `;

@@ -35,7 +35,7 @@ export const keyChecksOf = new WeakMap<HttpApp, KeyChecks>();
  * number ≥ 1
  * @example
  * ```ts
- * import { createEngine, createMemoryPartners } from 'cashback-engine';
+ * import { createEngine, createMemoryPartners } from 'cashback-engine/engine';
  * import { createHttpApp, hashApplicationKey, serveHttp } from 'cashback-engine/http';
  *
  * const partners = createMemoryPartners([

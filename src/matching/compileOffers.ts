@@ -56,18 +56,59 @@ export class OfferValidationError extends Error {
 
 /**
  * Offers compiled for matching, indexed by merchant key: the cost of matching a transaction does
- * not grow with the number of offers.
+ * not grow with the number of offers. What `compileOffers` returns, for `decide`, `replay`,
+ * `createReplay` and `explain` to take; what a caller reads of it is below, and its compiled
+ * offers are the package's own (docs/decisions.md, Package).
  * @public
  */
 export interface OfferSet {
-  /** Every offer, by ascending `offer_id`. */
-  readonly offers: readonly CompiledOffer[];
-  /** Offers by merchant key, each list by ascending `offer_id`. */
-  readonly byMerchant: ReadonlyMap<string, readonly CompiledOffer[]>;
-  /** Merchant keys with at least one offer that reads earlier purchases. */
+  /** Every offer as loaded (`active` given), by ascending `offer_id`. */
+  readonly offers: readonly Offer[];
+  /**
+   * Merchant keys with at least one offer that reads earlier purchases: the only keys
+   * `DecideState.purchases` is asked for.
+   */
   readonly historyKeys: ReadonlySet<string>;
   /** Longest lookback of those offers, in days. */
   readonly maxLookbackDays: number;
+}
+
+/** An offer set as matching reads it: the offers compiled, and indexed by merchant key. */
+export interface CompiledOfferSet extends OfferSet {
+  /** Every offer compiled, by ascending `offer_id`. */
+  readonly compiled: readonly CompiledOffer[];
+  /** Offers by merchant key, each list by ascending `offer_id`. */
+  readonly byMerchant: ReadonlyMap<string, readonly CompiledOffer[]>;
+}
+
+/**
+ * Whether `value` is an offer set `compileOffers` made (an array is not: it is offers to compile).
+ * @param value - what a caller passed as an offer set
+ * @returns whether it is one, its compiled offers included
+ */
+export function isCompiledOfferSet(value: unknown): value is CompiledOfferSet {
+  const set = value as Partial<CompiledOfferSet> | null;
+  return (
+    typeof set === 'object' &&
+    set !== null &&
+    Array.isArray(set.offers) &&
+    Array.isArray(set.compiled) &&
+    typeof set.byMerchant?.get === 'function' &&
+    typeof set.historyKeys?.has === 'function' &&
+    typeof set.maxLookbackDays === 'number'
+  );
+}
+
+/**
+ * The compiled offers of an offer set a caller passed.
+ * @param set - an offer set from `compileOffers`
+ * @param what - its name in the error, e.g. `state.offers`
+ * @returns the set as matching reads it
+ * @throws TypeError when it is not a set `compileOffers` made
+ */
+export function compiledOfferSet(set: unknown, what: string): CompiledOfferSet {
+  if (isCompiledOfferSet(set)) return set;
+  throw new TypeError(`${what} must be an OfferSet from compileOffers, got ${describeValue(set)}`);
 }
 
 /** Options of {@link compileOffers}. @public */
@@ -237,6 +278,20 @@ export function compileOffers(
   offers: readonly unknown[],
   options: CompileOffersOptions = {},
 ): OfferSet {
+  return compileOfferSet(offers, options);
+}
+
+/**
+ * `compileOffers` for the package's own modules: the same set, typed as matching reads it.
+ * @param offers - offers in their JSON shape
+ * @param options - custom operators for conditions
+ * @returns the compiled, indexed offer set
+ * @throws as `compileOffers`
+ */
+export function compileOfferSet(
+  offers: readonly unknown[],
+  options: CompileOffersOptions = {},
+): CompiledOfferSet {
   if (!Array.isArray(offers)) {
     throw new TypeError(`offers must be an array, got ${describeValue(offers)}`);
   }
@@ -275,5 +330,6 @@ export function compileOffers(
       if (c.lookbackDays > maxLookbackDays) maxLookbackDays = c.lookbackDays;
     }
   }
-  return { offers: compiled, byMerchant, historyKeys, maxLookbackDays };
+  const loaded = compiled.map((c) => c.offer);
+  return { offers: loaded, compiled, byMerchant, historyKeys, maxLookbackDays };
 }

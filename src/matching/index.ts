@@ -7,9 +7,9 @@ export {
   type OfferSet,
   OfferValidationError,
 } from './compileOffers.js';
-export type { CandidateExplanation } from './explainOffer.js';
+export type { CandidateExplanation, FundingExplanation } from './explainOffer.js';
 export type { Spent, SpentLookup } from './funding.js';
 export { type FundingPeriodDays, fundingPeriod } from './fundingPeriod.js';
 export type { Purchase } from './history.js';
 export type { EligibilityCheck } from './match.js';
-export type { FundingPeriod, Offer } from './offer.js';
+export type { FundingPeriod } from './offer.js';

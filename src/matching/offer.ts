@@ -1,5 +1,5 @@
 import type { ExactAmount } from '../model/money.js';
-import type { OfferInput } from '../model/schemas.js';
+import type { Offer } from '../model/schemas.js';
 import type { CompiledCondition } from '../rules/index.js';
 import type { AgeBand } from './ageBands.js';
 
@@ -31,12 +31,7 @@ export interface FundingLimit {
 /** Audience of an offer. @public */
 export type Audience = 'all' | 'new' | 'returning';
 
-/**
- * An offer as the engine reports it (docs/concepts.md, Offers: `active` filled in, extensions included): the loaded
- * JSON with `active` filled in.
- * @public
- */
-export type Offer = Omit<OfferInput, 'active'> & { readonly active: boolean };
+export type { Offer };
 
 /**
  * An offer ready for matching: every field parsed once at load.

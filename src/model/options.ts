@@ -1,7 +1,7 @@
 import { TZDate } from '@date-fns/tz';
 import type { Decimal } from 'decimal.js';
 import { describeValue } from '../rules/_internals/describe.js';
-import type { OperatorRegistry } from '../rules/index.js';
+import { type OperatorRegistry, operatorsOption } from '../rules/index.js';
 import { assertKnownKeys } from './knownKeys.js';
 import { Money, type RoundingName, roundingMode } from './money.js';
 import { wholeNumber } from './wholeNumber.js';
@@ -118,12 +118,7 @@ export function resolveCoreOptions(options: CoreOptions): ResolvedOptions {
   if (typeof currency !== 'string' || currency.trim() === '') {
     throw new TypeError(`currency must be a non-empty string, got ${describeValue(currency)}`);
   }
-  const operators = options.operators;
-  if (operators !== undefined && !isRegistry(operators)) {
-    throw new TypeError(
-      `operators must be a registry from createOperatorRegistry, got ${describeValue(operators)}`,
-    );
-  }
+  const operators = operatorsOption(options.operators);
   const lateReturns = options.lateReturns ?? 'clawback';
   if (lateReturns !== 'clawback' && lateReturns !== 'ignore') {
     throw new RangeError(
@@ -140,15 +135,4 @@ export function resolveCoreOptions(options: CoreOptions): ResolvedOptions {
     operators,
     lateReturns,
   });
-}
-
-function isRegistry(value: unknown): value is OperatorRegistry {
-  const r = value as Partial<OperatorRegistry> | null;
-  return (
-    typeof r === 'object' &&
-    r !== null &&
-    typeof r.get === 'function' &&
-    typeof r.with === 'function' &&
-    Array.isArray(r.names)
-  );
 }

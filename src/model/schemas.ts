@@ -11,8 +11,8 @@ import {
 import { textIssue } from './storableText.js';
 
 /**
- * zod schemas of the JSON shapes of the partner API (docs/concepts.md, Input rules and Offers). They are the schema of record: types are inferred from
- * them and the HTTP layer's OpenAPI document is generated from them. Submitted and history
+ * zod schemas of the JSON shapes of the partner API (docs/concepts.md, Input rules and Offers). They are the schema of record: the input types
+ * at the end are theirs, and the HTTP layer's OpenAPI document is generated from them. Submitted and history
  * transactions are validated on the hot path by a hand-written validator that a property test
  * proves equal to these schemas (see `parseTransaction.ts`), apart from a date that an offset
  * moves outside the years 0000–9999 in the engine's time zone, which only it can tell. A
@@ -270,17 +270,160 @@ function isDay(value: unknown): boolean {
   return typeof value === 'string' && parseDay(value) !== undefined;
 }
 
-/** A customer as sent. @public */
-export type CustomerInput = z.input<typeof CustomerSchema>;
-/** A location. @public */
-export type Location = z.infer<typeof LocationSchema>;
-/** A merchant. @public */
-export type Merchant = z.infer<typeof MerchantSchema>;
-/** A submitted transaction as sent. @public */
-export type TransactionInput = z.input<typeof TransactionSchema>;
-/** A history transaction as sent. @public */
-export type HistoryTransactionInput = z.input<typeof HistoryTransactionSchema>;
-/** An offer as loaded, extensions included. @public */
-export type OfferInput = z.input<typeof OfferSchema>;
+// The input types of the schemas, written out: a public signature that named
+// `z.input<typeof CustomerSchema>` would make the schema a name of the API. The schemas stay the
+// record; test/model/inputTypes.test.ts holds each type equal to its schema's input.
+
+/**
+ * A location: where a customer lives, or where a transaction was made.
+ * @public
+ */
+export interface Location {
+  /** The country, any string the store can keep (docs/concepts.md, Input rules). */
+  country: string;
+  /** The city, any string the store can keep. */
+  city: string;
+}
+
+/**
+ * The merchant of a submitted transaction.
+ * @public
+ */
+export interface Merchant {
+  /** The partner's id of the merchant. */
+  id: string;
+  /** The merchant's name, not blank: offers match it by its key (`merchantKey`). */
+  name: string;
+  /** The merchant's category code. */
+  category_code: string;
+}
+
+/**
+ * A customer as sent: all four fields required (docs/concepts.md, Input rules).
+ * @public
+ */
+export interface CustomerInput {
+  /** The customer's id: 1 to 128 characters once trimmed. */
+  customer_id: string;
+  /** A real date `YYYY-MM-DD`. */
+  birthday: string;
+  /** Any string that is not blank. */
+  gender: string;
+  /** Where the customer lives. */
+  location: Location;
+}
+
+/**
+ * A submitted transaction as sent: all seven fields required (docs/concepts.md, Input rules).
+ * @public
+ */
+export interface TransactionInput {
+  /** The transaction's id: 1 to 128 characters once trimmed, unique with history's ids. */
+  transaction_id: string;
+  /** A description, possibly empty. */
+  description: string;
+  /** The id of a registered customer. */
+  customer_id: string;
+  /** `YYYY-MM-DDTHH:mm:ss[.fff]`, with an optional `Z` or `±HH[:MM]` offset. */
+  date: string;
+  /** A number above 0, or a plain decimal string; at most 10^12. */
+  amount: string | number;
+  /** Where the transaction was made. */
+  merchant: Merchant;
+  /** Where the transaction was made. */
+  location: Location;
+}
+
+/**
+ * A history transaction as sent: `description`, `merchant.id`, `merchant.category_code` and
+ * `location` optional (docs/concepts.md, Input rules).
+ * @public
+ */
+export interface HistoryTransactionInput {
+  /** The transaction's id, as a submitted transaction's. */
+  transaction_id: string;
+  /** A description. */
+  description?: string;
+  /** The id of a registered customer. */
+  customer_id: string;
+  /** A date-time, as a submitted transaction's. */
+  date: string;
+  /** An amount, as a submitted transaction's. */
+  amount: string | number;
+  /** The merchant: its name required. */
+  merchant: {
+    id?: string;
+    name: string;
+    category_code?: string;
+  };
+  /** Where the transaction was made. */
+  location?: Location;
+}
+
+/**
+ * An offer as loaded, extensions included (docs/concepts.md, Offers).
+ * @public
+ */
+export interface OfferInput {
+  /** A positive safe integer, unique within a load. */
+  offer_id: number;
+  /** The offer's name. */
+  name: string;
+  /** The merchant it pays at, matched by its key (`merchantKey`). */
+  merchant_name: string;
+  /** A URL of the merchant's logo. */
+  merchant_logo?: string;
+  /** Days from the transaction to the payment: a whole number from 0 to 36,500. */
+  warranty: number;
+  /** Age bands (`18-25`, `50+`); absent, any age. */
+  age?: string[];
+  /** Genders; absent, any gender. */
+  gender?: string[];
+  /** The category's name. */
+  category_name?: string;
+  /** The percentage paid back: above 0, at most 100; a number or a plain decimal string. */
+  discount: string | number;
+  /** The first day, `YYYY-MM-DD`. */
+  valid_from: string;
+  /** The last day, `YYYY-MM-DD`, not before `valid_from`. */
+  valid_to: string;
+  /** Whether the offer pays at all. @defaultValue `true` */
+  active?: boolean;
+  /** The smallest transaction amount that qualifies, inclusive. */
+  min_amount?: string | number;
+  /** The most cashback one transaction earns. */
+  max_cashback?: string | number;
+  /** Everyone, or only new or returning customers of the merchant. @defaultValue `'all'` */
+  audience?: 'all' | 'new' | 'returning';
+  /** The window of `audience` and of the history facts, in days. @defaultValue `365` */
+  lookback_days?: number;
+  /** A condition tree (docs/concepts.md, The condition language). */
+  conditions?: unknown;
+  /** Whether only customers who activated the offer qualify. @defaultValue `false` */
+  requires_activation?: boolean;
+  /** The most the offer's payments in one period add up to. */
+  budget?: {
+    amount: string | number;
+    period?: 'offer' | 'day' | 'week' | 'month';
+    /** `partial` pays what is left of it, `skip` fails the check. @defaultValue `'partial'` */
+    on_exhaust?: 'partial' | 'skip';
+  };
+  /** The most one customer's payments of the offer in one period add up to and number. */
+  customer_cap?: {
+    period: 'offer' | 'day' | 'week' | 'month';
+    amount?: string | number;
+    count?: number;
+  };
+  /** Data of your own (JSON values): stored and reported, never read by the engine. */
+  metadata?: Record<string, unknown>;
+}
+
+/**
+ * An offer as loaded and as the engine reports it and a store keeps it (docs/concepts.md, Offers):
+ * the offer's fields with `active` filled in, and the extensions.
+ * @public
+ */
+export type Offer = Omit<OfferInput, 'active'> & { readonly active: boolean };
+
 /** An activation as sent. @public */
 export type ActivationInput = z.input<typeof ActivationSchema>;

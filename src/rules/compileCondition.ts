@@ -2,7 +2,11 @@ import type { Compilation, Evaluate } from './_internals/Compilation.js';
 import { compileNode } from './_internals/compileNode.js';
 import { assertKnownKeys } from './_internals/knownKeys.js';
 import { ConditionError, type ConditionIssue } from './ConditionError.js';
-import { createOperatorRegistry, type OperatorRegistry } from './createOperatorRegistry.js';
+import {
+  createOperatorRegistry,
+  type OperatorRegistry,
+  operatorsOption,
+} from './createOperatorRegistry.js';
 import type { FactContext } from './facts.js';
 import type { LeafResult } from './LeafResult.js';
 
@@ -46,7 +50,7 @@ function compile(condition: unknown, options: CompileOptions) {
   assertKnownKeys(options, COMPILE_OPTION_KEYS, 'compileCondition options');
   builtIns ??= createOperatorRegistry();
   const c: Compilation = {
-    operators: options.operators ?? builtIns,
+    operators: operatorsOption(options.operators) ?? builtIns,
     issues: [],
     leaves: [],
     usesHistory: false,

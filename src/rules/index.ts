@@ -4,20 +4,18 @@
  */
 
 export { builtInOperators } from './builtInOperators.js';
-export type { ConditionIssue, ConditionIssueCode } from './ConditionError.js';
+export type { ConditionIssueCode } from './ConditionError.js';
 export { ConditionError } from './ConditionError.js';
 export type { CompiledCondition } from './compileCondition.js';
 export { checkCondition, compileCondition } from './compileCondition.js';
-export type {
-  AllCondition,
-  AnyCondition,
-  Condition,
-  LeafCondition,
-  NotCondition,
-} from './condition.js';
-export type { OperatorRegistry } from './createOperatorRegistry.js';
-export { createOperatorRegistry } from './createOperatorRegistry.js';
-export { defineOperator, type OperatorDefinition } from './defineOperator.js';
+export type { Condition } from './condition.js';
+export {
+  createOperatorRegistry,
+  OperatorRegistry,
+  operatorsOption,
+  registeredOperator,
+} from './createOperatorRegistry.js';
+export { defineOperator } from './defineOperator.js';
 export type {
   CustomerFacts,
   FactContext,
@@ -26,5 +24,3 @@ export type {
   TransactionFacts,
 } from './facts.js';
 export type { LeafResult } from './LeafResult.js';
-export type { OperandType } from './OperandType.js';
-export type { FactOperand, FactSideType, Operator, ValueOperand } from './Operator.js';

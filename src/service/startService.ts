@@ -19,6 +19,10 @@ import {
   swappableRegistry,
 } from './partners.js';
 
+// What `ServiceOptions.webhooks` names: `cashback-engine/http`, which publishes this layer,
+// exports them with it.
+export type { StartWebhookDispatcherOptions, WebhookPartner } from '../webhooks/index.js';
+
 /** Options of {@link startService}. @public */
 export interface ServiceOptions {
   /** The store of the engine and of the webhook outbox; `stop()` closes it (see `closeStore`). */

@@ -1,7 +1,9 @@
 // cashback-engine/store: what a store author implements and the errors a store raises
-// (docs/stores.md). A service author needs none of it: `createEngine` takes any `Store`, and the
-// memory store comes with `cashback-engine` itself.
+// (docs/stores.md), loading no adapter. `cashback-engine/engine` names the same contract, as
+// `createEngine` takes a `Store`; this entry is the one a store author needs.
 
+// The offer the offer repository keeps, and the inputs the records hold parts of.
+export type { Location, Merchant, Offer, OfferInput } from '../model/index.js';
 // Errors a store raises: the engine and the HTTP API answer them as 503 (docs/stores.md).
 export { StorageFullError, StoreUnavailableError } from './errors.js';
 
@@ -10,7 +12,6 @@ export type {
   ActivationRecord,
   ClawbackRecord,
   CustomerRecord,
-  OfferRecord,
   OfferRevision,
   OutboxEvent,
   OutboxEventType,

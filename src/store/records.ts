@@ -1,4 +1,4 @@
-import type { Location, Merchant, OfferInput } from '../model/schemas.js';
+import type { Location, Merchant, Offer } from '../model/schemas.js';
 
 /**
  * A registered customer as a store keeps it: the partner API's shape, validated and with its id
@@ -210,7 +210,7 @@ export type PaymentChangeRecord =
  */
 export interface OfferRevision {
   /** The offer as loaded in this revision. */
-  readonly offer: OfferRecord;
+  readonly offer: Offer;
   /** Its number, from 1. */
   readonly revision: number;
   /** When it took effect, an ISO 8601 instant from the engine's clock. */
@@ -240,10 +240,3 @@ export interface OutboxEvent {
   /** When the event was created, an ISO 8601 instant from the engine's clock. */
   readonly created_at: string;
 }
-
-/**
- * An offer as a store keeps it: as loaded and validated (the partner API's offer with `active` filled in and
- * the extensions); the same shape as `Offer`.
- * @public
- */
-export type OfferRecord = Omit<OfferInput, 'active'> & { readonly active: boolean };

@@ -3,7 +3,7 @@ import { explain } from '../core/explain.js';
 import type { Outcome } from '../core/outcome.js';
 import { createReplay } from '../core/replay/createReplay.js';
 import { replay } from '../core/replay/replay.js';
-import { compileOffers } from '../matching/compileOffers.js';
+import { compileOfferSet } from '../matching/compileOffers.js';
 import { assertKnownKeys } from '../model/knownKeys.js';
 import { merchantKey } from '../model/normalise.js';
 import { CORE_OPTION_KEYS, type CoreOptions } from '../model/options.js';
@@ -254,7 +254,7 @@ export function fuzzOffers(
 ): FuzzReport {
   assertKnownKeys(options, OPTION_KEYS, 'fuzzOffers options');
   const { runs = 1000, seed, maxTransactions = 20, replay: underTest = replay, ...core } = options;
-  const compiled = compileOffers(offers, { operators: core.operators });
+  const compiled = compileOfferSet(offers, { operators: core.operators });
   const run = (data: FuzzDataSet, cuts: readonly number[], order: readonly number[]) => {
     const result = underTest(data, core);
     invariants.all(data, result, core);

@@ -5,52 +5,53 @@
  * @packageDocumentation
  */
 
+export type { LateReturns } from '../model/index.js';
 export type { RoundingName } from '../model/money.js';
 export type { CoreOptions } from '../model/options.js';
 // What the store conformance suite's signature reaches (a `Store` and every type it names):
-// api-extractor wants each exported by this entry too, as `RoundingName` above.
-export type {
-  Location,
-  LocationSchema,
-  Merchant,
-  MerchantSchema,
-  OfferInput,
-  OfferSchema,
-} from '../model/schemas.js';
-export type {
-  FactOperand,
-  FactSideType,
-  FactType,
-  Operator,
-  OperatorRegistry,
-  ValueOperand,
-} from '../rules/index.js';
+// exported by this entry too, as `RoundingName` above, so that a caller names them from here.
+export type { Location, Merchant, Offer, OfferInput } from '../model/schemas.js';
+export type { OperatorRegistry } from '../rules/index.js';
+// The payment ledger (docs/concepts.md, The lifecycle of a payment): the types its signatures name.
 export type {
   ActivationQuery,
   ActivationRecord,
   ActivationRepository,
   ClaimedDelivery,
+  ClawbackPage,
+  ClawbackRecord,
+  ConfirmationQuery,
+  ConfirmationRepository,
+  ConfirmedPayments,
   CustomerRecord,
   CustomerRepository,
   DeadLetter,
   DeliveryClaimQuery,
   DeliveryRef,
   DeliveryRepository,
-  OfferRecord,
+  FundingChange,
+  FundingRange,
+  FundingRecount,
+  FundingRepository,
+  FundingTotal,
   OfferRepository,
+  OfferRevision,
   OutboxEvent,
   OutboxEventType,
   OutboxRepository,
   PaymentAdjustment,
+  PaymentChangeRecord,
   PaymentPage,
   PaymentQuery,
   PaymentRecord,
   PaymentRepository,
   PurchaseQuery,
+  ReturnedTotal,
   ReturnRecord,
   ReturnRepository,
   Store,
   StoredOutboxEvent,
+  StoredPayment,
   StoreSession,
   TransactionRecord,
   TransactionRepository,

@@ -5,6 +5,58 @@
  * @packageDocumentation
  */
 
+// The store contract (`cashback-engine/store`) that a dispatcher reads the outbox through:
+// exported by this entry too, so that a caller names what it passes from the entry it calls.
+export type {
+  Location,
+  Merchant,
+  Offer,
+  OfferInput,
+} from '../model/index.js';
+// The payment ledger (docs/concepts.md, The lifecycle of a payment): the types its signatures name.
+export type {
+  ActivationQuery,
+  ActivationRecord,
+  ActivationRepository,
+  ClaimedDelivery,
+  ClawbackPage,
+  ClawbackRecord,
+  ConfirmationQuery,
+  ConfirmationRepository,
+  ConfirmedPayments,
+  CustomerRecord,
+  CustomerRepository,
+  DeadLetter,
+  DeliveryClaimQuery,
+  DeliveryRef,
+  DeliveryRepository,
+  FundingChange,
+  FundingRange,
+  FundingRecount,
+  FundingRepository,
+  FundingTotal,
+  OfferRepository,
+  OfferRevision,
+  OutboxEvent,
+  OutboxEventType,
+  OutboxRepository,
+  PaymentAdjustment,
+  PaymentChangeRecord,
+  PaymentPage,
+  PaymentQuery,
+  PaymentRecord,
+  PaymentRepository,
+  PurchaseQuery,
+  ReturnedTotal,
+  ReturnRecord,
+  ReturnRepository,
+  Store,
+  StoredOutboxEvent,
+  StoredPayment,
+  StoreSession,
+  TransactionRecord,
+  TransactionRepository,
+} from '../store/index.js';
 export {
   createWebhookDispatcher,
   formatWebhookAttempt,

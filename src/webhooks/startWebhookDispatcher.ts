@@ -8,7 +8,7 @@ import {
 } from './createWebhookDispatcher.js';
 import { endpointsOf, type WebhookPartner } from './partners.js';
 
-/** Options of {@link startWebhookDispatcher}. @public */
+/** Options of `startWebhookDispatcher`. @public */
 export interface StartWebhookDispatcherOptions {
   /** The store the service writes its outbox to. */
   readonly store: Store;

@@ -183,7 +183,7 @@ describe('cashback backtest --returns', () => {
     const text = await (built as BuiltCli).run(args);
     expect(text.stdout).toMatch(
       new RegExp(
-        `^net of returns\\s+${want.returns?.net.baseline}\\s+${want.returns?.net.candidate}\\s+0\\.00$`,
+        `^net of returns\\s+${want.returns?.baseline.net}\\s+${want.returns?.candidate.net}\\s+0\\.00$`,
         'm',
       ),
     );

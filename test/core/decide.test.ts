@@ -53,6 +53,20 @@ describe('decide', () => {
   });
 });
 
+describe('decide and its offers', () => {
+  test('takes a set from compileOffers, and refuses a look-alike with a TypeError', () => {
+    const set = compileOffers([offer()]);
+    const lookAlike = {
+      offers: set.offers,
+      historyKeys: set.historyKeys,
+      maxLookbackDays: set.maxLookbackDays,
+    };
+    expect(() => decide(batch, { ...state(), offers: lookAlike })).toThrow(
+      new TypeError('state.offers must be an OfferSet from compileOffers, got an object'),
+    );
+  });
+});
+
 describe('decide when a custom operator throws', () => {
   test('throws and leaves the stored ids as they were', async () => {
     const { createOperatorRegistry, defineOperator } = await import('../../src/rules/index.js');

@@ -1,7 +1,11 @@
 import { describe, expect, test } from 'vitest';
 import { explain } from '../../src/core/explain.js';
 import { replay } from '../../src/core/replay/replay.js';
-import { compileOffers, OfferValidationError } from '../../src/matching/compileOffers.js';
+import {
+  compileOfferSet,
+  compileOffers,
+  OfferValidationError,
+} from '../../src/matching/compileOffers.js';
 import { customer, offer, tx } from '../fixtures.js';
 
 /** Transactions `t1…tn` of `c1` at the Coffee House, one a day from 2025-06-02 (a Monday). */
@@ -26,15 +30,15 @@ function failedChecks(r: ReturnType<typeof replay>) {
 
 describe('funding controls: offer fields', () => {
   test('budget and customer_cap load, and every problem of them is reported at once', () => {
-    const set = compileOffers([
+    const set = compileOfferSet([
       offer({
         budget: { amount: '100.005', period: 'month' },
         customer_cap: { count: 2, period: 'week' },
       }),
     ]);
-    expect(set.offers[0]?.budget).toMatchObject({ period: 'month', count: undefined });
-    expect(set.offers[0]?.customerCap).toMatchObject({ period: 'week', count: 2 });
-    expect(compileOffers([offer({ budget: { amount: 5 } })]).offers[0]?.budget?.period).toBe(
+    expect(set.compiled[0]?.budget).toMatchObject({ period: 'month', count: undefined });
+    expect(set.compiled[0]?.customerCap).toMatchObject({ period: 'week', count: 2 });
+    expect(compileOfferSet([offer({ budget: { amount: 5 } })]).compiled[0]?.budget?.period).toBe(
       'offer',
     );
     try {

@@ -1,8 +1,8 @@
 /**
  * Every TypeScript and JavaScript example of README.md and docs/*.md (a ```ts or ```js block)
- * is checked. A ```ts block is type-checked against the source, with `cashback-engine`,
- * `cashback-engine/testing` and `cashback-engine/http` mapped to src/, strict, as this
- * repository's own code is. Then each example runs in Node against the built package, from the
+ * is checked. A ```ts block is type-checked against the source, with `cashback-engine` and each of
+ * its subpaths (`cashback-engine/engine`, `cashback-engine/http`, …) mapped to src/ as
+ * package.json and tsup.config.ts pair them, strict, as this repository's own code is. Then each example runs in Node against the built package, from the
  * repository root (so `docs/examples/…` paths work), and must exit 0; a ```js block is run only
  * (it is plain JavaScript: untyped parameters are no error there), so it may not be `no-run`.
  *
@@ -175,7 +175,7 @@ beforeAll(() => {
   work = mkdtempSync(join(root, 'temp', 'docs-examples-'));
   writeFileSync(
     join(work, 'myStore.ts'),
-    "export { createMemoryStore as createMyStore } from 'cashback-engine';\n",
+    "export { createMemoryStore as createMyStore } from 'cashback-engine/engine';\n",
   );
   const typed = examples.filter((e) => e.lang === 'ts');
   const files = typed.map((e) => {

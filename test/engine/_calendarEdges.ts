@@ -6,7 +6,8 @@
  * (test/engine/funding.test.ts), PGlite and a PostgreSQL server (test/postgres/funding.test.ts).
  */
 import { expect, test } from 'vitest';
-import { createEngine, replay } from '../../src/index.js';
+import { createEngine } from '../../src/engine/entry.js';
+import { replay } from '../../src/index.js';
 import type { Store } from '../../src/store/entry.js';
 import { customer, offer, tx } from '../fixtures.js';
 

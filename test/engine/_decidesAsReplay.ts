@@ -4,7 +4,8 @@
  */
 import fc from 'fast-check';
 import { expect } from 'vitest';
-import { createEngine, replay, type TransactionError } from '../../src/index.js';
+import { createEngine } from '../../src/engine/entry.js';
+import { replay, type TransactionError } from '../../src/index.js';
 import type { Store } from '../../src/store/entry.js';
 import { scenarioArbitrary } from '../../src/testing/index.js';
 import { optionsArbitrary } from '../properties/_options.js';

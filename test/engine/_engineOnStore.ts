@@ -11,8 +11,8 @@ import {
   createEngine,
   createMemoryPartners,
   type EngineOptions,
-  OfferValidationError,
-} from '../../src/index.js';
+} from '../../src/engine/entry.js';
+import { OfferValidationError } from '../../src/index.js';
 import type { Store, StoreSession } from '../../src/store/entry.js';
 import { customer, history, offer, tx } from '../fixtures.js';
 

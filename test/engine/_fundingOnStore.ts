@@ -7,7 +7,8 @@
  */
 import fc from 'fast-check';
 import { afterEach, describe, expect, test } from 'vitest';
-import { type CashbackEngine, createEngine, Money } from '../../src/index.js';
+import { type CashbackEngine, createEngine } from '../../src/engine/entry.js';
+import { Money } from '../../src/index.js';
 import type { FundingRecount, Store } from '../../src/store/entry.js';
 import { customer, offer, tx } from '../fixtures.js';
 

@@ -7,7 +7,11 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type AddTransactionsResult, type CashbackEngine, createEngine } from '../../src/index.js';
+import {
+  type AddTransactionsResult,
+  type CashbackEngine,
+  createEngine,
+} from '../../src/engine/entry.js';
 import type { Store } from '../../src/store/entry.js';
 
 const OFFER = {

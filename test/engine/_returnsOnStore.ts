@@ -7,7 +7,8 @@
  */
 import fc from 'fast-check';
 import { afterEach, describe, expect, test } from 'vitest';
-import { type CashbackEngine, createEngine, type EngineOptions, Money } from '../../src/index.js';
+import { type CashbackEngine, createEngine, type EngineOptions } from '../../src/engine/entry.js';
+import { Money } from '../../src/index.js';
 import type { Store } from '../../src/store/entry.js';
 import { customer, history, offer, tx } from '../fixtures.js';
 

@@ -13,7 +13,7 @@ import {
   createMemoryStore,
   type EngineOptions,
   type PaymentsPage,
-} from '../../src/index.js';
+} from '../../src/engine/entry.js';
 import type { Store } from '../../src/store/entry.js';
 import { customer, history, offer, tx } from '../fixtures.js';
 import { A, counter, describeEngineOnStore, EVERYTHING, NOON } from './_engineOnStore.js';

@@ -3,7 +3,7 @@
  * and a PostgreSQL server run the same tests in test/postgres/funding.test.ts.
  */
 import { describe } from 'vitest';
-import { createMemoryStore } from '../../src/index.js';
+import { createMemoryStore } from '../../src/engine/entry.js';
 import { describeCalendarEdges } from './_calendarEdges.js';
 import { describeFundingOnStore } from './_fundingOnStore.js';
 

@@ -8,10 +8,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { screenCustomers } from '../../src/core/customers.js';
 import { purchaseOf, screenHistory } from '../../src/core/decide.js';
+import { type CashbackEngine, createEngine } from '../../src/engine/entry.js';
 import {
-  type CashbackEngine,
   compileOffers,
-  createEngine,
   type DecideState,
   decide,
   type ParsedCustomer,

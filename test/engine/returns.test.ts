@@ -3,7 +3,7 @@
  * PostgreSQL server run the same tests in test/postgres/returns.test.ts.
  */
 import { describe } from 'vitest';
-import { createMemoryStore } from '../../src/index.js';
+import { createMemoryStore } from '../../src/engine/entry.js';
 import { describeReturnsOnStore } from './_returnsOnStore.js';
 
 describe('returns on the memory store', () => {

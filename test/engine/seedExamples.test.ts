@@ -10,7 +10,7 @@ import {
   createEngine,
   createMemoryStore,
   InvalidRequestError,
-} from '../../src/index.js';
+} from '../../src/engine/entry.js';
 import { customer, history, offer, tx } from '../fixtures.js';
 
 const A = 'bank-a';

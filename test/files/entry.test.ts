@@ -1,7 +1,7 @@
 /**
- * Importing `cashback-engine` loads no file-format code: the CSV, Parquet, gzip and Vega
- * libraries are reached only through `cashback-engine/files`. Checked on the built ESM output
- * (`npm run build` first) by following its static imports from dist/index.js.
+ * Importing `cashback-engine` (or its engine, rules or store entry) loads no file-format code: the
+ * CSV, Parquet, gzip and Vega libraries are reached only through `cashback-engine/files`. Checked
+ * on the built ESM output (`npm run build` first) by following its static imports from each entry.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -51,5 +51,13 @@ describe('entry points', () => {
     const files = externals('files.js');
     expect(files).toContain('papaparse');
     expect(files).toContain('hyparquet');
+  });
+
+  it.each(['engine.js', 'rules.js', 'store.js'])('%s imports none of them either', (entry) => {
+    expect(
+      [...externals(entry)].filter((s) =>
+        FILE_LIBRARIES.some((l) => s === l || s.startsWith(`${l}/`)),
+      ),
+    ).toEqual([]);
   });
 });

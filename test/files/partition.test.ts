@@ -13,7 +13,8 @@ import {
   partitionOfId,
 } from '../../src/files/parallel/routeByCustomer.js';
 import { encodeOutcomes, OutcomeReader } from '../../src/files/parallel/wireOutcomes.js';
-import { compileOffers, createReplay, type Outcome, parseTransaction } from '../../src/index.js';
+import { createReplay, type Outcome, parseTransaction } from '../../src/index.js';
+import { compileOfferSet } from '../../src/matching/compileOffers.js';
 import { ExactMoney } from '../../src/model/money.js';
 import { sampleData } from './generated.js';
 
@@ -78,7 +79,7 @@ describe('LineRouter', () => {
 });
 
 /** Offers at three merchants, two of them with a budget. */
-const budgetedOffers = compileOffers(
+const budgetedOffers = compileOfferSet(
   [
     ['Coffee House', { amount: 10 }],
     ['Café Zoë', { amount: 5, period: 'day' }],

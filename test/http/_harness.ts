@@ -6,19 +6,19 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import {
+  type CashbackEngine,
+  createEngine,
+  createMemoryStore,
+  type PartnerRegistry,
+  type PartnerSettings,
+} from '../../src/engine/entry.js';
+import {
   createHttpApp,
   type HttpAppOptions,
   hashApplicationKey,
   openApiDocument,
   serveHttp,
 } from '../../src/http/index.js';
-import {
-  type CashbackEngine,
-  createEngine,
-  createMemoryStore,
-  type PartnerRegistry,
-  type PartnerSettings,
-} from '../../src/index.js';
 import type { Store } from '../../src/store/entry.js';
 
 /** Every test partner's application key is its id with this suffix. */

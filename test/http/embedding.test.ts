@@ -9,13 +9,13 @@ import { getRequestListener } from '@hono/node-server';
 import { Hono } from 'hono';
 import { mount } from 'hono/mount';
 import { describe, expect, test } from 'vitest';
+import { createEngine, createMemoryPartners } from '../../src/engine/entry.js';
 import {
   createHttpApp,
   type HttpApp,
   hashApplicationKey,
   serveHttp,
 } from '../../src/http/index.js';
-import { createEngine, createMemoryPartners } from '../../src/index.js';
 import { customer } from '../fixtures.js';
 import { TOKEN_SECRET } from './_harness.js';
 

@@ -16,9 +16,9 @@
 import { connect } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createMemoryStore } from '../../src/engine/entry.js';
 import { STATUS } from '../../src/http/errors.js';
 import { keyFingerprint } from '../../src/http/keyFingerprint.js';
-import { createMemoryStore } from '../../src/index.js';
 import type { Store, StoreSession } from '../../src/store/entry.js';
 import { customer, offer } from '../fixtures.js';
 import {

@@ -4,6 +4,7 @@
  * the state kept for refused requests stays bounded whatever the application ids sent.
  */
 import { afterEach, describe, expect, test } from 'vitest';
+import { createEngine, createMemoryPartners, createMemoryStore } from '../../src/engine/entry.js';
 import { keyChecksOf } from '../../src/http/app.js';
 import {
   createHttpApp,
@@ -12,7 +13,6 @@ import {
   type RunningServer,
   serveHttp,
 } from '../../src/http/index.js';
-import { createEngine, createMemoryPartners, createMemoryStore } from '../../src/index.js';
 import { type Harness, keyOf, startHarness, TOKEN_SECRET } from './_harness.js';
 
 const A = 'bank-a';

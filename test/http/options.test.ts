@@ -4,8 +4,8 @@
  */
 import { connect } from 'node:net';
 import { describe, expect, test } from 'vitest';
+import { createEngine, createMemoryPartners } from '../../src/engine/entry.js';
 import { createHttpApp, type HttpAppOptions, serveHttp } from '../../src/http/index.js';
-import { createEngine, createMemoryPartners } from '../../src/index.js';
 import { TOKEN_SECRET } from './_harness.js';
 
 const partners = createMemoryPartners([]);

@@ -6,7 +6,7 @@
  * the OpenAPI document (test/http/_harness.ts).
  */
 import { afterAll, afterEach, describe, expect, test } from 'vitest';
-import { createMemoryStore } from '../../src/index.js';
+import { createMemoryStore } from '../../src/engine/entry.js';
 import type { Store } from '../../src/store/entry.js';
 import { createPgliteStore, migrate } from '../../src/store/postgres/index.js';
 import { customer, history, offer, tx } from '../fixtures.js';

@@ -5,7 +5,7 @@
  * document (test/http/_harness.ts).
  */
 import { afterEach, describe, expect, test } from 'vitest';
-import { createMemoryStore } from '../../src/index.js';
+import { createMemoryStore } from '../../src/engine/entry.js';
 import type { Store } from '../../src/store/entry.js';
 import { customer, history, offer, tx } from '../fixtures.js';
 import { type Harness, type HarnessOptions, startHarness } from './_harness.js';

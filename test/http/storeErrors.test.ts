@@ -4,7 +4,7 @@
  * (`POST /returns` too) and on those that read; nothing of the request is kept.
  */
 import { afterEach, describe, expect, test } from 'vitest';
-import { createMemoryStore } from '../../src/index.js';
+import { createMemoryStore } from '../../src/engine/entry.js';
 import { StorageFullError, type Store, StoreUnavailableError } from '../../src/store/entry.js';
 import { customer, tx } from '../fixtures.js';
 import { type Harness, startHarness } from './_harness.js';

@@ -1,5 +1,9 @@
 import { describe, expect, test } from 'vitest';
-import { compileOffers, OfferValidationError } from '../../src/matching/compileOffers.js';
+import {
+  compileOfferSet,
+  compileOffers,
+  OfferValidationError,
+} from '../../src/matching/compileOffers.js';
 import { offer } from '../fixtures.js';
 
 function issues(offers: unknown[]) {
@@ -15,18 +19,28 @@ function issues(offers: unknown[]) {
 
 describe('compileOffers', () => {
   test('indexes offers by merchant key, each list by offer_id', () => {
-    const set = compileOffers([
+    const set = compileOfferSet([
       offer({ offer_id: 3 }),
       offer({ offer_id: 1, merchant_name: ' COFFEE   house' }),
       offer({ offer_id: 2, merchant_name: 'Bakery' }),
     ]);
-    expect(set.offers.map((o) => o.offerId)).toEqual([1, 2, 3]);
+    expect(set.compiled.map((o) => o.offerId)).toEqual([1, 2, 3]);
     expect(set.byMerchant.get('coffee house')?.map((o) => o.offerId)).toEqual([1, 3]);
     expect(set.historyKeys.size).toBe(0);
   });
 
+  test('shows the offers as loaded, by offer_id: the same objects the compiled offers hold', () => {
+    const set = compileOfferSet([offer({ offer_id: 2 }), offer({ offer_id: 1, active: false })]);
+    expect(set.offers.map((o) => [o.offer_id, o.active])).toEqual([
+      [1, false],
+      [2, true],
+    ]);
+    expect(set.offers).toEqual(set.compiled.map((o) => o.offer));
+    expect(set.offers[0]).toBe(set.compiled[0]?.offer);
+  });
+
   test('knows which merchants need history, and the longest lookback', () => {
-    const set = compileOffers([
+    const set = compileOfferSet([
       offer({ offer_id: 1, audience: 'returning', lookback_days: 30 }),
       offer({
         offer_id: 2,
@@ -40,8 +54,8 @@ describe('compileOffers', () => {
   });
 
   test('fills in active: true and keeps the offer as loaded', () => {
-    const set = compileOffers([offer()]);
-    expect(set.offers[0]?.offer).toMatchObject({
+    const set = compileOfferSet([offer()]);
+    expect(set.compiled[0]?.offer).toMatchObject({
       offer_id: 1,
       active: true,
       merchant_name: 'Coffee House',
@@ -200,8 +214,8 @@ describe('compileOffers and unknown fields', () => {
 
   test('keeps metadata as loaded and never reads it', () => {
     const metadata = { campaign: 'spring', tags: ['a', 1, null, { deep: true }] };
-    const set = compileOffers([offer({ metadata })]);
-    expect(set.offers[0]?.offer.metadata).toEqual(metadata);
+    const set = compileOfferSet([offer({ metadata })]);
+    expect(set.compiled[0]?.offer.metadata).toEqual(metadata);
   });
 
   test('refuses metadata that is not an object of JSON values', () => {
@@ -225,15 +239,15 @@ describe('compileOffers and the caller’s JSON', () => {
       age: ['18-25'],
       conditions: { fact: 'transaction.hour', operator: 'lessThan', value: 10 },
     });
-    const set = compileOffers([input]);
+    const set = compileOfferSet([input]);
     (input.age as string[]).push('65+');
     (input.conditions as { value: number }).value = 99;
-    expect(set.offers[0]?.offer.age).toEqual(['18-25']);
-    expect(set.offers[0]?.offer.conditions).toEqual({
+    expect(set.compiled[0]?.offer.age).toEqual(['18-25']);
+    expect(set.compiled[0]?.offer.conditions).toEqual({
       fact: 'transaction.hour',
       operator: 'lessThan',
       value: 10,
     });
-    expect(Object.isFrozen(set.offers[0]?.offer)).toBe(true);
+    expect(Object.isFrozen(set.compiled[0]?.offer)).toBe(true);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { explain } from '../../src/core/explain.js';
 import { replay } from '../../src/core/replay/replay.js';
+import { compileOffers } from '../../src/matching/compileOffers.js';
 import { customer, history, offer, tx } from '../fixtures.js';
 
 type Options = Parameters<typeof replay>[1];
@@ -344,6 +345,16 @@ describe('explain', () => {
     const unknown = explain(tx(), { offers: [offer()], customer: undefined });
     expect(unknown.outcome).toMatchObject({ ok: false, error: { code: 'customer_not_found' } });
     expect(unknown.candidates).toEqual([]);
+  });
+
+  test('takes offers as JSON or as a set from compileOffers, and refuses a look-alike set', () => {
+    const set = compileOffers([offer()]);
+    const e = explain(tx(), { offers: set, customer: customer() });
+    expect(e).toEqual(explain(tx(), { offers: [offer()], customer: customer() }));
+    const lookAlike = { offers: set.offers, historyKeys: new Set<string>(), maxLookbackDays: 0 };
+    expect(() => explain(tx(), { offers: lookAlike, customer: customer() })).toThrow(
+      new TypeError('context.offers must be an OfferSet from compileOffers, got an object'),
+    );
   });
 });
 

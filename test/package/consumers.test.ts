@@ -27,21 +27,22 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
 
 /**
- * Uses every entry point the engine's users and store authors need and the types the nodenext
- * bug broke: `new Money(…)` must construct,
+ * Uses every entry point the engine's users, rule authors and store authors need (a registry of
+ * `cashback-engine/rules` passes as the root's options, the memory store of
+ * `cashback-engine/engine` as the store contract's `Store`) and the types the nodenext bug broke: `new Money(…)` must construct,
  * `MoneyValue` must not be `any` (the `@ts-expect-error` line fails if it is), and
  * `ResolvedOptions.roundingMode` (decimal.js's `Decimal.Rounding`) must resolve.
  */
 const CONSUMER = `import {
-  createEngine,
-  createMemoryPartners,
-  createMemoryStore,
   Money,
   type MoneyValue,
+  type OperatorRegistry,
   replay,
   resolveOptions,
 } from 'cashback-engine';
+import { createEngine, createMemoryPartners, createMemoryStore } from 'cashback-engine/engine';
 import { createHttpApp } from 'cashback-engine/http';
+import { createOperatorRegistry, defineOperator } from 'cashback-engine/rules';
 import { type Store, StoreUnavailableError } from 'cashback-engine/store';
 import { invariants, scenarioArbitrary } from 'cashback-engine/testing';
 
@@ -51,8 +52,10 @@ const notAnAmount: MoneyValue = '1.10';
 const doubled: string = price.times(2).toFixed(2);
 const roundingMode: number = resolveOptions({ rounding: 'half-even' }).roundingMode;
 
+const odd = defineOperator({ name: 'odd', factType: 'number', evaluate: (n) => n % 2 === 1 });
+const operators: OperatorRegistry = createOperatorRegistry([odd]);
 const data = { offers: [], customers: [], transactions: [] };
-const result = replay(data);
+const result = replay(data, { operators });
 invariants.all({ ...data, history: [] }, result);
 const paid: number = result.summary.paid;
 
@@ -68,6 +71,7 @@ console.log(
     doubled,
     roundingMode,
     paid,
+    operators: operators.names.includes('odd'),
     app: typeof app.fetch,
     scenarios: typeof scenarios.generate,
     notAnAmount: typeof notAnAmount,
@@ -198,6 +202,7 @@ describe('the packed package in a TypeScript project', () => {
         doubled: '2.20',
         roundingMode: 6,
         paid: 0,
+        operators: true,
         app: 'function',
         scenarios: 'function',
         notAnAmount: 'string',

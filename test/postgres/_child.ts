@@ -4,7 +4,7 @@
  * a `go` line so that every child starts at once, then prints its result as one JSON line.
  */
 import { createInterface } from 'node:readline';
-import { createEngine } from '../../src/index.js';
+import { createEngine } from '../../src/engine/entry.js';
 import { createPostgresStore, migrate } from '../../src/store/postgres/index.js';
 
 /** What a child is asked to do. */

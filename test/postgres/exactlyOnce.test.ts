@@ -7,7 +7,8 @@
  */
 import Decimal from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngine, replay } from '../../src/index.js';
+import { createEngine } from '../../src/engine/entry.js';
+import { replay } from '../../src/index.js';
 import { createPostgresStore } from '../../src/store/postgres/index.js';
 import { offer } from '../fixtures.js';
 import type { ChildJob } from './_child.js';

@@ -5,7 +5,7 @@
  * do not wait for each other; batches flooding a held budget leave the pool to other partners.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createEngine } from '../../src/index.js';
+import { createEngine } from '../../src/engine/entry.js';
 import type { FundingRange, Store } from '../../src/store/entry.js';
 import { customer, offer, tx } from '../fixtures.js';
 import { SKIP_SERVER, warnWhenSkipped } from './_databases.js';

@@ -6,7 +6,7 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngine } from '../../src/index.js';
+import { createEngine } from '../../src/engine/entry.js';
 import type { Store } from '../../src/store/entry.js';
 import { createPostgresStore, migrate } from '../../src/store/postgres/index.js';
 import { customer, offer, tx } from '../fixtures.js';

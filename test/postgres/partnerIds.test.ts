@@ -4,7 +4,7 @@
  * another (docs/concepts.md, Input rules).
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { createMemoryStore } from '../../src/index.js';
+import { createMemoryStore } from '../../src/engine/entry.js';
 import type { Store } from '../../src/store/entry.js';
 import { createPgliteStore, migrate } from '../../src/store/postgres/index.js';
 import { EMPTY, sharedPglite } from './_databases.js';

@@ -5,7 +5,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createEngine, parseTransaction, replay } from '../../src/index.js';
+import { createEngine } from '../../src/engine/entry.js';
+import { parseTransaction, replay } from '../../src/index.js';
 import { parseDateTime, type WallClock } from '../../src/model/dateTime.js';
 import { merchantKey } from '../../src/model/normalise.js';
 import { scenarioArbitrary } from '../../src/testing/index.js';

@@ -30,7 +30,7 @@ describe('arbitraries', () => {
         (offers) => {
           const set = compileOffers(offers);
           expect(set.offers).toHaveLength(offers.length);
-          for (const o of set.offers) expect(pool).toContain(o.merchantKey);
+          for (const o of set.offers) expect(pool).toContain(merchantKey(o.merchant_name));
         },
       ),
       { numRuns: 200 },

@@ -5,8 +5,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compileOffers, resolveOptions } from '../../src/index.js';
+import { resolveOptions } from '../../src/index.js';
 import { cashbackReference, computeCashback } from '../../src/matching/cashback.js';
+import { compileOfferSet } from '../../src/matching/compileOffers.js';
 import { type ExactAmount, parseAmount } from '../../src/model/money.js';
 import { amountArbitrary } from '../../src/testing/_internals/amounts.js';
 import { ROUNDINGS } from './_options.js';
@@ -65,7 +66,7 @@ describe('computeCashback', () => {
           },
         ),
         (a, d, c, optionsList) => {
-          const [offer] = compileOffers([
+          const [offer] = compileOfferSet([
             {
               offer_id: 1,
               name: '',
@@ -76,7 +77,7 @@ describe('computeCashback', () => {
               valid_to: '2025-12-31',
               ...(c === undefined ? {} : { max_cashback: c }),
             },
-          ]).offers;
+          ]).compiled;
           if (offer === undefined) throw new Error('no offer compiled');
           const amountExact = exact(a);
           // Several options in a row on one offer: the cap is taken to each scale in turn.

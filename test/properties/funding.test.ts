@@ -9,7 +9,6 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   type Adjustment,
-  compileOffers,
   createReplay,
   type Outcome,
   parseTransaction,
@@ -18,6 +17,7 @@ import {
   resolveOptions,
 } from '../../src/index.js';
 import { cashbackDecimal, computeCashback } from '../../src/matching/cashback.js';
+import { compileOfferSet } from '../../src/matching/compileOffers.js';
 import { invariants, type Scenario } from '../../src/testing/index.js';
 import { fundedScenarios } from './_funded.js';
 import { mergeOrder } from './_mergeOrder.js';
@@ -135,7 +135,7 @@ function periodOf(period: string | undefined, day: string): string {
  */
 function partialPaymentsAreLast(scenario: Scenario, options: DrawnOptions): number {
   const resolved = resolveOptions(options);
-  const offers = new Map(compileOffers(scenario.offers).offers.map((o) => [o.offerId, o]));
+  const offers = new Map(compileOfferSet(scenario.offers).compiled.map((o) => [o.offerId, o]));
   const json = new Map(scenario.offers.map((o) => [o.offer_id, o]));
   const days = new Map<string, { day: string; amount: Parameters<typeof computeCashback>[0] }>();
   scenario.transactions.forEach((t, i) => {

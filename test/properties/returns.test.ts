@@ -5,9 +5,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { createEngine } from '../../src/engine/entry.js';
 import {
   type Adjustment,
-  createEngine,
   createReplay,
   type ReturnError,
   replay,

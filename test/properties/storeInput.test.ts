@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, describe, expect, test } from 'vitest';
-import { type CashbackEngine, createEngine, createMemoryStore } from '../../src/index.js';
+import { type CashbackEngine, createEngine, createMemoryStore } from '../../src/engine/entry.js';
 import { createPgliteStore, migrate } from '../../src/store/postgres/index.js';
 import { offer } from '../fixtures.js';
 import { EMPTY, sharedPglite } from '../postgres/_databases.js';

@@ -4,6 +4,8 @@ import {
   compileCondition,
   createOperatorRegistry,
   defineOperator,
+  OperatorRegistry,
+  registeredOperator,
 } from '../../src/rules/index.js';
 import { context } from './_fixtures.js';
 
@@ -160,8 +162,9 @@ describe('compileCondition and checkCondition options', () => {
 describe('createOperatorRegistry', () => {
   test('holds the built-ins, then the custom operators', () => {
     expect(operators.names.slice(-2)).toEqual(['startsWith', 'between']);
-    expect(operators.get('lessThan')?.name).toBe('lessThan');
-    expect(operators.get('toString')).toBeUndefined();
+    expect(registeredOperator(operators, 'lessThan')?.name).toBe('lessThan');
+    expect(registeredOperator(operators, 'startsWith')).toBe(startsWith);
+    expect(registeredOperator(operators, 'toString')).toBeUndefined();
   });
   test('refuses a name that is taken by a built-in', () => {
     const equal = defineOperator({ name: 'equal', evaluate: () => true });
@@ -171,13 +174,24 @@ describe('createOperatorRegistry', () => {
     expect(() => createOperatorRegistry([startsWith, startsWith])).toThrow(
       '"startsWith" is already',
     );
-    expect(() => operators.with(between)).toThrow('"between" is already registered');
   });
-  test('is immutable: with returns a new registry', () => {
+  test('is immutable, and each call makes a registry of its own', () => {
     const odd = defineOperator({ name: 'odd', factType: 'number', evaluate: (n) => n % 2 === 1 });
-    const more = operators.with(odd);
-    expect(more.get('odd')).toBe(odd);
-    expect(operators.get('odd')).toBeUndefined();
+    const more = createOperatorRegistry([startsWith, between, odd]);
+    expect(registeredOperator(more, 'odd')).toBe(odd);
+    expect(registeredOperator(operators, 'odd')).toBeUndefined();
+    expect(Object.isFrozen(operators)).toBe(true);
+    expect(Object.isFrozen(operators.names)).toBe(true);
+  });
+  test('shows its names and nothing else: the compiler reads the operators', () => {
+    expect(operators).toBeInstanceOf(OperatorRegistry);
+    expect(Object.keys(operators)).toEqual(['names']);
+  });
+  test('is what compiling takes as operators: a look-alike object is refused', () => {
+    const lookAlike = { names: operators.names, get: (name: string) => name };
+    expect(() => compileCondition({ all: [] }, { operators: lookAlike as never })).toThrow(
+      new TypeError('operators must be a registry from createOperatorRegistry, got an object'),
+    );
   });
   test('refuses what is not an operator', () => {
     expect(() => createOperatorRegistry([{ name: 'x' } as never])).toThrow('Not an operator');

@@ -3,7 +3,7 @@
  * engine calls in flight have ended, and refuses the calls that come after.
  */
 import { describe, expect, it } from 'vitest';
-import { createEngine } from '../../src/index.js';
+import { createEngine } from '../../src/engine/entry.js';
 import { gateEngine } from '../../src/service/engineGate.js';
 import { StoreUnavailableError } from '../../src/store/entry.js';
 

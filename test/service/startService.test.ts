@@ -6,6 +6,7 @@
  */
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
+import { createMemoryStore } from '../../src/engine/entry.js';
 import {
   hashApplicationKey,
   type Service,
@@ -13,7 +14,7 @@ import {
   type ServicePartner,
   startService,
 } from '../../src/http/index.js';
-import { createMemoryStore, OfferValidationError } from '../../src/index.js';
+import { OfferValidationError } from '../../src/index.js';
 import { type Store, StoreUnavailableError } from '../../src/store/entry.js';
 import { generateWebhookSecret } from '../../src/webhooks/index.js';
 import { customer, offer, tx } from '../fixtures.js';

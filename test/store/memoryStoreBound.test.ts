@@ -4,7 +4,7 @@
  */
 import { getHeapStatistics } from 'node:v8';
 import { describe, expect, test } from 'vitest';
-import { createEngine, createMemoryStore, type MemoryStoreUsage } from '../../src/index.js';
+import { createEngine, createMemoryStore, type MemoryStoreUsage } from '../../src/engine/entry.js';
 import {
   type CustomerRecord,
   type PaymentRecord,

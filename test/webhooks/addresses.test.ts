@@ -8,7 +8,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { createMemoryStore } from '../../src/index.js';
+import { createMemoryStore } from '../../src/engine/entry.js';
 import { isBlockedAddress } from '../../src/webhooks/addresses.js';
 import { embeddedIpv4 } from '../../src/webhooks/embeddedIpv4.js';
 import {

@@ -5,7 +5,7 @@ import {
   createMemoryPartners,
   createMemoryStore,
   type MemoryStore,
-} from '../../src/index.js';
+} from '../../src/engine/entry.js';
 import {
   createWebhookDispatcher,
   generateWebhookSecret,

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from 'vitest';
-import { createMemoryStore } from '../../src/index.js';
+import { createMemoryStore } from '../../src/engine/entry.js';
 import { generateWebhookSecret, startWebhookDispatcher } from '../../src/webhooks/index.js';
 import { type Receiver, startReceiver } from './_receiver.js';
 

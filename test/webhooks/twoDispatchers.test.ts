@@ -4,7 +4,7 @@
  * one database; on memory, one store.
  */
 import { afterEach, describe, expect, test } from 'vitest';
-import { createMemoryStore } from '../../src/index.js';
+import { createMemoryStore } from '../../src/engine/entry.js';
 import type { Store } from '../../src/store/entry.js';
 import { createPgliteStore, createPostgresStore, migrate } from '../../src/store/postgres/index.js';
 import { createWebhookDispatcher, generateWebhookSecret } from '../../src/webhooks/index.js';

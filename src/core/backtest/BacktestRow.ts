@@ -8,14 +8,19 @@ export interface BacktestFigures {
   readonly customers: number;
 }
 
-/** One row of a difference table: the key, both sets' figures and candidate minus baseline. @public */
-export interface BacktestRow {
-  /** The offer id, month (`YYYY-MM`), day or segment value the row is about. */
+/**
+ * One row of a difference table: the key, both sets' figures and candidate minus baseline. The
+ * rows of held-back cashback (`BacktestHeldBack`) are rows of `HeldBackFigures`.
+ * @typeParam F - the figures of each set
+ * @public
+ */
+export interface BacktestRow<F = BacktestFigures> {
+  /** The offer id, month (`YYYY-MM`), day or segment value the row is about; `total` for a total. */
   readonly key: string;
   /** Figures of the baseline. */
-  readonly baseline: BacktestFigures;
+  readonly baseline: F;
   /** Figures of the candidate. */
-  readonly candidate: BacktestFigures;
+  readonly candidate: F;
   /** Candidate minus baseline. */
-  readonly difference: BacktestFigures;
+  readonly difference: F;
 }

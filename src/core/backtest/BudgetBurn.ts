@@ -1,6 +1,6 @@
 import type { Cashback } from '../../matching/cashback.js';
 import { cashbackDecimal } from '../../matching/cashback.js';
-import type { OfferSet } from '../../matching/compileOffers.js';
+import type { CompiledOfferSet } from '../../matching/compileOffers.js';
 import { fundingPeriod, periodStart } from '../../matching/fundingPeriod.js';
 import type { CompiledOffer, FundingPeriod } from '../../matching/offer.js';
 import { formatDay } from '../../model/day.js';
@@ -62,7 +62,7 @@ export class BurnBook {
    * @param scale - decimal places of amounts
    */
   constructor(
-    private readonly offers: OfferSet,
+    private readonly offers: CompiledOfferSet,
     private readonly scale: number,
   ) {}
 
@@ -106,7 +106,7 @@ export class BurnBook {
    */
   build(): BudgetBurn[] {
     const burns: BudgetBurn[] = [];
-    for (const offer of this.offers.offers) {
+    for (const offer of this.offers.compiled) {
       const budget = offer.budget;
       if (budget === undefined) continue;
       if (budget.period === 'offer') this.period(offer, 0);

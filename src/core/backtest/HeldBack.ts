@@ -1,4 +1,5 @@
 import { ExactMoney, type MoneyValue } from '../../model/money.js';
+import type { BacktestRow } from './BacktestRow.js';
 
 /** The checks that hold cashback back (docs/concepts.md, Funding controls). @public */
 export type FundingCheck = 'customer_cap' | 'budget';
@@ -28,24 +29,15 @@ export interface HeldBackFigures {
   };
 }
 
-/** One row of held-back cashback: the key, both sets' figures and candidate minus baseline. @public */
-export interface HeldBackRow {
-  /** `total`, or the `offer_id` of the best offer with no budget and no cap. */
-  readonly key: string;
-  /** Figures of the baseline. */
-  readonly baseline: HeldBackFigures;
-  /** Figures of the candidate. */
-  readonly candidate: HeldBackFigures;
-  /** Candidate minus baseline. */
-  readonly difference: HeldBackFigures;
-}
-
 /** Cashback held back by caps and budgets in both sets. @public */
 export interface BacktestHeldBack {
-  /** Over all transactions. */
-  readonly total: HeldBackRow;
-  /** By the best offer with no budget and no cap, in id order; offers that held nothing back are left out. */
-  readonly byOffer: readonly HeldBackRow[];
+  /** Over all transactions: key `total`. */
+  readonly total: BacktestRow<HeldBackFigures>;
+  /**
+   * By the best offer with no budget and no cap (key: its `offer_id`), in id order; offers that
+   * held nothing back are left out.
+   */
+  readonly byOffer: readonly BacktestRow<HeldBackFigures>[];
 }
 
 const CHECKS = ['customer_cap', 'budget'] as const;
@@ -182,7 +174,7 @@ export function heldBackRows(
     ...sum(h.byCheck),
     ...(h.net === undefined ? {} : { netOfReturns: sum(h.net) }),
   });
-  const row = (key: string, b: Held, c: Held): HeldBackRow => ({
+  const row = (key: string, b: Held, c: Held): BacktestRow<HeldBackFigures> => ({
     key,
     baseline: figures(b),
     candidate: figures(c),

@@ -1,4 +1,4 @@
-import type { OfferSet } from '../../matching/compileOffers.js';
+import type { CompiledOfferSet } from '../../matching/compileOffers.js';
 import type { ResolvedOptions } from '../../model/options.js';
 import type { ParsedTransaction } from '../../model/parseTransaction.js';
 import type { Outcome } from '../outcome.js';
@@ -25,7 +25,7 @@ export class HeldBackReturns {
    * @param held - the tally the changes go to
    */
   constructor(
-    plain: OfferSet,
+    plain: CompiledOfferSet,
     private readonly options: ResolvedOptions,
     private readonly held: HeldBackTally,
   ) {

@@ -1,4 +1,4 @@
-import { compileOffers } from '../../matching/compileOffers.js';
+import { compileOfferSet } from '../../matching/compileOffers.js';
 import type { WallClock } from '../../model/dateTime.js';
 import { ageOn } from '../../model/day.js';
 import { assertKnownKeys } from '../../model/knownKeys.js';
@@ -53,24 +53,19 @@ export interface BacktestData {
   readonly returns?: readonly unknown[];
 }
 
-/** One amount of both sets: baseline, candidate, candidate minus baseline. @public */
-export interface BacktestAmounts {
-  /** Of the baseline, an exact decimal string with `scale` places. */
-  readonly baseline: string;
-  /** Of the candidate. */
-  readonly candidate: string;
-  /** Candidate minus baseline. */
-  readonly difference: string;
-}
-
-/** Cashback of both sets as decided and net of returns (docs/backtest.md, Returns). @public */
-export interface BacktestNet {
+/**
+ * Cashback of one offer set as decided, taken back by returns and net of returns (docs/backtest.md,
+ * Returns): the figures of the row `BacktestResult.returns`. Exact decimal strings with `scale`
+ * places.
+ * @public
+ */
+export interface NetFigures {
   /** Cashback as decided: the total row's. */
-  readonly decided: BacktestAmounts;
+  readonly decided: string;
   /** Cashback the returns' adjustments took back. */
-  readonly adjusted: BacktestAmounts;
+  readonly adjusted: string;
   /** Cashback net of returns: the sum of the payments' current cashback. */
-  readonly net: BacktestAmounts;
+  readonly net: string;
 }
 
 /** What `backtest` returns: the difference tables and the chart specifications. @public */
@@ -93,8 +88,11 @@ export interface BacktestResult {
     readonly gender: readonly BacktestRow[];
     readonly audience: readonly BacktestRow[];
   };
-  /** Cashback as decided and net of returns; present only when `returns` were given. */
-  readonly returns?: BacktestNet;
+  /**
+   * Cashback as decided, taken back by returns and net of returns, over all transactions (key
+   * `total`); present only when `returns` were given.
+   */
+  readonly returns?: BacktestRow<NetFigures>;
   /**
    * Each budget's burn, per offer with a budget and per period: cashback by day as decided and
    * the day it ran out (docs/backtest.md, Budgets and caps); present only when an offer of either
@@ -113,9 +111,6 @@ export interface BacktestResult {
   /** Vega-Lite specifications of the report's charts, data inlined. */
   readonly charts: BacktestCharts;
 }
-
-/** Options of `backtest`: those of `createReplay`. @public */
-export type BacktestOptions = ReplaySessionOptions;
 
 const BACKTEST_OPTION_KEYS: readonly string[] = [...CORE_OPTION_KEYS, 'maxLatenessDays'];
 const DATA_KEYS: readonly string[] = [
@@ -232,7 +227,7 @@ const byNumber = (a: string, b: string): number => Number(a) - Number(b);
  */
 export async function backtest(
   data: BacktestData,
-  options: BacktestOptions = {},
+  options: ReplaySessionOptions = {},
 ): Promise<BacktestResult> {
   assertKnownKeys(data, DATA_KEYS, 'backtest data', 'field');
   assertKnownKeys(options, BACKTEST_OPTION_KEYS, 'backtest options');
@@ -341,7 +336,7 @@ export async function backtest(
  * @param options - the session's options
  * @param resolved - the same, resolved
  * @returns the session and the books
- * @throws as `compileOffers` and `createReplay`
+ * @throws as `compileOfferSet` and `createReplay`
  */
 function openSet(
   offers: readonly unknown[],
@@ -352,7 +347,7 @@ function openSet(
   if (!Array.isArray(offers)) {
     throw new TypeError(`backtest offers must be an array, got ${describeValue(offers)}`);
   }
-  const set = compileOffers(offers, { operators: resolved.operators });
+  const set = compileOfferSet(offers, { operators: resolved.operators });
   const funding = setFunding(set, resolved, options.returns === true);
   return { session: openReplay({ ...shared, offers: set }, options, funding.watch), funding };
 }
@@ -395,20 +390,25 @@ async function feed(
   if (!cursor.done) pushReturns(null);
 }
 
-/** Cashback as decided, taken back and net, of both sets, from their summaries. */
+/** Cashback as decided, taken back and net, of both sets, from their summaries: one row. */
 function netOf(
   summaries: { readonly baseline: ReplaySummary; readonly candidate: ReplaySummary },
   scale: number,
-): BacktestNet {
-  const amounts = (of: (s: ReplaySummary) => string): BacktestAmounts => {
-    const baseline = of(summaries.baseline);
-    const candidate = of(summaries.candidate);
-    const difference = new Money(candidate).minus(baseline).toFixed(scale);
-    return { baseline, candidate, difference };
+): BacktestRow<NetFigures> {
+  const zero = new Money(0).toFixed(scale);
+  const figures = (s: ReplaySummary): NetFigures => ({
+    decided: s.totalCashback,
+    adjusted: s.returns?.adjustedCashback ?? zero,
+    net: s.returns?.netCashback ?? s.totalCashback,
+  });
+  const baseline = figures(summaries.baseline);
+  const candidate = figures(summaries.candidate);
+  const minus = (of: (f: NetFigures) => string): string =>
+    new Money(of(candidate)).minus(of(baseline)).toFixed(scale);
+  const difference: NetFigures = {
+    decided: minus((f) => f.decided),
+    adjusted: minus((f) => f.adjusted),
+    net: minus((f) => f.net),
   };
-  return {
-    decided: amounts((s) => s.totalCashback),
-    adjusted: amounts((s) => s.returns?.adjustedCashback ?? new Money(0).toFixed(scale)),
-    net: amounts((s) => s.returns?.netCashback ?? s.totalCashback),
-  };
+  return { key: 'total', baseline, candidate, difference };
 }

@@ -1,4 +1,4 @@
-import type { OfferSet } from '../../matching/compileOffers.js';
+import type { CompiledOfferSet } from '../../matching/compileOffers.js';
 import type { ResolvedOptions } from '../../model/options.js';
 import type { ChunkWatcher } from '../replay/ReplayCore.js';
 import type { ReturnOutcome } from '../returns/ReturnOutcome.js';
@@ -39,20 +39,20 @@ export interface SetFunding {
  * @returns the set's books and the watcher of its session
  */
 export function setFunding(
-  offers: OfferSet,
+  offers: CompiledOfferSet,
   options: ResolvedOptions,
   withReturns: boolean,
 ): SetFunding {
   const burn = new BurnBook(offers, options.scale);
   const held = new HeldBackTally(withReturns);
-  const funded = offers.offers.some((o) => o.funded);
+  const funded = offers.compiled.some((o) => o.funded);
   const plain = funded ? withoutFunding(offers) : offers;
   const followed = funded && withReturns ? new HeldBackReturns(plain, options, held) : undefined;
   return {
     watch: funded ? watchFunding(offers, burn, held, plain, followed) : undefined,
     burn,
     held,
-    budgets: offers.offers.some((o) => o.budget !== undefined),
+    budgets: offers.compiled.some((o) => o.budget !== undefined),
     funded,
     returns: (run, outcomes) => followed?.returns(run, outcomes),
   };

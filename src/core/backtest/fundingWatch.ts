@@ -3,7 +3,7 @@
 // chunk's earlier payments included) and what matching decided. The checks and amounts are
 // matching's own (`firstFailedCheck`, `fundingRoom`, `computeCashback`).
 import { cashbackDecimal, compareCashback, computeCashback } from '../../matching/cashback.js';
-import type { OfferSet } from '../../matching/compileOffers.js';
+import type { CompiledOfferSet } from '../../matching/compileOffers.js';
 import {
   firstFailedCheck,
   fundingRoom,
@@ -26,9 +26,9 @@ import type { HeldBackReturns } from './HeldBackReturns.js';
  * @param set - compiled offers
  * @returns the set with every offer's funding left out
  */
-export function withoutFunding(set: OfferSet): OfferSet {
+export function withoutFunding(set: CompiledOfferSet): CompiledOfferSet {
   const plain = new Map<CompiledOffer, CompiledOffer>(
-    set.offers.map((o) => [
+    set.compiled.map((o) => [
       o,
       o.funded ? { ...o, budget: undefined, customerCap: undefined, funded: false } : o,
     ]),
@@ -36,7 +36,7 @@ export function withoutFunding(set: OfferSet): OfferSet {
   const of = (o: CompiledOffer): CompiledOffer => plain.get(o) ?? o;
   return {
     ...set,
-    offers: set.offers.map(of),
+    compiled: set.compiled.map(of),
     byMerchant: new Map([...set.byMerchant].map(([key, list]) => [key, list.map(of)])),
   };
 }
@@ -51,16 +51,16 @@ export function withoutFunding(set: OfferSet): OfferSet {
  * @returns the watcher to open the set's session with
  */
 export function watchFunding(
-  offers: OfferSet,
+  offers: CompiledOfferSet,
   burn: BurnBook,
   held: HeldBackTally,
-  plain: OfferSet,
+  plain: CompiledOfferSet,
   returns: HeldBackReturns | undefined,
 ): ChunkWatcher {
   const fundedKeys = new Set(
     [...offers.byMerchant].filter(([, list]) => list.some((o) => o.funded)).map(([key]) => key),
   );
-  const byId = new Map(offers.offers.map((o) => [o.offerId, o]));
+  const byId = new Map(offers.compiled.map((o) => [o.offerId, o]));
   return (items, state) => {
     // Only items at a merchant with a funded offer can be held back or spend a budget; the others
     // touch neither those merchants' purchases nor any counter.

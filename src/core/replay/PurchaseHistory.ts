@@ -1,4 +1,4 @@
-import type { OfferSet } from '../../matching/compileOffers.js';
+import type { CompiledOfferSet } from '../../matching/compileOffers.js';
 import type { Purchase } from '../../matching/history.js';
 import type { ParsedTransaction } from '../../model/parseTransaction.js';
 import { purchaseOf } from '../decide.js';
@@ -23,7 +23,7 @@ export class PurchaseHistory {
    * @param lateness - `maxLatenessDays`
    */
   constructor(
-    private readonly offers: OfferSet,
+    private readonly offers: CompiledOfferSet,
     private readonly lateness: number,
   ) {}
 

@@ -1,7 +1,7 @@
 // The replay session: the one owner of what a replay decides beyond one batch (stored ids,
 // duplicates across chunks, registered customers, date order, the purchases kept). `replay`,
 // `createReplay`, `replayStream`, `backtest` and `cashback replay --workers N` all run on it.
-import { compileOffers } from '../../matching/compileOffers.js';
+import { compiledOfferSet, compileOfferSet } from '../../matching/compileOffers.js';
 import type { WallClock } from '../../model/dateTime.js';
 import { assertKnownKeys } from '../../model/knownKeys.js';
 import { type ResolvedOptions, resolveCoreOptions } from '../../model/options.js';
@@ -28,7 +28,7 @@ import {
   type ReplaySessionOptions,
 } from './options.js';
 import { PurchaseHistory } from './PurchaseHistory.js';
-import { checkData, isOfferSet, type ReplayData } from './ReplayData.js';
+import { checkData, type ReplayData } from './ReplayData.js';
 import type { ReplaySession } from './ReplaySession.js';
 import { ReturnBook } from './ReturnBook.js';
 import { ReturnTotals } from './ReturnTotals.js';
@@ -104,9 +104,9 @@ export function replayCore(
 ): ReplayCore {
   const resolved: ResolvedOptions = resolveCoreOptions(options);
   const lateness = latenessDays(options.maxLatenessDays, defaultLateness);
-  const offers = isOfferSet(data.offers)
-    ? data.offers
-    : compileOffers(data.offers, { operators: resolved.operators });
+  const offers = Array.isArray(data.offers)
+    ? compileOfferSet(data.offers, { operators: resolved.operators })
+    : compiledOfferSet(data.offers, 'data.offers');
   const start: ReplayStart = startReplay(
     offers,
     data.customers,
@@ -120,7 +120,7 @@ export function replayCore(
   purchases.store(start.stored);
   // Only a session that takes returns keeps what they need: none costs nothing.
   // Budgets and caps follow the processing order (docs/replay.md, Funding controls).
-  const counters = offers.offers.some((o) => o.funded) ? new FundingLedger(resolved) : undefined;
+  const counters = offers.compiled.some((o) => o.funded) ? new FundingLedger(resolved) : undefined;
   const book = withReturns ? new ReturnBook(offers, resolved, counters) : undefined;
   book?.store(start.stored);
   const returnTotals = withReturns ? new ReturnTotals(resolved.scale) : undefined;

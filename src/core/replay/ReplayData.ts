@@ -1,4 +1,4 @@
-import type { OfferSet } from '../../matching/compileOffers.js';
+import { isCompiledOfferSet, type OfferSet } from '../../matching/compileOffers.js';
 import { assertKnownKeys } from '../../model/knownKeys.js';
 import { describeValue } from '../../rules/_internals/describe.js';
 import { requireArray, requireObject } from '../requireInput.js';
@@ -42,23 +42,6 @@ export const REPLAY_DATA_KEYS: readonly string[] = [
 ];
 
 /**
- * Whether `offers` is what `compileOffers` returns (an array is not: it is offers to compile).
- * @param offers - `data.offers`
- * @returns whether it is an `OfferSet`
- */
-export function isOfferSet(offers: unknown): offers is OfferSet {
-  const set = offers as Partial<OfferSet> | null;
-  return (
-    typeof set === 'object' &&
-    set !== null &&
-    Array.isArray(set.offers) &&
-    typeof set.byMerchant?.get === 'function' &&
-    typeof set.historyKeys?.has === 'function' &&
-    typeof set.maxLookbackDays === 'number'
-  );
-}
-
-/**
  * Checks the input object of `createReplay` and `replay`: an object with no key but `offers`,
  * `customers`, `activations`, `history`, `transactions` and `returns`, `offers` an array or an
  * `OfferSet`, the other lists arrays (`activations`, `history` and `returns` may be left out, and
@@ -71,7 +54,7 @@ export function checkData(data: unknown, withTransactions: boolean): asserts dat
   requireObject(data, 'data');
   assertKnownKeys(data, REPLAY_DATA_KEYS, 'data', 'field');
   const d = data as Record<string, unknown>;
-  if (!Array.isArray(d.offers) && !isOfferSet(d.offers)) {
+  if (!Array.isArray(d.offers) && !isCompiledOfferSet(d.offers)) {
     throw new TypeError(
       `data.offers must be an array of offers or an OfferSet from compileOffers, got ${describeValue(d.offers)}`,
     );

@@ -1,5 +1,5 @@
 import { cashbackDecimal } from '../../matching/cashback.js';
-import type { OfferSet } from '../../matching/compileOffers.js';
+import type { CompiledOfferSet } from '../../matching/compileOffers.js';
 import type { CompiledOffer } from '../../matching/offer.js';
 import type { WallClock } from '../../model/dateTime.js';
 import { type ExactAmount, ExactMoney } from '../../model/money.js';
@@ -47,11 +47,11 @@ export class ReturnBook {
    * @param counters - the replay's budgets and caps, given back what returns take
    */
   constructor(
-    offers: OfferSet,
+    offers: CompiledOfferSet,
     options: ResolvedOptions,
     private readonly counters?: FundingLedger,
   ) {
-    this.byOffer = new Map(offers.offers.map((o) => [o.offerId, o]));
+    this.byOffer = new Map(offers.compiled.map((o) => [o.offerId, o]));
     this.state = {
       options,
       hasReturn: (id) => this.returnIds.has(id),

@@ -12,7 +12,7 @@ export interface ReplaySessionOptions extends CoreOptions {
    * merchant for the longest lookback plus this many days before that newest day, and drops older
    * ones, so its memory grows with customers and merchants, not with the transactions read
    * (docs/replay.md, Streaming large data sets). A transaction later than this throws
-   * {@link LateTransactionError} before anything of its chunk is decided. `Infinity` keeps every
+   * `LateTransactionError` before anything of its chunk is decided. `Infinity` keeps every
    * purchase and accepts any order.
    * @defaultValue `31` for `createReplay`; `Infinity` for `replay`, which holds its whole input anyway
    */

@@ -1,4 +1,4 @@
-import type { OfferSet } from '../../matching/compileOffers.js';
+import type { CompiledOfferSet } from '../../matching/compileOffers.js';
 import type { WallClock } from '../../model/dateTime.js';
 import type { ResolvedOptions } from '../../model/options.js';
 import type { ParsedCustomer } from '../../model/parseCustomer.js';
@@ -39,7 +39,7 @@ export interface ReplayStart {
  * @returns the registered customers, the screener and the rejections
  */
 export function startReplay(
-  offers: OfferSet,
+  offers: CompiledOfferSet,
   customers: readonly unknown[],
   history: readonly unknown[],
   options: ResolvedOptions,
@@ -76,12 +76,12 @@ export function startReplay(
 
 /** The activations screened as one request against the registered customers and the offers. */
 function applyActivations(
-  offers: OfferSet,
+  offers: CompiledOfferSet,
   customers: ReadonlyMap<string, ParsedCustomer>,
   activations: readonly unknown[],
   timeZone: string,
 ) {
-  const offerIds = new Set(offers.offers.map((o) => o.offerId));
+  const offerIds = new Set(offers.compiled.map((o) => o.offerId));
   const batch = screenActivationTargets(screenActivations(activations, timeZone, true), {
     hasCustomer: (id) => customers.has(id),
     hasOffer: (id) => offerIds.has(id),

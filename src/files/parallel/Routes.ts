@@ -4,7 +4,7 @@
 // customer is right until an offer has a budget, which every customer of its merchant shares:
 // then every record at that merchant key (transactions, history, activations of its offers) goes
 // to one partition, chosen by a hash of the key, which knows every customer.
-import type { OfferSet } from '../../matching/compileOffers.js';
+import type { CompiledOfferSet } from '../../matching/compileOffers.js';
 import { merchantKey } from '../../model/normalise.js';
 import { activationKey } from '../../model/parseActivation.js';
 import { isRecord } from '../../rules/_internals/isRecord.js';
@@ -25,10 +25,10 @@ export class Routes {
    * @param partitions - how many partitions
    */
   constructor(
-    offers: OfferSet,
+    offers: CompiledOfferSet,
     readonly partitions: number,
   ) {
-    for (const o of offers.offers) {
+    for (const o of offers.compiled) {
       this.merchantOfOffer.set(o.offerId, o.merchantKey);
       if (o.budget !== undefined && partitions > 1) {
         const p = partitionOfId(o.merchantKey, partitions);

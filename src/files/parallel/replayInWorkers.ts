@@ -4,7 +4,7 @@ import type { Outcome } from '../../core/outcome.js';
 import { asOfInstant, DEFAULT_LATENESS_DAYS, latenessDays } from '../../core/replay/options.js';
 import { outcomeReaders } from '../../core/replay/replayStream.js';
 import { SummaryBuilder } from '../../core/SummaryBuilder.js';
-import { compileOffers } from '../../matching/compileOffers.js';
+import { compileOfferSet } from '../../matching/compileOffers.js';
 import type { WallClock } from '../../model/dateTime.js';
 import { type ResolvedOptions, resolveOptions } from '../../model/options.js';
 import { formatOf, readRecordBatches } from '../readRecords.js';
@@ -64,7 +64,7 @@ export async function replayInWorkers(
   const asOf = asOfInstant(options.asOf, resolved.timeZone);
   const small = await readSmallInputs(paths, options);
   // Offers are checked here, so that an invalid one is reported once, before any thread starts.
-  const offerSet = compileOffers(small.offers);
+  const offerSet = compileOfferSet(small.offers);
   const count = Math.max(1, Math.min(workers, availableParallelism() * 4));
   const routes = new Routes(offerSet, count);
   const shared = shareInputs(offerSet, small, resolved, lateness, routes);

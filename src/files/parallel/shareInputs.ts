@@ -1,7 +1,7 @@
 import type { ReplayResult } from '../../core/replay/ReplayResult.js';
 import type { Screener } from '../../core/replay/Screener.js';
 import { startReplay } from '../../core/replay/startReplay.js';
-import type { OfferSet } from '../../matching/compileOffers.js';
+import type { CompiledOfferSet } from '../../matching/compileOffers.js';
 import type { ResolvedOptions } from '../../model/options.js';
 import type { Routes } from './Routes.js';
 import { partitionOf } from './routeByCustomer.js';
@@ -46,7 +46,7 @@ export interface StartInputs {
  * @returns the rejections, the screener and each partition's share
  */
 export function shareInputs(
-  offers: OfferSet,
+  offers: CompiledOfferSet,
   inputs: StartInputs,
   options: ResolvedOptions,
   lateness: number,

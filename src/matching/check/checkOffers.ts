@@ -2,7 +2,7 @@ import { parseDay } from '../../model/day.js';
 import { assertKnownKeys } from '../../model/knownKeys.js';
 import { CORE_OPTION_KEYS, type CoreOptions, resolveCoreOptions } from '../../model/options.js';
 import { describeValue } from '../../rules/_internals/describe.js';
-import { compileOffers, OfferValidationError } from '../compileOffers.js';
+import { compileOfferSet, OfferValidationError } from '../compileOffers.js';
 import type { CompiledOffer } from '../offer.js';
 import { activationUnseen } from './activationUnseen.js';
 import { alwaysLoses } from './alwaysLoses.js';
@@ -58,7 +58,7 @@ const OPTION_KEYS: readonly string[] = [...CORE_OPTION_KEYS, 'today'];
 
 function load(raw: unknown, index: number, options: CoreOptions): CheckedOffer {
   try {
-    const [compiled] = compileOffers([raw], { operators: options.operators }).offers;
+    const [compiled] = compileOfferSet([raw], { operators: options.operators }).compiled;
     return { index, raw, compiled, issues: undefined };
   } catch (error) {
     if (!(error instanceof OfferValidationError)) throw error;

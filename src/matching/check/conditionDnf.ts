@@ -1,5 +1,5 @@
 import { resolveFact } from '../../rules/_internals/resolveFact.js';
-import { builtInOperators, type OperatorRegistry } from '../../rules/index.js';
+import { builtInOperators, type OperatorRegistry, registeredOperator } from '../../rules/index.js';
 import { and, type Dnf, FALSE, FREE, not, numberAtom, or, TRUE } from './conditionAlgebra.js';
 
 type Node = Readonly<Record<string, unknown>>;
@@ -15,7 +15,8 @@ const NUMERIC: Readonly<Record<string, { lo?: boolean; hi?: boolean; inclusive: 
 function builtIn(operators: OperatorRegistry | undefined, name: string) {
   const operator = BUILT_INS.get(name);
   // A registry built by createOperatorRegistry always holds the built-ins under their names.
-  return operator !== undefined && (operators === undefined || operators.get(name) === operator)
+  return operator !== undefined &&
+    (operators === undefined || registeredOperator(operators, name) === operator)
     ? operator.name
     : undefined;
 }
@@ -56,7 +57,7 @@ function decorated(
 ): Dnf {
   const base = builtIn(operators, name);
   if (base !== undefined) return comparison(fact, type, base, value);
-  if (operators?.get(name) !== undefined) return FREE; // a custom operator
+  if (operators !== undefined && registeredOperator(operators, name) !== undefined) return FREE; // a custom operator
   const colon = name.indexOf(':');
   if (colon <= 0) return FREE;
   const [decorator, rest] = [name.slice(0, colon), name.slice(colon + 1)];

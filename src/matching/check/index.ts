@@ -4,6 +4,8 @@ export {
   type OfferCheckReport,
 } from './checkOffers.js';
 export type {
+  FindingLevel,
+  FindingOffer,
   OfferCheckRule,
   OfferFinding,
 } from './OfferFinding.js';

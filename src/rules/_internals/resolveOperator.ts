@@ -1,4 +1,4 @@
-import type { OperatorRegistry } from '../createOperatorRegistry.js';
+import { type OperatorRegistry, registeredOperator } from '../createOperatorRegistry.js';
 import { DECORATORS } from '../decorators/index.js';
 import type { Operator } from '../Operator.js';
 import { asFactOperand, type SideCheck } from './Side.js';
@@ -31,7 +31,7 @@ export function resolveOperator(
   operators: OperatorRegistry,
   name: string,
 ): ResolvedOperator | undefined {
-  const registered = operators.get(name);
+  const registered = registeredOperator(operators, name);
   if (registered) return plain(registered);
   const colon = name.indexOf(':');
   if (colon <= 0) return undefined;

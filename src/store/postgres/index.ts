@@ -11,6 +11,50 @@ import { pgliteDriver } from './pgliteDriver.js';
 import type { SqlDriver } from './sql.js';
 import { sqlStore } from './sqlStore.js';
 
+// The store contract (`cashback-engine/store`) that the stores made here are: exported by this
+// entry too, so that a caller names the types of what it gets from the entry it calls.
+export type {
+  Location,
+  Merchant,
+  Offer,
+  OfferInput,
+} from '../../model/index.js';
+export type {
+  ActivationQuery,
+  ActivationRecord,
+  ActivationRepository,
+  ClaimedDelivery,
+  CustomerRecord,
+  CustomerRepository,
+  DeadLetter,
+  DeliveryClaimQuery,
+  DeliveryRef,
+  DeliveryRepository,
+  FundingChange,
+  FundingRange,
+  FundingRecount,
+  FundingRepository,
+  FundingTotal,
+  OfferRepository,
+  OutboxEvent,
+  OutboxEventType,
+  OutboxRepository,
+  PaymentAdjustment,
+  PaymentPage,
+  PaymentQuery,
+  PaymentRecord,
+  PaymentRepository,
+  PurchaseQuery,
+  ReturnedTotal,
+  ReturnRecord,
+  ReturnRepository,
+  Store,
+  StoredOutboxEvent,
+  StoreSession,
+  TransactionRecord,
+  TransactionRepository,
+} from '../index.js';
+
 /**
  * Options of {@link createPostgresStore}: a connection string, or a node-postgres pool.
  * @public
@@ -160,7 +204,7 @@ async function start(driver: SqlDriver): Promise<Store> {
  *   `pg` is not installed
  * @example
  * ```ts
- * import { createEngine } from 'cashback-engine';
+ * import { createEngine } from 'cashback-engine/engine';
  * import { createPostgresStore } from 'cashback-engine/postgres';
  *
  * const store = await createPostgresStore({ connectionString: process.env.DATABASE_URL });
@@ -246,3 +290,14 @@ export async function migrate(options: MigrateOptions): Promise<number[]> {
     await driver.close();
   }
 }
+// The payment ledger (docs/concepts.md, The lifecycle of a payment): the types its signatures name.
+export type {
+  ClawbackPage,
+  ClawbackRecord,
+  ConfirmationQuery,
+  ConfirmationRepository,
+  ConfirmedPayments,
+  OfferRevision,
+  PaymentChangeRecord,
+  StoredPayment,
+} from '../index.js';

@@ -1,10 +1,6 @@
 import { compareText } from '../../model/compareText.js';
-import type {
-  ClawbackRecord,
-  OfferRecord,
-  OfferRevision,
-  PaymentChangeRecord,
-} from '../records.js';
+import type { Offer } from '../../model/schemas.js';
+import type { ClawbackRecord, OfferRevision, PaymentChangeRecord } from '../records.js';
 import { requirePartner } from '../requirePartner.js';
 import type { ConfirmationRepository, OfferRepository, PaymentRepository } from '../Store.js';
 import { orderKey, PAYMENT_COLUMNS, paymentRecord } from './records.js';
@@ -16,7 +12,7 @@ import type { SqlClient, SqlRow } from './sql.js';
 /** An offer revision from its row. */
 function offerRevision(row: SqlRow): OfferRevision {
   return {
-    offer: JSON.parse(row.record as string) as OfferRecord,
+    offer: JSON.parse(row.record as string) as Offer,
     revision: row.revision as number,
     effective_at: row.effective_at as string,
   };

@@ -1,3 +1,4 @@
+import type { Offer } from '../../model/schemas.js';
 import type {
   ActivationRecord,
   CustomerRecord,

@@ -4,9 +4,9 @@ import { compareText } from '../../model/compareText.js';
  * record factories, and helpers that compare what a store returns with what it was given.
  */
 import { formatDay, parseDay } from '../../model/day.js';
+import type { Offer } from '../../model/schemas.js';
 import type {
   CustomerRecord,
-  OfferRecord,
   OfferRevision,
   OutboxEvent,
   PaymentRecord,
@@ -126,7 +126,7 @@ export function makeEvent(
 }
 
 /** An offer; `overrides` replace fields. */
-export function makeOffer(id: number, overrides: Partial<OfferRecord> = {}): OfferRecord {
+export function makeOffer(id: number, overrides: Partial<Offer> = {}): Offer {
   return {
     offer_id: id,
     name: `Offer ${id}`,
@@ -141,7 +141,7 @@ export function makeOffer(id: number, overrides: Partial<OfferRecord> = {}): Off
 }
 
 /** A revision of an offer: the first by default. */
-export function revisionOf(offer: OfferRecord, revision = 1): OfferRevision {
+export function revisionOf(offer: Offer, revision = 1): OfferRevision {
   return {
     offer,
     revision,
@@ -150,7 +150,7 @@ export function revisionOf(offer: OfferRecord, revision = 1): OfferRevision {
 }
 
 /** An offer with every optional field, so that a store must keep them all. */
-export function makeRichOffer(id: number): OfferRecord {
+export function makeRichOffer(id: number): Offer {
   return makeOffer(id, {
     merchant_logo: 'https://example.com/logo.png',
     age: ['18-25', '60+'],

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { OfferRecord } from '../../store/index.js';
+import type { Offer } from '../../model/schemas.js';
 import {
   makeOffer,
   makeRichOffer,
@@ -9,7 +9,7 @@ import {
 } from './storeConformanceKit.js';
 
 /** The first revision of each offer. */
-const first = (offers: readonly OfferRecord[]) => offers.map((o) => revisionOf(o));
+const first = (offers: readonly Offer[]) => offers.map((o) => revisionOf(o));
 
 /** Registers the tests of `offers`. */
 export function offerTests(suite: Suite): void {

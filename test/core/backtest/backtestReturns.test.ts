@@ -29,20 +29,21 @@ describe('backtest with returns', () => {
     expect(b.summaries.candidate).toEqual(cand.summary);
     expect(base.adjustments.length).toBeGreaterThan(0);
     expect(b.returns).toEqual({
-      decided: {
-        baseline: base.summary.totalCashback,
-        candidate: cand.summary.totalCashback,
-        difference: b.total.difference.cashback,
+      key: 'total',
+      baseline: {
+        decided: base.summary.totalCashback,
+        adjusted: base.summary.returns?.adjustedCashback,
+        net: base.summary.returns?.netCashback,
       },
-      adjusted: {
-        baseline: base.summary.returns?.adjustedCashback,
-        candidate: cand.summary.returns?.adjustedCashback,
-        difference: expect.any(String),
+      candidate: {
+        decided: cand.summary.totalCashback,
+        adjusted: cand.summary.returns?.adjustedCashback,
+        net: cand.summary.returns?.netCashback,
       },
-      net: {
-        baseline: base.summary.returns?.netCashback,
-        candidate: cand.summary.returns?.netCashback,
-        difference: expect.any(String),
+      difference: {
+        decided: b.total.difference.cashback,
+        adjusted: expect.any(String),
+        net: expect.any(String),
       },
     });
     const page = backtestReport(b);

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { decideReturns } from '../../../src/core/returns/decideReturns.js';
 import { parseReturns } from '../../../src/core/returns/parseReturns.js';
 import type { ReturnableTransaction, ReturnState } from '../../../src/core/returns/ReturnState.js';
-import { compileOffers } from '../../../src/matching/compileOffers.js';
+import { compileOfferSet } from '../../../src/matching/compileOffers.js';
 import { parseDateTime, type WallClock } from '../../../src/model/dateTime.js';
 import { type ExactAmount, parseAmount } from '../../../src/model/money.js';
 import { type CoreOptions, resolveOptions } from '../../../src/model/options.js';
@@ -13,8 +13,8 @@ const amount = (text: string) => parseAmount(text) as ExactAmount;
 
 /** Offer 1: 5 % at Coffee House, warranty 14 days; overrides change it. */
 function offerOf(over: Record<string, unknown> = {}) {
-  const set = compileOffers([offer(over)]);
-  const o = set.offers[0];
+  const set = compileOfferSet([offer(over)]);
+  const o = set.compiled[0];
   if (o === undefined) throw new Error('offer did not compile');
   return o;
 }

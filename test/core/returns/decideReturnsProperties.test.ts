@@ -4,13 +4,13 @@ import { decideReturns } from '../../../src/core/returns/decideReturns.js';
 import { parseReturns } from '../../../src/core/returns/parseReturns.js';
 import type { ReturnDecision } from '../../../src/core/returns/ReturnOutcome.js';
 import type { ReturnableTransaction, ReturnState } from '../../../src/core/returns/ReturnState.js';
-import { compileOffers } from '../../../src/matching/compileOffers.js';
+import { compileOfferSet } from '../../../src/matching/compileOffers.js';
 import { parseDateTime, type WallClock } from '../../../src/model/dateTime.js';
 import { type ExactAmount, Money, parseAmount } from '../../../src/model/money.js';
 import { resolveOptions } from '../../../src/model/options.js';
 import { offer } from '../../fixtures.js';
 
-const OFFER = compileOffers([offer({ max_cashback: 7, min_amount: 20 })]).offers[0];
+const OFFER = compileOfferSet([offer({ max_cashback: 7, min_amount: 20 })]).compiled[0];
 const OPTIONS = resolveOptions();
 const IDS = ['t0', 't1', 't2'];
 

@@ -20,7 +20,8 @@ import {
   OutcomeReader,
 } from '../../../src/files/parallel/wireOutcomes.js';
 import type { FileRecord } from '../../../src/files/readRecords.js';
-import { compileOffers, createReplay, type Outcome, resolveOptions } from '../../../src/index.js';
+import { createReplay, type Outcome, resolveOptions } from '../../../src/index.js';
+import { compileOfferSet } from '../../../src/matching/compileOffers.js';
 import { scenarioArbitrary } from '../../../src/testing/index.js';
 
 const CUSTOMERS = ['c1', 'c2', 'c3', 'c4', 'c5'];
@@ -127,7 +128,7 @@ async function driven(
   lateness: number,
 ): Promise<{ chunks: Outcome[][]; error?: unknown; rejected?: unknown }> {
   const resolved = resolveOptions({});
-  const offers = compileOffers(data.offers);
+  const offers = compileOfferSet(data.offers);
   const routes = new Routes(offers, partitions);
   const shared = shareInputs(offers, data, resolved, lateness, routes);
   const { timeZone, scale, rounding, currency } = resolved;

@@ -12,7 +12,9 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPgliteStore, migrate } from '../../src/store/postgres/index.js';
+import { applyMigrations } from '../../src/store/postgres/migrate.js';
 import { MIGRATIONS } from '../../src/store/postgres/migrations/index.js';
+import { pgliteDriver } from '../../src/store/postgres/pgliteDriver.js';
 import { buildChild, runChildren } from './_children.js';
 import { freshServerDatabase, SKIP_SERVER, warnWhenSkipped } from './_databases.js';
 
@@ -93,6 +95,45 @@ describe('migrations', () => {
       ).toEqual([
         ['t1', 3.5, 2],
         ['t2', 7, 1],
+      ]);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('on PGlite: version 7 brings a store of version 6 forward: its offers and payments at revision 1', async () => {
+    const db = await PGlite.create();
+    try {
+      await applyMigrations(pgliteDriver(db, false), MIGRATIONS.slice(0, 6));
+      const offer = {
+        offer_id: 4,
+        name: 'Old',
+        merchant_name: 'Shop',
+        warranty: 0,
+        discount: 5,
+        valid_from: '2025-01-01',
+        valid_to: '2025-12-31',
+        active: true,
+      };
+      await db.query('INSERT INTO cashback_offers (offer_id, record) VALUES (4, $1)', [
+        JSON.stringify(offer),
+      ]);
+      await db.query(
+        `INSERT INTO cashback_payments (partner, transaction_id, customer_id, offer_id,
+           cashback_amount, payment_date, country, city, event_id, order_key)
+         VALUES ('bank-a', 't1', 'c1', 4, 1.5, '2025-06-02', 'FR', 'Lyon', 'e1', '\\x0074')`,
+      );
+      expect(await migrate({ db })).toEqual([7]);
+      const store = await createPgliteStore({ db });
+      const [current] = await store.offers.list();
+      expect(current).toMatchObject({ offer, revision: 1 });
+      expect(await store.offers.history([4])).toEqual([current]);
+      expect(await store.payments.get('bank-a', ['t1'])).toEqual([
+        expect.objectContaining({
+          offer_revision: 1,
+          clawed_back_amount: '0',
+          confirmed_event: null,
+        }),
       ]);
     } finally {
       await db.close();

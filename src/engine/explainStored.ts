@@ -1,11 +1,14 @@
+import type { Adjustment, Clawback } from '../core/returns/ReturnOutcome.js';
 import type { ExplainedReturn, ReturnsExplanation } from '../core/returns/ReturnsExplanation.js';
 import { parseDateTime, type WallClock } from '../model/dateTime.js';
 import { ExactMoney } from '../model/money.js';
 import type { EngineContext } from './EngineContext.js';
+import { clawbackOf } from './seedShapes.js';
 
 /**
  * What returns did to a stored transaction, as the store keeps it (docs/engine.md, explain): its
- * stored returns by date-time then id, what is left, and its payment's cashback now.
+ * stored returns by date-time then id, what is left, its payment's cashback now and revision, and
+ * the payment's history of adjustments and clawbacks (docs/concepts.md, History).
  * @param ctx - the engine
  * @param partner - the tenant, already checked
  * @param transactionId - a transaction id the partner has stored
@@ -38,10 +41,34 @@ export async function explainStored(
     return { return_id: r.return_id, date: when.text, amount: r.amount };
   });
   const payment = payments[0];
-  return {
+  const base = {
     returns,
     returned: returned.toFixed(),
     left: new ExactMoney(tx.amount).minus(returned).toFixed(),
-    ...(payment === undefined ? {} : { cashback: Number(payment.cashback_amount) }),
+  };
+  if (payment === undefined) return base;
+  const history = await store.payments.history(partner, transactionId);
+  const adjustments: Adjustment[] = [];
+  const clawbacks: Clawback[] = [];
+  for (const c of history) {
+    if (c.kind === 'clawback') clawbacks.push(clawbackOf(c));
+    else {
+      adjustments.push({
+        return_id: c.return_id,
+        transaction_id: transactionId,
+        customer_id: payment.customer_id,
+        offer_id: payment.offer_id,
+        previous_cashback: Number(c.previous_cashback_amount),
+        cashback: Number(c.cashback_amount),
+        payment_date: payment.payment_date,
+      });
+    }
+  }
+  return {
+    ...base,
+    cashback: Number(payment.cashback_amount),
+    offer_revision: payment.offer_revision,
+    adjustments,
+    clawbacks,
   };
 }

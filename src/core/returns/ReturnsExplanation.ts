@@ -25,11 +25,16 @@ export interface ReturnsExplanation {
   /** Its payment's cashback now, after the returns; absent when it has no payment. */
   readonly cashback?: number;
   /**
-   * The adjustments the returns made, in order: given by `explain`, which decides the returns;
-   * absent from the engine's, which keeps only the cashback now.
+   * The revision of the offer that decided its payment (docs/concepts.md, Offer revisions); absent
+   * when it has no payment.
+   */
+  readonly offer_revision?: number;
+  /**
+   * The adjustments the returns made, in order: from `explain`, which decides the returns, and
+   * from the engine's, which reads the payment's history.
    */
   readonly adjustments?: readonly Adjustment[];
-  /** The clawbacks of returns that arrived once the payment was confirmed, in order (as `adjustments`). */
+  /** The clawbacks of returns that arrived once the payment was confirmed, in order. */
   readonly clawbacks?: readonly Clawback[];
   /** The returns that adjusted nothing, in order (`explain` only, as `adjustments`). */
   readonly errors?: readonly ReturnError[];

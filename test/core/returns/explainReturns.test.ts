@@ -36,7 +36,7 @@ describe('explain with returns', () => {
 });
 
 describe('engine.explain of a returned transaction', () => {
-  test('gives its stored returns by date-time, what is left and the cashback now', async () => {
+  test('gives its stored returns by date-time, what is left, the cashback now and its history', async () => {
     const engine = createEngine({ clock: () => new Date('2025-06-03T12:00:00Z') });
     await engine.upsertOffers([offer()]);
     await engine.upsertCustomers('p', [customer()]);
@@ -53,6 +53,20 @@ describe('engine.explain of a returned transaction', () => {
       left: '50',
       // r2 was stored first (after the payment day), so r1 left 50 to pay on: 2.5.
       cashback: 2.5,
+      offer_revision: 1,
+      // The payment's history: r1's adjustment (r2 was after the warranty, and adjusted nothing).
+      adjustments: [
+        {
+          return_id: 'r1',
+          transaction_id: 't1',
+          customer_id: 'c1',
+          offer_id: 1,
+          previous_cashback: 5,
+          cashback: 2.5,
+          payment_date: '2025-06-16',
+        },
+      ],
+      clawbacks: [],
     });
     // A stored transaction without returns, and a new one, say nothing of returns.
     expect((await engine.explain('p', tx({ transaction_id: 't2' }))).returns).toBeUndefined();

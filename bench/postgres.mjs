@@ -5,7 +5,8 @@
 // throwaway cluster started with scripts/pg-cluster.sh, durable settings), PGlite in memory and
 // PGlite in a data directory (what `cashback serve` uses by default),
 // rounds interleaved, each a ratio of the memory store in the same round (median of per-round
-// ratios). Then `listPayments` page latency with many stored payments, and database bytes per
+// ratios). Then `listPayments` page latency with many stored payments, `confirmDue` over as many
+// payments due on one day (its time and memory), and database bytes per
 // stored transaction. The memory store and the server also run with a budget and a cap on every
 // offer, ample enough never to run out (docs/benchmarks.md, "Funding controls"): each funded pass
 // is a ratio of the same store without them in the same round. Wall-clock figures never fail the
@@ -208,9 +209,9 @@ const listingStore = await createPostgresStore({ connectionString: listing.url }
 const client = new pg.Client({ connectionString: listing.url });
 await client.connect();
 await client.query(
-  `INSERT INTO cashback_payments (partner, transaction_id, customer_id, offer_id, cashback_amount,
-     payment_date, country, city, event_id, order_key)
-   SELECT 'bank', id, 'c' || (i % 100000), 1 + i % 1000, (i % 500) / 100.0,
+  `INSERT INTO cashback_payments (partner, transaction_id, customer_id, offer_id, offer_revision,
+     cashback_amount, payment_date, country, city, event_id, order_key)
+   SELECT 'bank', id, 'c' || (i % 100000), 1 + i % 1000, 1, (i % 500) / 100.0,
      to_char(date '2025-01-01' + (i % 365), 'YYYY-MM-DD'), 'DE', 'Berlin', 'event-' || (i / 1000),
      decode(regexp_replace(encode(convert_to(id, 'UTF8'), 'hex'), '(..)', '00\\1', 'g'), 'hex')
    FROM (SELECT i, 't' || lpad(i::text, 9, '0') AS id FROM generate_series(1, $1) AS i) AS s`,
@@ -244,6 +245,53 @@ const dayPages = await pages('2025-03-01', '2025-03-01', (i) => 1 + (i % Math.ce
 const monthPages = await pages('2025-03-01', '2025-03-31', (i) => 1 + ((i * 7) % 10));
 const yearFirst = await pages('2025-01-01', '2025-12-31', (i) => 1 + (i % 10));
 await listingStore.close();
+
+// engine.confirmDue over `size.payments` payments due on one day, written straight into the
+// table: its time and how far the process's memory grew (it confirms 1,000 a unit of work).
+const confirming = await freshDatabase();
+const confirmStore = await createPostgresStore({ connectionString: confirming.url });
+const confirmClient = new pg.Client({ connectionString: confirming.url });
+await confirmClient.connect();
+await confirmClient.query(
+  `INSERT INTO cashback_payments (partner, transaction_id, customer_id, offer_id, offer_revision,
+     cashback_amount, payment_date, country, city, event_id, order_key)
+   SELECT 'bank', id, 'c' || (i % 100000), 1 + i % 1000, 1, 0.01 + (i % 500) / 100.0,
+     '2025-03-01', 'DE', 'Berlin', 'event-' || (i / 1000),
+     decode(regexp_replace(encode(convert_to(id, 'UTF8'), 'hex'), '(..)', '00\\1', 'g'), 'hex')
+   FROM (SELECT i, 't' || lpad(i::text, 9, '0') AS id FROM generate_series(1, $1) AS i) AS s`,
+  [size.payments],
+);
+await confirmClient.query('VACUUM ANALYZE cashback_payments');
+let eventNo = 0;
+const confirmer = createEngine({
+  store: confirmStore,
+  clock: () => new Date('2025-03-02T00:00:00Z'),
+  ids: () => `confirm-${++eventNo}`,
+});
+globalThis.gc?.();
+const rssBefore = process.memoryUsage.rss();
+let rssPeak = rssBefore;
+const sampler = setInterval(() => {
+  rssPeak = Math.max(rssPeak, process.memoryUsage.rss());
+}, 20);
+const confirmStart = performance.now();
+const confirmed = await confirmer.confirmDue();
+const confirmSeconds = (performance.now() - confirmStart) / 1000;
+clearInterval(sampler);
+rssPeak = Math.max(rssPeak, process.memoryUsage.rss());
+const confirmedRows = Number(
+  (
+    await confirmClient.query(
+      'SELECT count(*) AS n FROM cashback_payments WHERE confirmed_event IS NOT NULL',
+    )
+  ).rows[0].n,
+);
+if (confirmed.payments !== size.payments || confirmedRows !== size.payments) {
+  disagreement ??= `confirmDue confirmed ${confirmed.payments} payments (${confirmedRows} stored as confirmed) of ${size.payments}`;
+}
+await confirmClient.end();
+await confirmStore.close();
+const CONFIRM_TARGET_SECONDS = 10;
 await admin.end();
 
 log(`
@@ -265,6 +313,8 @@ listPayments, pages of 100, ${count(size.payments)} stored payments (${count(per
   one day                                  ${dayPages}
   one month, pages 1–10                    ${monthPages}
   one year (every payment), pages 1–10     ${yearFirst}
+engine.confirmDue, ${count(size.payments)} payments due on one day: ${confirmSeconds.toFixed(2)} s, ${count(confirmed.events)} events, ${count(confirmed.payments / confirmSeconds)} payments/s${smoke ? '' : `   target < ${CONFIRM_TARGET_SECONDS} s: ${confirmSeconds < CONFIRM_TARGET_SECONDS ? 'met' : 'MISSED'}`}
+  the process's memory grew by ${((rssPeak - rssBefore) / 2 ** 20).toFixed(0)} MiB (resident set, sampled every 20 ms)
 The server runs with its durable defaults (fsync, synchronous commit) on 127.0.0.1.`);
 if (disagreement !== undefined) {
   console.error(`DISAGREEMENT: ${disagreement}`);

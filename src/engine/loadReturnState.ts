@@ -1,7 +1,7 @@
 import type { ReturnableTransaction, ReturnState } from '../core/returns/ReturnState.js';
 import type { CompiledOffer } from '../matching/offer.js';
 import { parseDateTime } from '../model/dateTime.js';
-import { parseAmount } from '../model/money.js';
+import { ExactMoney, parseAmount } from '../model/money.js';
 import type { ParsedReturn } from '../model/parseReturn.js';
 import type { ParseResult } from '../model/parseTransaction.js';
 import type { StoredPayment, TransactionRecord } from '../store/records.js';
@@ -97,7 +97,11 @@ function returnable(
       cashback: payment.cashback_amount,
       paymentDate: payment.payment_date,
       clawedBack: payment.clawed_back_amount,
-      confirmed: payment.confirmed_event !== null,
+      // A payment with a clawback was final when that clawback's return arrived: a return
+      // decided after it is late too, whatever its engine's clock says (docs/decisions.md,
+      // The payment ledger), so that what returns take never exceeds what was paid.
+      confirmed:
+        payment.confirmed_event !== null || !new ExactMoney(payment.clawed_back_amount).isZero(),
     };
   }
   return {

@@ -8,6 +8,7 @@ import { fundingTests } from './_internals/storeConformanceFunding.js';
 import { fundingRaceTests } from './_internals/storeConformanceFundingRaces.js';
 import type { Suite } from './_internals/storeConformanceKit.js';
 import { largeBatchTests } from './_internals/storeConformanceLargeBatches.js';
+import { ledgerTests } from './_internals/storeConformanceLedger.js';
 import { offerTests } from './_internals/storeConformanceOffers.js';
 import { outboxTests } from './_internals/storeConformanceOutbox.js';
 import { paymentTests } from './_internals/storeConformancePayments.js';
@@ -72,7 +73,9 @@ const KEYS: readonly (keyof StoreConformanceOptions)[] = [
  * returns in their own id space and payments adjusted by them (also when units race on one
  * return or one transaction), funding counters summed exactly over ranges of days and held by a
  * unit so that units racing on the last cents of a budget or a cap never pass it,
- * partners kept apart, lookback queries, offers and their revision, the outbox and its delivery
+ * partners kept apart, lookback queries, offers and their revisions, payments' histories and
+ * clawbacks, confirmations (each payment once, oldest day first, never what another unit is
+ * confirming), the outbox and its delivery
  * state (claims with leases, outcomes, dead letters), and batches of
  * `largeBatch` items in one call. Assertions use `node:assert/strict`, so any runner that fails a
  * test on a thrown error can run it. A store whose reads wait for an open unit of work (one
@@ -117,6 +120,7 @@ export function storeConformance(options: StoreConformanceOptions): void {
     paymentTests(suite);
     returnTests(suite);
     returnTotalTests(suite);
+    ledgerTests(suite);
     fundingTests(suite);
     fundingRaceTests(suite);
     tenantTests(suite);

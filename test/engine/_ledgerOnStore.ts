@@ -300,5 +300,25 @@ export function describeLedgerOnStore(createStore: () => Promise<Store>): void {
       ]);
       expect(Number(spent[0]?.amount)).toBeCloseTo(10 - given, 10);
     });
+
+    test('a return decided after a clawback of its payment is late too, whatever its clock', async () => {
+      const store = await createStore();
+      opened.push(store);
+      const setup = await engineOver({}, store);
+      await paidOnce(setup, [offer({ discount: 10, budget: { amount: 10 } })]);
+      const late = createEngine({ store, clock: () => JULY_1, ids: counter('late') });
+      const early = createEngine({ store, clock: () => JUNE_1, ids: counter('early') });
+      const l = await late.addReturns(A, [ret('late', 't1', 40)]);
+      expect(l.clawbacks.map((c) => c.amount)).toEqual([4]);
+      // Decided on its own, this return would lower the payment from 10 to 0 before its day.
+      const e = await early.addReturns(A, [ret('early', 't1', 60)]);
+      expect(e.adjustments).toEqual([]);
+      expect(e.clawbacks.map((c) => c.amount)).toEqual([6]);
+      const history = await early.paymentHistory(A, 't1');
+      expect(history?.changes.map((h) => [h.kind, h.return_id])).toEqual([
+        ['clawback', 'late'],
+        ['clawback', 'early'],
+      ]);
+    });
   });
 }

@@ -69,17 +69,21 @@ export class PaymentLedger {
       const k = this.kept.get(c.transaction_id) as Kept;
       k.history.push(c);
       const before = k.clawedBack;
+      let listed: ClawbackRecord | undefined;
       if (c.kind === 'clawback') {
         k.clawedBack = before.plus(c.amount);
         this.clawbackIds.add(c.return_id);
-        this.listClawback(c);
+        // The listing gives clawback records, without the history's `kind`.
+        const { kind: _, ...record } = c;
+        listed = record;
+        this.listClawback(listed);
       }
       undo.push(() => {
         k.history.pop();
         k.clawedBack = before;
-        if (c.kind === 'clawback') {
-          this.clawbackIds.delete(c.return_id);
-          this.unlistClawback(c);
+        if (listed !== undefined) {
+          this.clawbackIds.delete(listed.return_id);
+          this.unlistClawback(listed);
         }
       });
     }

@@ -223,7 +223,12 @@ export function paymentHistory(
 /**
  * Confirmations: one statement picks the first partner and day with payments due (oldest day
  * first), locks up to `limit` of its payments not confirmed yet, skipping those another unit
- * holds, and marks them with the event.
+ * holds, and marks them with the event. Every step is an index or a row address, whatever the
+ * table holds: the day and partner are compared as one row with a scalar subquery, so that both
+ * reach the index `cashback_payments_due` as parameters (joined with the pick, the planner read
+ * and sorted every payment of the day for each 1,000), and the update finds its rows by their
+ * address (`ctid`, stable while the unit holds their lock) rather than by a join the planner
+ * may make a scan of the table.
  * @param db - a unit's connection, or the driver
  * @returns the repository
  */
@@ -237,14 +242,14 @@ export function confirmations(db: SqlClient): ConfirmationRepository {
            ORDER BY payment_date, partner, order_key
            LIMIT 1 FOR UPDATE SKIP LOCKED
          ), due AS (
-           SELECT p.partner, p.transaction_id FROM cashback_payments p JOIN pick
-             ON p.partner = pick.partner AND p.payment_date = pick.payment_date
-           WHERE p.confirmed_event IS NULL AND p.cashback_amount > 0
-           ORDER BY p.order_key LIMIT $2
+           SELECT p.ctid FROM cashback_payments p
+           WHERE (p.payment_date, p.partner) = (SELECT payment_date, partner FROM pick)
+             AND p.confirmed_event IS NULL AND p.cashback_amount > 0
+           ORDER BY p.payment_date, p.partner, p.order_key LIMIT $2
            FOR UPDATE OF p SKIP LOCKED
          )
-         UPDATE cashback_payments AS p SET confirmed_event = $3 FROM due
-         WHERE p.partner = due.partner AND p.transaction_id = due.transaction_id
+         UPDATE cashback_payments AS p SET confirmed_event = $3
+         WHERE p.ctid = ANY (ARRAY(SELECT ctid FROM due))
          RETURNING p.partner, ${PAYMENT_COLUMNS.split(', ')
            .map((c) => `p.${c}`)
            .join(', ')}`,

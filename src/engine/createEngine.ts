@@ -116,8 +116,8 @@ export interface CashbackEngine {
   addReturns(partner: string, returns: readonly unknown[]): Promise<AddReturnsResult>;
   /**
    * A page of the partner's payments whose payment day lies in the range, each with its current
-   * cashback and its status; payments that returns brought to 0 are left out (`GET
-   * /cashback-payments`). With `status`, only the pending or only the confirmed ones.
+   * cashback and its status; payments that returns brought to 0 are left out
+   * (`GET /cashback-payments`). With `status`, only the pending or only the confirmed ones.
    * @throws InvalidRequestError for a bad query
    */
   listPayments(partner: string, query: PaymentsQuery): Promise<PaymentsPage>;
@@ -147,9 +147,9 @@ export interface CashbackEngine {
    */
   listClawbacks(partner: string, query: ClawbacksQuery): Promise<ClawbacksPage>;
   /**
-   * A payment as decided, then each adjustment and clawback in order (`GET
-   * /payments/{transaction_id}/history`; docs/concepts.md, History); `undefined` when the partner
-   * has no payment of that transaction.
+   * A payment as decided, then each adjustment and clawback in order
+   * (`GET /payments/{transaction_id}/history`; docs/concepts.md, History); `undefined` when the
+   * partner has no payment of that transaction.
    * @throws InvalidRequestError when the id is not a transaction id
    */
   paymentHistory(partner: string, transactionId: string): Promise<PaymentHistory | undefined>;

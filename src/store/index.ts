@@ -6,27 +6,20 @@ export {
 } from './memory/createMemoryStore.js';
 export type {
   ActivationRecord,
-  ClawbackRecord,
   CustomerRecord,
   OfferRecord,
   OfferRevision,
   OutboxEvent,
   OutboxEventType,
   PaymentAdjustment,
-  PaymentChangeRecord,
   PaymentRecord,
   ReturnRecord,
-  StoredPayment,
   TransactionRecord,
 } from './records.js';
 export type {
   ActivationQuery,
   ActivationRepository,
   ClaimedDelivery,
-  ClawbackPage,
-  ConfirmationQuery,
-  ConfirmationRepository,
-  ConfirmedPayments,
   CustomerRepository,
   DeadLetter,
   DeliveryClaimQuery,

@@ -13,11 +13,12 @@ import { createWebhookDispatcher, generateWebhookSecret } from '../dist/webhooks
 /** The page, and the line before each block it holds. */
 export const PAGE = fileURLToPath(new URL('../docs/webhooks.md', import.meta.url));
 const MARKER =
-  /^( *)<!-- webhook-payload: ([a-z.]+) -->\n\1```json\n(?:(?! *```)[^\n]*\n)*\1```$/gm;
+  /^( *)<!-- webhook-payload: ([a-z._]+) -->\n\1```json\n(?:(?! *```)[^\n]*\n)*\1```$/gm;
 
 /**
- * The body of each event type as the dispatcher sends it, for one paying transaction and a
- * return of part of it before its payment day.
+ * The body of each event type as the dispatcher sends it, for one paying transaction, a return of
+ * part of it before its payment day, its confirmation once that day has begun, and a late return
+ * that is clawed back.
  * @returns {Promise<Record<string, unknown>>} the parsed body by event type
  */
 export async function webhookPayloads() {
@@ -36,10 +37,11 @@ export async function webhookPayloads() {
     ];
     const store = createMemoryStore();
     let n = 0;
+    let now = new Date('2025-06-02T12:00:00.000Z');
     const engine = createEngine({
       store,
       partners: createMemoryPartners(partners),
-      clock: () => new Date('2025-06-02T12:00:00.000Z'),
+      clock: () => now,
       ids: () => `6f1c7e2a-3b4d-4c5e-8f60-${String(++n).padStart(12, '0')}`,
     });
     await engine.upsertOffers([
@@ -78,6 +80,14 @@ export async function webhookPayloads() {
     ]);
     await engine.addReturns('bank-a', [
       { return_id: 'r1', transaction_id: 't1', date: '2025-06-05T18:00:00.000', amount: 4.34 },
+    ]);
+    // Its payment day has begun: the payment is final.
+    now = new Date('2025-06-16T00:05:00.000Z');
+    await engine.confirmDue();
+    // A return dated before the payment day that arrives after it is clawed back.
+    now = new Date('2025-06-20T09:30:00.000Z');
+    await engine.addReturns('bank-a', [
+      { return_id: 'r2', transaction_id: 't1', date: '2025-06-10T11:00:00.000', amount: 3 },
     ]);
     const dispatcher = createWebhookDispatcher({
       store,

@@ -3,6 +3,7 @@ import pino, { type Logger } from 'pino';
 import { type CashbackEngine, createEngine } from '../engine/createEngine.js';
 import { type Service, startService } from '../http/index.js';
 import { OfferValidationError } from '../matching/compileOffers.js';
+import type { LateReturns } from '../model/options.js';
 import { readJsonFile, UsageError } from './inputs.js';
 import { clientAddressBehind, type ServeLimits, type TrustedProxies } from './serveLimits.js';
 import { DEMO_PARTNER, loadPartners, type ServedPartners } from './servePartners.js';
@@ -32,6 +33,8 @@ export interface ServeCommandOptions {
   readonly dataDir: string;
   /** IANA time zone of transaction dates and payment days. */
   readonly timeZone: string;
+  /** What a return that arrives once its payment is confirmed does (`--late-returns`). */
+  readonly lateReturns: LateReturns;
   /** Token lifetime in seconds. */
   readonly tokenTtl: number;
   /** Level of the JSON logs on stderr. */
@@ -131,7 +134,7 @@ async function start(
       partners: inputs.partners.partners,
       tokenSecret: inputs.tokenSecret.secret,
       ...(inputs.offers === undefined ? {} : { offers: inputs.offers }),
-      engine: { timeZone: options.timeZone },
+      engine: { timeZone: options.timeZone, lateReturns: options.lateReturns },
       app: {
         tokenTtl: options.tokenTtl,
         logger,
@@ -144,6 +147,15 @@ async function start(
       webhooks: {
         allowLocalUrls: options.allowLocalWebhooks === true,
         log: (line) => logger.info(line),
+      },
+      confirmDue: {
+        onConfirmed: ({ events, payments }) =>
+          logger.info({ events, payments }, 'due payments confirmed (cashback.confirmed)'),
+        onError: (err) =>
+          logger.error(
+            { err: err instanceof Error ? err.message : String(err) },
+            'confirming due payments failed; trying again in a minute',
+          ),
       },
       // The payments are counted after the stop, before the store closes.
       closeStore: false,
@@ -267,6 +279,7 @@ function startMessage(
     partners.withWebhooks.length === 0
       ? '  webhooks      none (no partner has a webhook_url)'
       : `  webhooks      delivered to ${partners.withWebhooks.join(', ')}; one log line per attempt`,
+    `  payments      due ones confirmed at start and every minute (cashback.confirmed); late returns: ${options.lateReturns} (--late-returns)`,
     `  token secret  ${secretLine(tokenSecret)}`,
     `  logs          JSON lines on stderr (--log-level ${options.logLevel})`,
     `  stop          Ctrl-C or kill -TERM ${pid}: requests in flight finish first`,

@@ -1,4 +1,5 @@
 import { type Command, Option } from 'commander';
+import type { LateReturns } from '../model/options.js';
 import { parsePort, parseTimeZone, parseTokenTtl, UsageError } from './inputs.js';
 import { LOG_LEVELS, type LogLevel, serve } from './serve.js';
 import {
@@ -11,6 +12,9 @@ import { chooseStore, DATABASE_URL_ENV, PGLITE_FOLDER, parseMaxRecords } from '.
 import { databaseUrlOption, dataDirOption, urlSource } from './storeOptions.js';
 import { TOKEN_SECRET_ENV } from './tokenSecret.js';
 
+/** The values of `--late-returns`, the engine's `lateReturns`. */
+const LATE_RETURNS = ['clawback', 'ignore'] as const satisfies readonly LateReturns[];
+
 /** The options object commander builds for `serve`. */
 interface RawServeOptions {
   port: number;
@@ -22,6 +26,7 @@ interface RawServeOptions {
   databaseUrl?: string;
   dataDir: string;
   timeZone: string;
+  lateReturns: LateReturns;
   tokenTtl: number;
   logLevel: LogLevel;
   allowLocalWebhooks?: boolean;
@@ -39,8 +44,12 @@ Environment:
   CASHBACK_DATA_DIR      default of --data-dir
   ${DATABASE_URL_ENV}           default of --database-url
 
-Webhooks: the partners with a webhook_url get their events (cashback.created, offer.updated),
-signed per Standard Webhooks and retried; see docs/webhooks.md and cashback webhooks --help.
+Webhooks: the partners with a webhook_url get their events (cashback.created, cashback.adjusted,
+cashback.confirmed, cashback.clawed_back, offer.updated), signed per Standard Webhooks and
+retried; see docs/webhooks.md and cashback webhooks --help.
+
+Confirmation: due payments are confirmed (cashback.confirmed) at start and every minute; a
+failure is logged and tried again a minute later.
 
 Signals: SIGHUP loads the --partners and --offers files again; SIGINT or SIGTERM stops accepting connections,
 lets requests in flight finish, waits for the engine calls still running, prints the payments
@@ -89,6 +98,14 @@ function serveOptions(): Option[] {
     new Option('--time-zone <zone>', 'IANA time zone of transaction dates and payment days')
       .argParser(parseTimeZone)
       .default('UTC'),
+    new Option(
+      '--late-returns <mode>',
+      'what a return does that arrives once its payment is confirmed (its payment day has ' +
+        'begun): clawback records what it takes back and leaves the payment as it is; ignore ' +
+        'answers it late_return and takes nothing',
+    )
+      .choices(LATE_RETURNS)
+      .default('clawback'),
     new Option('--token-ttl <seconds>', 'token lifetime').argParser(parseTokenTtl).default(3600),
     new Option(
       '--allow-local-webhooks',
@@ -135,6 +152,7 @@ async function serveAction(raw: RawServeOptions, command: Command): Promise<void
     store,
     dataDir: raw.dataDir,
     timeZone: raw.timeZone,
+    lateReturns: raw.lateReturns,
     tokenTtl: raw.tokenTtl,
     logLevel: raw.logLevel,
     ...(raw.allowLocalWebhooks === true ? { allowLocalWebhooks: true } : {}),

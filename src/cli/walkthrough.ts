@@ -54,9 +54,13 @@ function transaction(
 /**
  * A copy-paste bash walk-through of every endpoint for one partner: get a token into `$TOKEN`,
  * register customers, upload history, submit transactions (two earn cashback under the sample
- * offers of docs/examples/offers.json, one earns nothing), list payments (query string and
- * headers), report returns (one lowers a payment, one comes too late), list active offers. Each
- * `curl` prints the JSON answer on its own line.
+ * offers of docs/examples/offers.json, one earns nothing), list payments (query string, headers,
+ * the status filter), report returns, list clawbacks, show a payment's history, list active
+ * offers. Each `curl` prints the JSON answer on its own line. It tells what happens with the
+ * server's clock of today: the sample data is dated 2025, so both payments are confirmed, and the
+ * return dated before its payment day arrives once that day has begun: it is clawed back (a
+ * return that arrives in time lowers the payment, which the walk-through says but cannot show);
+ * the other return comes on its payment day and leaves the cashback standing.
  * @param options - base address, credentials, token lifetime
  * @returns the walk-through, from {@link WALKTHROUGH_START} to {@link WALKTHROUGH_END}, ending in a newline
  */
@@ -96,25 +100,39 @@ export function walkthrough(options: WalkthroughOptions): string {
     '',
     '# 5. List the payments whose payment day is in a range, inputs in the query string ...',
     `curl -sS -w '\\n' "$BASE/cashback-payments?date_from=2025-06-01&date_to=2025-12-31&current_page=1&page_size=10" -H "Token: $TOKEN"`,
-    '#    ... or the same inputs as headers.',
+    '#    ... or the same inputs as headers. Each payment has a status by the server clock: the',
+    '#    sample data is from 2025, so both payment days have begun and both are "confirmed"',
+    '#    (final: the bank pays them; within a minute the server writes their cashback.confirmed).',
     `curl -sS -w '\\n' "$BASE/cashback-payments" -H "Token: $TOKEN" -H 'date_from: 2025-06-01' -H 'date_to: 2025-12-31' -H 'current_page: 1' -H 'page_size: 10'`,
+    '#    status=pending lists those whose payment day is still ahead: none here.',
+    `curl -sS -w '\\n' "$BASE/cashback-payments?date_from=2025-06-01&date_to=2025-12-31&status=pending" -H "Token: $TOKEN"`,
     '',
     '# 6. Report returns. Half of t-001 came back on 2025-06-05, before its payment day',
-    '#    (2025-06-16): its cashback is lowered ("adjustments"), and step 5 now lists the new',
-    '#    amount. t-002 came back on its payment day (2025-06-10): its cashback stands ("errors").',
+    '#    (2025-06-16), but the return arrives now, once that payment is confirmed: the payment',
+    '#    stays 0.34, and the bank claws back from c-001 what the return would have taken, 0.17',
+    '#    (the 2.10 kept earns 0.17 of the 0.34): "clawbacks". A return that arrives before the',
+    '#    payment day lowers the payment instead ("adjustments"). t-002 came back on its payment',
+    '#    day (2025-06-10): its cashback stands ("errors").',
     `${post('/returns')} -d '[`,
     '  {"return_id":"r-001","transaction_id":"t-001","date":"2025-06-05T17:00:00.000","amount":2.10},',
     '  {"return_id":"r-002","transaction_id":"t-002","date":"2025-06-10T19:00:00.000"}]\'',
     '',
-    '# 7. Offers active today. The sample offers ran in 2025: on a later day this list is [].',
+    '# 7. List the clawbacks whose return day is in a range (paged as payments are).',
+    `curl -sS -w '\\n' "$BASE/clawbacks?date_from=2025-06-01&date_to=2025-06-30" -H "Token: $TOKEN"`,
+    '',
+    "# 8. A payment's history: as decided (cashback, offer, revision), then each adjustment and",
+    '#    clawback in order.',
+    `curl -sS -w '\\n' "$BASE/payments/t-001/history" -H "Token: $TOKEN"`,
+    '',
+    '# 9. Offers active today. The sample offers ran in 2025: on a later day this list is [].',
     `curl -sS -w '\\n' "$BASE/active-offers" -H "Token: $TOKEN"`,
     '',
-    '# 8. Webhooks (docs/webhooks.md). The demo partner has none. To watch deliveries, run a receiver',
-    '#    that prints what it gets, write a partners file whose webhook_url points at it, stop this',
-    '#    server (Ctrl-C) and start it again with that file (http on 127.0.0.1 needs',
-    '#    --allow-local-webhooks). The receiver prints one offer.updated per offer loaded; steps 1 to',
-    '#    4 pasted again make it print a cashback.created with the event_id of step 4, step 6 a',
-    '#    cashback.adjusted with the event_id of step 6:',
+    '# 10. Webhooks (docs/webhooks.md). The demo partner has none. To watch deliveries, run a',
+    '#    receiver that prints what it gets, write a partners file whose webhook_url points at it,',
+    '#    stop this server (Ctrl-C) and start it again with that file (http on 127.0.0.1 needs',
+    '#    --allow-local-webhooks). The receiver prints one offer.updated per offer loaded; steps 1',
+    '#    to 4 pasted again make it print a cashback.created with the event_id of step 4, then',
+    '#    within a minute a cashback.confirmed of t-001 and t-002; step 6 a cashback.clawed_back:',
     `#      node -e ${quote(RECEIVER)} &`,
     `#      SECRET=$(node -p ${quote(NEW_SECRET)})`,
     `#      echo ${PARTNERS_FILE} > partners.json`,

@@ -148,7 +148,7 @@ export interface CashbackEngine {
   listClawbacks(partner: string, query: ClawbacksQuery): Promise<ClawbacksPage>;
   /**
    * A payment as decided, then each adjustment and clawback in order
-   * (`GET /payments/:transaction_id/history`; docs/concepts.md, History); `undefined` when the
+   * (`GET /payments/{transaction_id}/history`; docs/concepts.md, History); `undefined` when the
    * partner has no payment of that transaction.
    * @throws InvalidRequestError when the id is not a transaction id
    */

@@ -19,8 +19,9 @@ export const keyChecksOf = new WeakMap<HttpApp, KeyChecks>();
 /**
  * The partner HTTP API (docs/http.md) as a Hono app: `GET /get-token`,
  * `POST /transactions-history`, `POST /customers/` (and `/customers`), `POST /activations`,
- * `POST /transactions`, `POST /returns`, `GET /cashback-payments`, `GET /active-offers`, plus
- * `GET /openapi.json` and `GET /healthz`.
+ * `POST /transactions`, `POST /returns`, `GET /cashback-payments`, `GET /clawbacks`,
+ * `GET /payments/{transaction_id}/history`, `GET /active-offers`, plus `GET /openapi.json` and
+ * `GET /healthz`.
  * Use it as a fetch handler in any runtime (`app.fetch`), mount it in your own Hono app
  * (`parent.all('/cashback/*', mount(app.fetch))` with `mount` from `hono/mount`), or start it
  * on Node with `serveHttp`.

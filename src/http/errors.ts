@@ -13,6 +13,7 @@ export type HttpErrorCode =
   | 'invalid_credentials'
   | 'unauthorized'
   | 'not_found'
+  | 'payment_not_found'
   | 'method_not_allowed'
   | 'body_too_large'
   | 'batch_too_large'
@@ -56,6 +57,7 @@ export const STATUS: Readonly<Record<HttpErrorCode, ContentfulStatusCode>> = {
   invalid_credentials: 401,
   unauthorized: 401,
   not_found: 404,
+  payment_not_found: 404,
   method_not_allowed: 405,
   body_too_large: 413,
   batch_too_large: 413,

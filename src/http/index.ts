@@ -69,6 +69,7 @@ export {
 export type { LeafResult, OperatorRegistry } from '../rules/index.js';
 // The service's lifecycle (start, reload, graceful stop) lives in its own layer, above the app
 // and the webhook dispatcher it starts (docs/http.md, "The service's lifecycle").
+export type { ConfirmDueOptions } from '../service/confirmTimer.js';
 export type { ServicePartner } from '../service/partners.js';
 export {
   type Service,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ERROR_CODES, type ReturnErrorCode } from '../model/errors.js';
 import {
   ActivationSchema,
   CustomerSchema,
@@ -6,6 +7,7 @@ import {
   DaySchema,
   FundingPeriodSchema,
   HistoryTransactionSchema,
+  IdSchema,
   OfferIdTextSchema,
   OfferSchema,
   ReturnSchema,
@@ -50,11 +52,29 @@ const AdjustmentSchema = z.strictObject({
   payment_date: DaySchema,
 });
 
+/** A wall-clock date-time as records give it back: `YYYY-MM-DDTHH:mm:ss.SSS`, no offset. */
+const WallClockSchema = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}$/);
+
+/** An instant the engine's clock stamped: ISO 8601 in UTC. */
+const InstantSchema = z.iso.datetime();
+
+const ClawbackSchema = z.strictObject({
+  return_id: z.string(),
+  transaction_id: z.string(),
+  customer_id: z.string(),
+  offer_id: z.int().min(1),
+  offer_revision: z.int().min(1),
+  amount: z.number().min(0),
+  date: WallClockSchema,
+  reported_at: WallClockSchema,
+});
+
 const ReturnsResponseSchema = z
   .array(
     z.strictObject({
       event_id: z.string(),
       adjustments: z.array(AdjustmentSchema),
+      clawbacks: z.array(ClawbackSchema),
       errors: ErrorMapSchema,
     }),
   )
@@ -70,6 +90,12 @@ const CustomersResponseSchema = z.strictObject({
   Errors: ErrorMapSchema,
 });
 
+/** A payment's status as of the engine's clock (docs/concepts.md, The lifecycle of a payment). */
+const PaymentStatusSchema = z.enum(['pending', 'confirmed', 'cancelled']);
+
+/** The statuses a listing shows and filters on: payments at 0 (cancelled) are never listed. */
+const ListedStatusSchema = z.enum(['pending', 'confirmed']);
+
 const CashbackPaymentRecordSchema = z.strictObject({
   transaction_id: z.string(),
   country: z.string(),
@@ -78,6 +104,8 @@ const CashbackPaymentRecordSchema = z.strictObject({
   cashback_amount: z.number(),
   offer_id: z.int().min(1),
   customer_id: z.string(),
+  offer_revision: z.int().min(1),
+  status: ListedStatusSchema,
 });
 
 const PaymentsPageSchema = z.strictObject({
@@ -87,6 +115,43 @@ const PaymentsPageSchema = z.strictObject({
   date_from: DaySchema,
   date_to: DaySchema,
   transactions: z.array(CashbackPaymentRecordSchema),
+});
+
+const ClawbacksPageSchema = z.strictObject({
+  total_count: z.int().min(0),
+  current_page: z.int().min(1),
+  page_size: z.int().min(1),
+  date_from: DaySchema,
+  date_to: DaySchema,
+  clawbacks: z.array(ClawbackSchema),
+});
+
+const HistoryEntrySchema = z.discriminatedUnion('kind', [
+  z.strictObject({
+    kind: z.literal('adjustment'),
+    return_id: z.string(),
+    previous_cashback: z.number(),
+    cashback: z.number(),
+    recorded_at: InstantSchema,
+  }),
+  z.strictObject({
+    kind: z.literal('clawback'),
+    recorded_at: InstantSchema,
+    ...ClawbackSchema.shape,
+  }),
+]);
+
+const PaymentHistorySchema = z.strictObject({
+  transaction_id: z.string(),
+  customer_id: z.string(),
+  offer_id: z.int().min(1),
+  offer_revision: z.int().min(1),
+  decided_cashback: z.number(),
+  cashback: z.number(),
+  clawed_back: z.number().min(0),
+  payment_date: DaySchema,
+  status: PaymentStatusSchema,
+  changes: z.array(HistoryEntrySchema),
 });
 
 const TokenResponseSchema = z.strictObject({ Token: z.string() });
@@ -125,6 +190,9 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
         replaceKeywords(ctx.jsonSchema, transactionAmountJsonSchema());
       } else if (ctx.zodSchema === OfferIdTextSchema) {
         replaceKeywords(ctx.jsonSchema, offerIdTextJsonSchema());
+      } else if (ctx.zodSchema === InstantSchema) {
+        // zod writes its own long pattern; the format says the same to every reader.
+        replaceKeywords(ctx.jsonSchema, { type: 'string', format: 'date-time' });
       } else if (ctx.zodSchema === DaySchema) {
         ctx.jsonSchema.format = 'date';
         ctx.jsonSchema.pattern = '^\\d{4}-\\d{2}-\\d{2}$';
@@ -208,6 +276,14 @@ function ok(description: string, schema: object): object {
 }
 
 function errors(...statuses: number[]): Record<string, object> {
+  return errorsSaying({}, ...statuses);
+}
+
+/** Error responses, with descriptions of this route's own where `texts` has them. */
+function errorsSaying(
+  texts: Readonly<Record<number, string>>,
+  ...statuses: number[]
+): Record<string, object> {
   const out: Record<string, object> = {};
   for (const s of statuses) {
     const headers: Record<string, object> = { ...REQUEST_ID_HEADER };
@@ -225,7 +301,11 @@ function errors(...statuses: number[]): Record<string, object> {
         schema: { type: 'string' },
       };
     }
-    out[String(s)] = { description: ERROR_TEXT[s], headers, content: json(ref('Error')) };
+    out[String(s)] = {
+      description: texts[s] ?? ERROR_TEXT[s],
+      headers,
+      content: json(ref('Error')),
+    };
   }
   return out;
 }
@@ -247,12 +327,20 @@ function batch(item: string, description: string, result: string, resultText: st
   };
 }
 
-function pageParameters(): object[] {
-  const inputs: [string, JsonSchema, string][] = [
-    ['date_from', jsonSchema(DaySchema, 'input'), 'First payment day, inclusive (required)'],
-    ['date_to', jsonSchema(DaySchema, 'input'), 'Last payment day, inclusive (required)'],
+/** One input of a listing, read from the query string or else a header of the same name. */
+type ListingInput = [name: string, schema: JsonSchema, description: string];
+
+/**
+ * The inputs of a listing paged as payments are: the range of `day` (`payment` or `return`), the
+ * page, and any `extra` inputs, each as a query and as a header parameter.
+ */
+function pageParameters(day: string, items: string, extra: ListingInput[] = []): object[] {
+  const inputs: ListingInput[] = [
+    ['date_from', jsonSchema(DaySchema, 'input'), `First ${day} day, inclusive (required)`],
+    ['date_to', jsonSchema(DaySchema, 'input'), `Last ${day} day, inclusive (required)`],
     ['current_page', jsonSchema(PageInputSchema, 'input'), 'Page number from 1 (default 1)'],
-    ['page_size', jsonSchema(PageInputSchema, 'input'), 'Payments per page, 1–1000 (default 100)'],
+    ['page_size', jsonSchema(PageInputSchema, 'input'), `${items} per page, 1–1000 (default 100)`],
+    ...extra,
   ];
   return inputs.flatMap(([name, schema, description]) => [
     { name, in: 'query', required: false, schema, description },
@@ -266,6 +354,40 @@ function pageParameters(): object[] {
   ]);
 }
 
+/**
+ * A return as sent: the model's schema, with what its fields mean where a pattern cannot say it
+ * (`reported_at` is read, and refused when malformed or before `date`, but the engine goes by its
+ * own clock).
+ */
+function returnRequestSchema(): JsonSchema {
+  const s = jsonSchema(ReturnSchema, 'input');
+  const properties = s.properties as Record<string, JsonSchema>;
+  properties.reported_at = {
+    ...properties.reported_at,
+    description:
+      'When the return arrived, in the format of date and not before it; a malformed one is ' +
+      'invalid_return. The server judges lateness by its own clock, the moment it receives ' +
+      'the return: reported_at is for replays of files (docs/concepts.md, Late returns)',
+  };
+  return s;
+}
+
+/** The codes a return that adjusts nothing can get, in the order their checks run. */
+const RETURN_ERROR_CODES = [
+  'invalid_return',
+  'duplicate_return',
+  'transaction_not_found',
+  'return_exceeds_amount',
+  'not_paid',
+  'after_warranty',
+  'late_return',
+] as const satisfies readonly ReturnErrorCode[];
+
+/** What each per-item code of a return means, for the description of `POST /returns`. */
+function returnErrorText(): string {
+  return RETURN_ERROR_CODES.map((code) => `\`${code}\`: ${ERROR_CODES[code]}`).join(' ');
+}
+
 /** The schemas of `components`: the requests' from the model, the responses' from above. */
 function componentSchemas(): Record<string, JsonSchema> {
   return {
@@ -273,17 +395,20 @@ function componentSchemas(): Record<string, JsonSchema> {
     Activation: jsonSchema(ActivationSchema, 'input'),
     Transaction: jsonSchema(TransactionSchema, 'input'),
     HistoryTransaction: jsonSchema(HistoryTransactionSchema, 'input'),
-    Return: jsonSchema(ReturnSchema, 'input'),
+    Return: returnRequestSchema(),
     Offer: offerResponseSchema(),
     Payment: jsonSchema(SeedPaymentSchema, 'output'),
     CashbackPaymentRecord: jsonSchema(CashbackPaymentRecordSchema, 'output'),
     TransactionsResult: jsonSchema(TransactionsResponseSchema, 'output'),
     Adjustment: jsonSchema(AdjustmentSchema, 'output'),
+    Clawback: jsonSchema(ClawbackSchema, 'output'),
     ReturnsResult: jsonSchema(ReturnsResponseSchema, 'output'),
     HistoryResult: jsonSchema(HistoryResponseSchema, 'output'),
     CustomersResult: jsonSchema(CustomersResponseSchema, 'output'),
     ActivationsResult: jsonSchema(CustomersResponseSchema, 'output'),
     PaymentsPage: jsonSchema(PaymentsPageSchema, 'output'),
+    ClawbacksPage: jsonSchema(ClawbacksPageSchema, 'output'),
+    PaymentHistory: jsonSchema(PaymentHistorySchema, 'output'),
     Token: jsonSchema(TokenResponseSchema, 'output'),
     Health: jsonSchema(HealthSchema, 'output'),
     Error: jsonSchema(ErrorBodySchema, 'output'),
@@ -367,32 +492,91 @@ function batchPaths(): Record<string, object> {
         operationId: 'addReturns',
         summary: 'Add returns',
         description:
-          'Returns of stored transactions: one reported before the payment day lowers the ' +
-          'payment (0 cancels it); one on or after it leaves the cashback standing.',
+          'Returns of stored transactions. One dated before the payment day that arrives ' +
+          'before it lowers the payment (an adjustment; 0 cancels it); one that arrives once ' +
+          'the payment is confirmed (from the start of its payment day, by the server clock) ' +
+          'leaves it as it is and is recorded as a clawback, or, when the server ignores late ' +
+          'returns, is answered late_return; one dated on or after the payment day leaves the ' +
+          `cashback standing. Per-item codes, each message in errors: ${returnErrorText()}`,
         ...batch(
           'Return',
           'Returns; amount absent returns all that is not yet returned',
           'ReturnsResult',
-          'One result: an adjustment per return that lowered a payment, and an error per other return',
+          'One result: an adjustment per return that lowered a payment, a clawback per late ' +
+            'return, and an error per other return',
         ),
       },
     },
   };
 }
 
-/** The path of `routes/payments.ts`. */
+/** The paths of `routes/payments.ts`, in the order they are mounted. */
 function paymentPaths(): Record<string, object> {
+  const status: ListingInput = [
+    'status',
+    jsonSchema(ListedStatusSchema, 'input'),
+    'Only the payments pending (payment day not begun) or only the confirmed ones, by the ' +
+      'server clock (default: both); another value is a 400',
+  ];
   return {
     '/cashback-payments': {
       get: {
         operationId: 'getCashbackPayments',
         summary: 'Get cashback payments',
         description:
-          'Each input is read from the query string, or else from a header of the same name.',
-        parameters: pageParameters(),
+          'Each input is read from the query string, or else from a header of the same name. ' +
+          'Each payment shows its current cashback and its status as of the server clock; ' +
+          'payments at 0 are left out.',
+        parameters: pageParameters('payment', 'Payments', [status]),
         responses: {
           '200': ok('A page of payments', ref('PaymentsPage')),
           ...errors(400, ...GET_ERRORS),
+        },
+      },
+    },
+    '/clawbacks': {
+      get: {
+        operationId: 'getClawbacks',
+        summary: 'Get clawbacks',
+        description:
+          'The clawbacks of late returns (returns that arrived once their payment was ' +
+          "confirmed) whose return day lies in the range, by the return's day, then return_id. " +
+          'Each input is read from the query string, or else from a header of the same name.',
+        parameters: pageParameters('return', 'Clawbacks'),
+        responses: {
+          '200': ok('A page of clawbacks', ref('ClawbacksPage')),
+          ...errors(400, ...GET_ERRORS),
+        },
+      },
+    },
+    '/payments/{transaction_id}/history': {
+      get: {
+        operationId: 'getPaymentHistory',
+        summary: "Get a payment's history",
+        description:
+          'The payment of a transaction as decided (cashback, offer, revision), then each ' +
+          'adjustment and clawback in the order recorded. Percent-encode the id.',
+        parameters: [
+          {
+            name: 'transaction_id',
+            in: 'path',
+            required: true,
+            schema: jsonSchema(IdSchema, 'input'),
+            description: 'The paid transaction (trimmed, as transaction ids are)',
+          },
+        ],
+        responses: {
+          '200': ok('The payment and its changes', ref('PaymentHistory')),
+          ...errorsSaying(
+            {
+              400:
+                'The transaction id cannot be one: blank, over 128 characters, or holding ' +
+                'U+0000 or an unpaired surrogate (invalid_query)',
+              404: 'The partner has no payment of this transaction (payment_not_found), or no such route',
+            },
+            400,
+            ...GET_ERRORS,
+          ),
         },
       },
     },
@@ -459,7 +643,8 @@ export function openApiDocument(): Record<string, unknown> {
       title: 'cashback-engine partner API',
       version: OPENAPI_VERSION,
       description:
-        'The cashback service interface: tokens, customers, history, transactions, returns, payments and offers.',
+        'The cashback service interface: tokens, customers, history, transactions, returns, ' +
+        "payments, clawbacks, payments' histories and offers.",
     },
     components: {
       securitySchemes: { Token: { type: 'apiKey', in: 'header', name: 'Token' } },

@@ -125,15 +125,19 @@ export const TransactionSchema = z.object({
 
 /**
  * Return of a stored transaction (docs/concepts.md, Returns): `amount` absent returns all that is
- * not yet returned. Returns are read by `parseReturn`, with the same field readers as a
- * transaction; this schema describes them in the OpenAPI document, and a property test
- * (test/model/returnSchema.test.ts) proves both accept the same items.
+ * not yet returned; `reported_at` (docs/concepts.md, Late returns) is when it arrived, read by a
+ * replay (the engine goes by its own clock). Returns are read by `parseReturn`, with the same
+ * field readers as a transaction; this schema describes them in the OpenAPI document, and a
+ * property test (test/model/returnSchema.test.ts) proves both accept the same items, apart from a
+ * `reported_at` before `date`, which only `parseReturn` tells (an offset on one of the two makes
+ * their order depend on the engine's time zone).
  */
 export const ReturnSchema = z.object({
   return_id: IdSchema,
   transaction_id: IdSchema,
   date: DateTimeSchema,
   amount: TransactionAmountSchema.optional(),
+  reported_at: DateTimeSchema.optional(),
 });
 
 /** History transaction: `description`, `merchant.id`, `merchant.category_code`, `location` optional. @public */

@@ -11,6 +11,12 @@ import {
   type StartWebhookDispatcherOptions,
   startWebhookDispatcher,
 } from '../webhooks/startWebhookDispatcher.js';
+import {
+  type ConfirmDueOptions,
+  type ConfirmTimer,
+  resolveConfirmDue,
+  startConfirmTimer,
+} from './confirmTimer.js';
 import { gateEngine } from './engineGate.js';
 import {
   type CheckedPartners,
@@ -58,6 +64,13 @@ export interface ServiceOptions {
    * @defaultValue `startWebhookDispatcher`'s defaults
    */
   readonly webhooks?: Omit<StartWebhookDispatcherOptions, 'store' | 'partners'>;
+  /**
+   * How the service confirms due payments (`cashback.confirmed` events): it calls
+   * `engine.confirmDue()` once it listens, then every `intervalMs` (`false`: never), logging
+   * failures and trying again at the next tick; `stop()` ends it before the store closes.
+   * @defaultValue `{ intervalMs: 60_000 }`, failures written to stderr
+   */
+  readonly confirmDue?: ConfirmDueOptions;
   /**
    * Whether `stop()` closes the store last. Leave it on unless the store is used after the
    * service stops.
@@ -111,11 +124,13 @@ export interface Service {
   reload(changes: ServiceChanges): Promise<ServiceReloaded>;
   /**
    * Stops gracefully, in this order: stops accepting connections and lets requests in flight
-   * finish (cut after `server.shutdownTimeoutMs`); waits for a reload under way and for the
-   * engine calls still running (each commits or rolls back whole; later ones are refused with
-   * `StoreUnavailableError`); stops the webhook dispatcher (attempts in flight finish and are
-   * recorded, the rest stays in the outbox); closes the store. The listening socket is closed
-   * before it returns its promise. Calling it again returns the same promise.
+   * finish (cut after `server.shutdownTimeoutMs`), and stops the confirmation timer (no
+   * `confirmDue()` call starts any more; one in flight finishes); waits for a reload under way
+   * and for the engine calls still running (each commits or rolls back whole; later ones are
+   * refused with `StoreUnavailableError`); stops the webhook dispatcher (attempts in flight
+   * finish and are recorded, the rest stays in the outbox); closes the store. The listening
+   * socket is closed and the timer cleared before it returns its promise. Calling it again
+   * returns the same promise.
    */
   stop(): Promise<void>;
 }
@@ -129,11 +144,18 @@ const KEYS = [
   'app',
   'server',
   'webhooks',
+  'confirmDue',
   'closeStore',
 ] as const satisfies readonly (keyof ServiceOptions)[];
 
+/** What {@link startService} checked before anything started. */
+interface CheckedOptions {
+  readonly partners: CheckedPartners;
+  readonly confirmDue: ReturnType<typeof resolveConfirmDue>;
+}
+
 /** Checks what {@link startService} needs before anything starts. */
-function checkOptions(options: ServiceOptions): CheckedPartners {
+function checkOptions(options: ServiceOptions): CheckedOptions {
   if (options === null || typeof options !== 'object') {
     throw new TypeError('startService options are required: store, partners and tokenSecret');
   }
@@ -154,15 +176,20 @@ function checkOptions(options: ServiceOptions): CheckedPartners {
   if (options.offers !== undefined && !Array.isArray(options.offers)) {
     throw new TypeError('startService options: offers must be an array');
   }
+  const confirmDue = resolveConfirmDue(options.confirmDue);
   // Before any offer is stored: past this, listening fails only for the address itself.
   resolveServeOptions(options.server ?? {});
-  return checkPartners(options.partners, 'startService options: partners');
+  return {
+    partners: checkPartners(options.partners, 'startService options: partners'),
+    confirmDue,
+  };
 }
 
 /**
  * Starts the whole partner service (docs/http.md, "The service's lifecycle"): an engine over the
- * store, the HTTP app on Node's HTTP server, and the webhook dispatcher of the partners with a
- * `webhook_url`; loads the offers given. The handle reloads partners and offers, and stops in
+ * store, the HTTP app on Node's HTTP server, the webhook dispatcher of the partners with a
+ * `webhook_url`, and a timer that confirms due payments (`engine.confirmDue()` once it listens,
+ * then every minute by default); loads the offers given. The handle reloads partners and offers, and stops in
  * the order that loses nothing.
  * @param options - the store, partners, token secret, and the options of each part
  * @returns the running service, once it listens
@@ -183,10 +210,12 @@ function checkOptions(options: ServiceOptions): CheckedPartners {
  * @public
  */
 export async function startService(options: ServiceOptions): Promise<Service> {
-  const partners = checkOptions(options);
+  const checked = checkOptions(options);
+  const { partners } = checked;
   const { store } = options;
   const registry = swappableRegistry(partners.registry);
-  const gate = gateEngine(createEngine({ ...options.engine, store, partners: registry.registry }));
+  const inner = createEngine({ ...options.engine, store, partners: registry.registry });
+  const gate = gateEngine(inner);
   const engine = gate.engine;
   const app = createHttpApp({
     ...options.app,
@@ -208,6 +237,8 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     await dispatcher?.stop();
     throw err;
   }
+  // On the engine itself, not the gated one: stop() waits for its call before the gate closes.
+  const confirmer: ConfirmTimer = startConfirmTimer(inner, checked.confirmDue);
 
   let reloading: Promise<unknown> = Promise.resolve();
   let stopping: Promise<void> | undefined;
@@ -226,9 +257,10 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       ...(offers === undefined ? {} : { offers }),
     };
   };
-  const stopInOrder = async (closed: Promise<void>): Promise<void> => {
+  const stopInOrder = async (closed: Promise<void>, confirmed: Promise<void>): Promise<void> => {
     try {
       await closed;
+      await confirmed;
       await reloading;
       await gate.close();
       await dispatcher?.stop();
@@ -249,8 +281,9 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       return run;
     },
     stop() {
-      // server.close() closes the listening socket before it returns.
-      stopping ??= stopInOrder(server.close());
+      // server.close() closes the listening socket, and confirmer.stop() clears the timer,
+      // before each returns.
+      stopping ??= stopInOrder(server.close(), confirmer.stop());
       return stopping;
     },
   };

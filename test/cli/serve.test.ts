@@ -363,15 +363,29 @@ describe('cashback serve', () => {
       'POST /transactions',
       'GET /cashback-payments',
       'GET /cashback-payments',
+      'GET /cashback-payments',
       'POST /returns',
+      'GET /clawbacks',
+      'GET /payments/t-001/history',
       'GET /active-offers',
     ]);
     for (const c of calls) {
       expect(c.status, `${c.method} ${c.path}`).toBe(200);
       checkAgainstOpenApi(c.method, c.path, c.status, c.body);
     }
-    const [token, customers, history, transactions, byQuery, byHeaders, returns, offers] =
-      calls.map((c) => c.body);
+    const [
+      token,
+      customers,
+      history,
+      transactions,
+      byQuery,
+      byHeaders,
+      pending,
+      returns,
+      clawbacks,
+      paymentHistory,
+      offers,
+    ] = calls.map((c) => c.body);
     expect(token.Token).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
     expect(customers).toEqual({ Added: 2, Updated: 0, Errors: {} });
     expect(history).toEqual([{ event_id: expect.any(String), errors: {} }]);
@@ -381,21 +395,36 @@ describe('cashback serve', () => {
     expect(byQuery.total_count).toBe(2);
     expect(byQuery.transactions).toHaveLength(2);
     expect(byHeaders).toEqual(byQuery);
-    // Half of t-001 returned before its payment day lowers its cashback (8 % of 2.10); t-002,
-    // returned on its payment day, keeps it.
-    expect(returns[0].adjustments).toEqual([
+    // The sample data is from 2025: by the server's clock both payments are confirmed.
+    expect(byQuery.transactions.map((t: Json) => t.status)).toEqual(['confirmed', 'confirmed']);
+    expect(pending.total_count).toBe(0);
+    // Half of t-001, returned before its payment day but reported after it, is clawed back (what
+    // the return would have taken: 0.34 less the 0.17 that 2.10 earns); t-002, returned on its
+    // payment day, keeps its cashback.
+    expect(returns[0].adjustments).toEqual([]);
+    expect(returns[0].clawbacks).toEqual([
       {
         return_id: 'r-001',
         transaction_id: 't-001',
         customer_id: 'c-001',
         offer_id: 2,
-        previous_cashback: 0.34,
-        cashback: 0.17,
-        payment_date: '2025-06-16',
+        offer_revision: 1,
+        amount: 0.17,
+        date: '2025-06-05T17:00:00.000',
+        reported_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}$/),
       },
     ]);
     expect(Object.keys(returns[0].errors)).toEqual(['r-002']);
     expect(returns[0].errors['r-002']).toMatch(/on or after the payment day 2025-06-10/);
+    expect(clawbacks.clawbacks).toEqual(returns[0].clawbacks);
+    expect(paymentHistory).toMatchObject({
+      transaction_id: 't-001',
+      decided_cashback: 0.34,
+      cashback: 0.34,
+      clawed_back: 0.17,
+      status: 'confirmed',
+      changes: [{ kind: 'clawback', return_id: 'r-001', amount: 0.17 }],
+    });
     expect(Array.isArray(offers)).toBe(true); // [] once the 2025 sample offers have ended
 
     // Load: concurrent batches that each earn cashback, and SIGTERM while requests are in flight.
@@ -559,6 +588,54 @@ describe('cashback serve', () => {
     ]);
     expect(offers.code).toBe(2);
     expect(offers.stderr).toMatch(/^cashback: offers file .*: Invalid offers: offer 1: /);
+  });
+
+  it('exits 2 for a bad --late-returns, naming the two it takes', async () => {
+    const r = await runToEnd([
+      'dist/cli.js',
+      'serve',
+      '--port',
+      '0',
+      '--memory',
+      '--late-returns',
+      'sometimes',
+    ]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/--late-returns.*'sometimes' is invalid.*clawback, ignore/);
+  });
+
+  it('with --late-returns ignore answers a late return late_return and claws nothing back', async () => {
+    const { served, url } = await startServing([
+      ...startArgs,
+      '--port',
+      '0',
+      '--memory',
+      '--data-dir',
+      tempDir('data'),
+      '--late-returns',
+      'ignore',
+    ]);
+    expect(served.stdout()).toMatch(/late returns: ignore/);
+    const token = await demoToken(url, served.stdout());
+    await addCustomer(url, token, 'c-late');
+    const paid = await postOnce(url, token, [coffee('t-late', 'c-late')]);
+    expect(paid).toMatchObject({ kind: 'answered', status: 200 });
+    // Dated before its payment day (2025-07-15), arriving now: late.
+    const r = await fetch(`${url}/returns`, {
+      method: 'POST',
+      headers: { Token: token, 'content-type': 'application/json' },
+      body: JSON.stringify([
+        { return_id: 'r-late', transaction_id: 't-late', date: '2025-07-02T10:00:00' },
+      ]),
+    });
+    const body = (await r.json()) as Json;
+    checkAgainstOpenApi('POST', '/returns', r.status, body);
+    expect(body[0].adjustments).toEqual([]);
+    expect(body[0].clawbacks).toEqual([]);
+    expect(body[0].errors['r-late']).toMatch(/confirmed/);
+    served.child.kill('SIGTERM');
+    expect((await served.exited).code).toBe(0);
   });
 
   it('exits 2 for a bad --limit or --trust-proxy, naming what is wrong, before it makes the data directory', async () => {
@@ -1046,8 +1123,12 @@ describe('cashback serve', () => {
       'POST /transactions 200',
       'GET /cashback-payments 200',
       'GET /cashback-payments 200',
+      'GET /cashback-payments 200',
       'POST /returns 200',
       'GET /cashback-payments 200',
+      'GET /clawbacks 200',
+      'GET /payments/t-001/history 200',
+      'GET /payments/t-003/history 404',
       'GET /active-offers 200',
     ]);
     for (const c of calls) checkAgainstOpenApi(c.method, c.path, c.status, c.body);
@@ -1061,8 +1142,12 @@ describe('cashback serve', () => {
       transactions,
       byQuery,
       byHeaders,
+      pending,
       returns,
       after,
+      clawbacks,
+      paymentHistory,
+      notPaid,
     ] = calls.map((c) => c.body);
     // The answers the comments of docs/http.md show.
     expect(added).toEqual({ Added: 2, Updated: 0, Errors: {} });
@@ -1083,21 +1168,44 @@ describe('cashback serve', () => {
     expect(Object.keys(transactions[0].errors)).toEqual(['t-003']);
     expect(byQuery.total_count).toBe(2);
     expect(byHeaders).toEqual(byQuery);
-    expect(returns[0].adjustments).toEqual([
-      {
-        return_id: 'r-001',
-        transaction_id: 't-001',
-        customer_id: 'c-001',
-        offer_id: 2,
-        previous_cashback: 0.34,
-        cashback: 0.17,
-        payment_date: '2025-06-16',
-      },
-    ]);
+    expect(byQuery.transactions[1]).toEqual({
+      transaction_id: 't-001',
+      country: 'FR',
+      city: 'Paris',
+      date: '2025-06-16T00:00:00.000',
+      cashback_amount: 0.34,
+      offer_id: 2,
+      customer_id: 'c-001',
+      offer_revision: 1,
+      status: 'confirmed',
+    });
+    expect(pending).toEqual({
+      total_count: 0,
+      current_page: 1,
+      page_size: 100,
+      date_from: '2025-06-01',
+      date_to: '2025-12-31',
+      transactions: [],
+    });
+    // The sample payments are confirmed by today's clock: the return dated before t-001's
+    // payment day arrives late and is clawed back; the payment stays.
+    const clawback = {
+      return_id: 'r-001',
+      transaction_id: 't-001',
+      customer_id: 'c-001',
+      offer_id: 2,
+      offer_revision: 1,
+      amount: 0.17,
+      date: '2025-06-05T17:00:00.000',
+      reported_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}$/),
+    };
+    expect(returns[0].adjustments).toEqual([]);
+    expect(returns[0].clawbacks).toEqual([clawback]);
     expect(returns[0].errors).toEqual({
       'r-002':
         'Returned on 2025-06-10, on or after the payment day 2025-06-10: the cashback stands',
       'r-003': "Transaction with id 't-404' not found",
+      'r-004': 'Invalid return: reported_at must be a date-time YYYY-MM-DDTHH:mm:ss[.fff]',
     });
     const amounts = (page: Json) =>
       page.transactions.map((t: Json) => [t.transaction_id, t.cashback_amount]);
@@ -1105,10 +1213,25 @@ describe('cashback serve', () => {
       ['t-002', 1.32],
       ['t-001', 0.34],
     ]);
-    expect(amounts(after)).toEqual([
-      ['t-002', 1.32],
-      ['t-001', 0.17],
-    ]);
+    expect(amounts(after)).toEqual(amounts(byQuery));
+    expect(clawbacks).toMatchObject({ total_count: 1, clawbacks: [clawback] });
+    expect(paymentHistory).toEqual({
+      transaction_id: 't-001',
+      customer_id: 'c-001',
+      offer_id: 2,
+      offer_revision: 1,
+      decided_cashback: 0.34,
+      cashback: 0.34,
+      clawed_back: 0.17,
+      payment_date: '2025-06-16',
+      status: 'confirmed',
+      changes: [{ kind: 'clawback', recorded_at: expect.any(String), ...clawback }],
+    });
+    expect(notPaid.error).toEqual({
+      code: 'payment_not_found',
+      message: 'No payment of this transaction: it was not paid, or not stored by this partner',
+      details: [{ path: 'transaction_id', message: "no payment of 't-003'" }],
+    });
     served.child.kill('SIGTERM');
     expect((await served.exited).code).toBe(0);
   });

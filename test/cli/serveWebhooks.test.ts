@@ -1,13 +1,16 @@
 /**
  * `cashback serve` delivering webhooks: a real receiver on 127.0.0.1 gets the events of a served
- * partner, signed (checked with the `standardwebhooks` package itself); an offers file reloaded
- * with SIGHUP gives one `offer.updated` per changed offer; a partner's bad webhook settings are a
- * usage error (exit 2) naming the partner.
+ * partner, signed (checked with the `standardwebhooks` package itself); the payments due when it
+ * starts are confirmed then (`cashback.confirmed`); an offers file reloaded with SIGHUP gives one
+ * `offer.updated` per changed offer; a partner's bad webhook settings are a usage error (exit 2)
+ * naming the partner.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createEngine } from '../../src/engine/entry.js';
+import { createPgliteStore } from '../../src/store/postgres/index.js';
 import { generateWebhookSecret } from '../../src/webhooks/index.js';
 import { type Receiver, startReceiver } from '../webhooks/_receiver.js';
 import {
@@ -112,6 +115,50 @@ describe('cashback serve with partners that have webhooks', () => {
     // The attempt is logged, with the event id.
     await served.until(() => served.stderr().includes(eventId), 'the log line of the attempt');
 
+    expect(await stop(served)).toEqual({ code: 0, signal: null });
+  }, 90_000);
+
+  it('confirms the payments due at start: their cashback.confirmed is delivered, signed, and logged', async () => {
+    // A PGlite data directory holding a payment whose day has begun, made by the library: the
+    // service confirms it when it starts, not a minute later.
+    const dataDir = join(cli.dir, 'data-confirm');
+    const store = await createPgliteStore({ dataDir: join(dataDir, 'db') });
+    const engine = createEngine({ store });
+    await engine.upsertOffers(
+      JSON.parse(readFileSync(join(cli.dir, 'docs', 'examples', 'offers.json'), 'utf8')),
+    );
+    await engine.upsertCustomers('bank-w', [customer('c1')]);
+    const paid = await engine.addTransactions('bank-w', [coffee('t1', 'c1')]);
+    expect(paid.details.payments.map((p) => p.payment_date)).toEqual(['2025-07-15']);
+    await store.close?.();
+
+    receiver = await startReceiver();
+    const partners = partnersFile('partners-confirm.json', {
+      webhook_url: receiver.url,
+      webhook_secret: SECRET,
+    });
+    const served = await serve(cli.dir, [
+      '--data-dir',
+      dataDir,
+      '--partners',
+      partners,
+      '--allow-local-webhooks',
+    ]);
+    expect(served.stdout()).toMatch(/payments\s+due ones confirmed at start and every minute/);
+    const events = await deliveries(
+      served,
+      (es) => es.some((e) => e.type === 'cashback.confirmed'),
+      'the cashback.confirmed delivery',
+    );
+    const confirmed = events.filter((e) => e.type === 'cashback.confirmed');
+    expect(confirmed).toHaveLength(1);
+    expect(confirmed[0].data.records).toMatchObject([
+      { transaction_id: 't1', date: '2025-07-15T00:00:00.000', status: 'confirmed' },
+    ]);
+    const logged = served
+      .logs()
+      .find((l) => l.msg === 'due payments confirmed (cashback.confirmed)');
+    expect(logged).toMatchObject({ events: 1, payments: 1 });
     expect(await stop(served)).toEqual({ code: 0, signal: null });
   }, 90_000);
 

@@ -324,7 +324,7 @@ describe('cashback migrate', () => {
     const again = await runCli(cli.dir, ['migrate', '--data-dir', dataDir]);
     expect(again.code).toBe(0);
     expect(again.stdout).toBe(
-      `cashback migrate: nothing to apply; PGlite in ${join(dataDir, 'db')} is at schema version 5\n`,
+      `cashback migrate: nothing to apply; PGlite in ${join(dataDir, 'db')} is at schema version 7\n`,
     );
   });
 

@@ -25,6 +25,8 @@ export type ItemKind = (typeof POST_ROUTES)[PostRoute];
 export const GET_ROUTES = [
   '/get-token',
   '/cashback-payments',
+  '/clawbacks',
+  '/payments/t-paid/history',
   '/active-offers',
   '/openapi.json',
   '/healthz',
@@ -773,6 +775,16 @@ export function pageValue(name: PageInput): fc.Arbitrary<string> {
   );
 }
 
+/** Values of the payments listing's `status` filter: the two it takes, and others. */
+export const statusValue: fc.Arbitrary<string> = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom('pending', 'confirmed') },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom('cancelled', 'PENDING', ' pending', 'confirmed ', '', 'all', '1'),
+  },
+  { weight: 1, arbitrary: fc.string({ unit: 'grapheme', maxLength: 12 }) },
+);
+
 /** Percent escapes that do not decode to a valid value. */
 export const MALFORMED_ESCAPES = ['%', '%ZZ', '%E0%A4%A', '%00', '%C0%AF', '%ED%A0%80'] as const;
 
@@ -815,6 +827,12 @@ export const unknownPath: fc.Arbitrary<string> = fc
       '/openapi.json/',
       '/active-offers/',
       '/cashback-payments/1',
+      '/clawbacks/',
+      '/payments',
+      '/payments/t-paid',
+      '/payments//history',
+      '/payments/t-paid/history/',
+      '/payments/t-paid/HISTORY',
       '/__proto__',
       '/constructor',
       '/prototype',

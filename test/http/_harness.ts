@@ -63,12 +63,32 @@ const pointer = (...parts: string[]) =>
   parts.map((p) => p.replaceAll('~', '~0').replaceAll('/', '~1')).join('/');
 
 /**
+ * The document's path of a request path: itself, or the templated path whose fixed segments it
+ * has (`/payments/t1/history` is `/payments/{transaction_id}/history`). A parameter matches one
+ * non-empty segment, as the app's router does.
+ */
+function documentPath(path: string): string {
+  if (document.paths[path] !== undefined) return path;
+  const segments = path.split('/');
+  const templated = Object.keys(document.paths).find((p) => {
+    const parts = p.split('/');
+    return (
+      parts.length === segments.length &&
+      parts.every((part, i) =>
+        /^\{[^}]+\}$/.test(part) ? (segments[i] ?? '') !== '' : part === segments[i],
+      )
+    );
+  });
+  return templated ?? path;
+}
+
+/**
  * Checks one response against the served OpenAPI document: the operation's schema for that
  * status, or the error schema for routes and methods the document does not have (404, 405).
  * Throws with ajv's errors when it does not validate.
  */
 export function checkAgainstOpenApi(method: string, path: string, status: number, body: unknown) {
-  const route = path.split('?', 1)[0] as string;
+  const route = documentPath(path.split('?', 1)[0] as string);
   const op = document.paths[route]?.[method.toLowerCase()];
   let ref: string;
   if (op !== undefined && op.responses[String(status)] !== undefined) {
@@ -113,6 +133,8 @@ export type HarnessOptions = Partial<Omit<HttpAppOptions, 'engine' | 'partners'>
   readonly partnerIds?: readonly string[];
   /** The engine's clock. */
   readonly engineClock?: () => Date;
+  /** What the engine does with late returns. */
+  readonly lateReturns?: 'clawback' | 'ignore';
   /** The store; a new memory store by default. */
   readonly store?: Store;
 };
@@ -129,8 +151,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     partners,
     timeZone: 'UTC',
     ...(options.engineClock ? { clock: options.engineClock } : {}),
+    ...(options.lateReturns ? { lateReturns: options.lateReturns } : {}),
   });
-  const { partnerIds: _p, engineClock: _c, store: _s, ...appOptions } = options;
+  const { partnerIds: _p, engineClock: _c, store: _s, lateReturns: _l, ...appOptions } = options;
   const app = createHttpApp({
     tokenSecret: TOKEN_SECRET,
     // Tests ask for many tokens: the rate limits get their own tests.

@@ -100,6 +100,8 @@ describe('tokens on the data routes', () => {
       ['POST', '/transactions'],
       ['POST', '/returns'],
       ['GET', '/cashback-payments?date_from=2025-01-01&date_to=2025-12-31'],
+      ['GET', '/clawbacks?date_from=2025-01-01&date_to=2025-12-31'],
+      ['GET', '/payments/t1/history'],
       ['GET', '/active-offers'],
     ];
     for (const [method, path] of routes) {

@@ -20,7 +20,7 @@ import { createMemoryStore } from '../../src/engine/entry.js';
 import { STATUS } from '../../src/http/errors.js';
 import { keyFingerprint } from '../../src/http/keyFingerprint.js';
 import type { Store, StoreSession } from '../../src/store/entry.js';
-import { customer, offer } from '../fixtures.js';
+import { customer, offer, tx } from '../fixtures.js';
 import {
   type BodyCase,
   batchOf,
@@ -40,6 +40,7 @@ import {
   pageValue,
   postBody,
   sentHeader,
+  statusValue,
   type TokenCase,
   tokenCase,
   unknownPath,
@@ -279,6 +280,9 @@ beforeAll(async () => {
   });
   await h.engine.upsertOffers([offer()]);
   expect((await h.post('bank-a', '/customers/', [customer()])).status).toBe(200);
+  // A payment whose history the history route answers.
+  const paid = await h.post('bank-a', '/transactions', [tx({ transaction_id: 't-paid' })]);
+  expect(paid.body[0].payments).toHaveLength(1);
   token = await h.token('bank-a');
   fingerprints = Object.fromEntries(
     PARTNERS.map((id) => [id, keyFingerprint(h.partners.byId.get(id)?.application_key_hash ?? '')]),
@@ -599,9 +603,40 @@ function pageInput(value: string, max: number): 'ok' | 'bad' | 'either' {
   return value.length <= 15 ? 'ok' : 'either';
 }
 
-/** Judges a payments listing by the inputs as the server receives them. */
-function judgePayments(
-  received: Partial<Record<PageInput, string>>,
+/** The listings paged as payments are, and the name of their page's items. */
+const LISTINGS = { '/cashback-payments': 'transactions', '/clawbacks': 'clawbacks' } as const;
+type Listing = keyof typeof LISTINGS;
+
+/**
+ * Judges a listing by the inputs as the server receives them: the page's inputs, and for
+ * payments the `status` filter (`/clawbacks` takes none and ignores one sent).
+ */
+function judgeListing(
+  route: Listing,
+  received: Partial<Record<PageInput | 'status', string>>,
+  answer: Answer,
+  label: string,
+) {
+  judgePage(route, received, answer, label);
+  if (route !== '/cashback-payments') return;
+  const status = received.status;
+  const context = `${label} ${JSON.stringify(received)} → ${answer.status}`;
+  const valid = status === undefined || status === 'pending' || status === 'confirmed';
+  if (answer.status === 400) {
+    const paths = (answer.body.error.details as { path: string }[]).map((d) => d.path);
+    expect(paths.includes('status'), context).toBe(!valid);
+  } else {
+    expect(valid, `${context}: a bad status must be a 400`).toBe(true);
+    for (const t of answer.body.transactions as { status: string }[]) {
+      expect(t.status, context).toBe(status ?? t.status);
+    }
+  }
+}
+
+/** Judges the page of a listing by the page's inputs as the server receives them. */
+function judgePage(
+  route: Listing,
+  received: Partial<Record<PageInput | 'status', string>>,
   answer: Answer,
   label: string,
 ) {
@@ -622,12 +657,18 @@ function judgePayments(
     bad.push('date_to');
   }
   const context = `${label} ${JSON.stringify(received)} → ${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}`;
+  const statusBad =
+    route === '/cashback-payments' &&
+    received.status !== undefined &&
+    received.status !== 'pending' &&
+    received.status !== 'confirmed';
   if (bad.length > 0) {
     expect(answer.status, context).toBe(400);
     const paths = (answer.body.error.details as { path: string }[]).map((d) => d.path);
     for (const name of bad) expect(paths, context).toContain(name);
-    for (const path of paths) expect(PAGE_INPUTS, context).toContain(path);
-  } else if (!either) {
+    const named: readonly string[] = statusBad ? [...PAGE_INPUTS, 'status'] : PAGE_INPUTS;
+    for (const path of paths) expect(named, context).toContain(path);
+  } else if (!either && !statusBad) {
     expect(answer.status, context).toBe(200);
   }
   if (answer.status === 200) {
@@ -637,7 +678,8 @@ function judgePayments(
       current_page: Number(received.current_page ?? 1),
       page_size: Number(received.page_size ?? 100),
     });
-    expect(answer.body.transactions.length, context).toBeLessThanOrEqual(answer.body.page_size);
+    const items = answer.body[LISTINGS[route]] as unknown[];
+    expect(items.length, context).toBeLessThanOrEqual(answer.body.page_size);
   }
 }
 
@@ -880,7 +922,7 @@ describe('fuzzing the partner API: 4xx with the error body or 200, never 5xx, no
     );
   });
 
-  test('GET /cashback-payments: bad dates and pages, in the query, in headers, repeated', async () => {
+  test('GET /cashback-payments and GET /clawbacks: bad dates, pages and statuses, in the query, in headers, repeated', async () => {
     type Placement = 'absent' | 'query' | 'header' | 'both' | 'twice' | 'malformed';
     const placement = (valid: boolean, optional: boolean) =>
       fc.oneof(
@@ -950,9 +992,33 @@ describe('fuzzing the partner API: 4xx with the error body or 200, never 5xx, no
       '&',
       'x',
     ]);
+    // The status filter: mostly absent, so the page's inputs decide most answers.
+    const status = fc.record({
+      place: fc.oneof(
+        { weight: 6, arbitrary: fc.constant<Placement>('absent') },
+        { weight: 3, arbitrary: fc.constant<Placement>('query') },
+        { weight: 1, arbitrary: fc.constant<Placement>('header') },
+        { weight: 1, arbitrary: fc.constant<Placement>('both') },
+        { weight: 1, arbitrary: fc.constant<Placement>('twice') },
+      ),
+      value: statusValue,
+      other: statusValue,
+    });
     const cases = fc
-      .tuple(fc.oneof(validInputs, anyInputs), noise, fc.boolean())
-      .map(([inputs, noiseParts, noiseFirst]) => ({ ...inputs, noise: noiseParts, noiseFirst }));
+      .tuple(
+        fc.oneof(validInputs, anyInputs),
+        status,
+        fc.constantFrom<Listing>('/cashback-payments', '/clawbacks'),
+        noise,
+        fc.boolean(),
+      )
+      .map(([inputs, statusInput, route, noiseParts, noiseFirst]) => ({
+        ...inputs,
+        status: statusInput,
+        route,
+        noise: noiseParts,
+        noiseFirst,
+      }));
     const headerSafe = (v: string) =>
       /^[\t\x20-\x7e\x80-\xff]*$/.test(v) ? v : encodeURIComponent(v);
     await fc.assert(
@@ -960,9 +1026,10 @@ describe('fuzzing the partner API: 4xx with the error body or 200, never 5xx, no
         const before = mark();
         const query: string[] = [];
         const headers: Record<string, string> = { Token: token };
-        const received: Partial<Record<PageInput, string>> = {};
-        for (const name of PAGE_INPUTS) {
-          const { place, value, other, escape: malformed } = c[name];
+        const received: Partial<Record<PageInput | 'status', string>> = {};
+        for (const name of [...PAGE_INPUTS, 'status'] as const) {
+          const { place, value, other } = c[name];
+          const malformed = name === 'status' ? '' : c[name].escape;
           if (place === 'query' || place === 'both' || place === 'twice') {
             query.push(`${name}=${encodeURIComponent(value)}`);
             received[name] = value;
@@ -980,14 +1047,69 @@ describe('fuzzing the partner API: 4xx with the error body or 200, never 5xx, no
           }
         }
         const parts = c.noiseFirst ? [...c.noise, ...query] : [...query, ...c.noise];
-        const path = `/cashback-payments${parts.length ? `?${parts.join('&')}` : ''}`;
+        const path = `${c.route}${parts.length ? `?${parts.join('&')}` : ''}`;
         const answer = await exchange({ method: 'GET', path, headers });
         const label = `GET ${path} ${JSON.stringify(headers).slice(0, 200)}`;
         judge(label, answer, before);
-        judgePayments(received, answer, label);
+        judgeListing(c.route, received, answer, label);
         expectUnchanged(before, `${label}: a listing must not change the store`);
       }),
       { numRuns: 2000 },
+    );
+  });
+
+  test('GET /payments/{transaction_id}/history: any id, percent-encoded or raw', async () => {
+    const ids = fc.oneof(
+      {
+        weight: 2,
+        arbitrary: fc.constantFrom('t-paid', ' t-paid\t', 'T-PAID', 't-other', '', ' ', '\u0000'),
+      },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom('x'.repeat(128), ` ${'x'.repeat(128)} `, 'x'.repeat(129)),
+      },
+      { weight: 4, arbitrary: fc.string({ unit: 'grapheme', maxLength: 12 }) },
+      { weight: 1, arbitrary: fc.constantFrom('a/b', '?', '#', '%', '__proto__', 'constructor') },
+    );
+    const raw = fc.constantFrom(...MALFORMED_ESCAPES, '%2e%2e', 'a%2Fb');
+    const cases = fc.oneof(
+      { weight: 5, arbitrary: ids.map((id) => ({ id, segment: encodeURIComponent(id) })) },
+      { weight: 1, arbitrary: raw.map((segment) => ({ id: undefined, segment })) },
+    );
+    await fc.assert(
+      fc.asyncProperty(cases, async ({ id, segment }) => {
+        // fetch resolves dot segments: those are other paths.
+        fc.pre(segment !== '.' && segment !== '..');
+        const before = mark();
+        const path = `/payments/${segment}/history`;
+        const answer = await exchange({ method: 'GET', path, headers: { Token: token } });
+        const label = `GET ${path}`;
+        let expected: Expected | undefined;
+        if (id !== undefined) {
+          const trimmed = id.trim();
+          if (id === '') expected = { status: 404, code: 'not_found' };
+          else if (trimmed === '' || trimmed.length > 128 || trimmed.includes('\u0000')) {
+            expected = { status: 400, code: 'invalid_query' };
+          } else {
+            // The other POST properties may have paid any id: the engine knows which.
+            const history = await h.engine.paymentHistory('bank-a', trimmed);
+            expected =
+              history === undefined ? { status: 404, code: 'payment_not_found' } : { status: 200 };
+            if (history !== undefined) expect(answer.body, label).toEqual(history);
+          }
+        }
+        judge(label, answer, before, expected);
+        if (answer.status === 200)
+          expect(answer.body.transaction_id, label).toBe(id?.trim() ?? answer.body.transaction_id);
+        else if (answer.status === 400) {
+          expect(answer.body.error.details, label).toMatchObject([{ path: 'transaction_id' }]);
+        } else {
+          expect(answer.status, label).toBe(404);
+          expect(['not_found', 'payment_not_found'], label).toContain(answer.body.error.code);
+        }
+        expectUnchanged(before, `${label}: a history must not change the store`);
+      }),
+      { numRuns: 600 },
     );
   });
 
@@ -995,6 +1117,8 @@ describe('fuzzing the partner API: 4xx with the error body or 200, never 5xx, no
     const routes = [
       { method: 'GET', path: '/active-offers' },
       { method: 'GET', path: '/cashback-payments?date_from=2025-01-01&date_to=2025-12-31' },
+      { method: 'GET', path: '/clawbacks?date_from=2025-01-01&date_to=2025-12-31' },
+      { method: 'GET', path: '/payments/t-paid/history' },
       ...Object.keys(POST_ROUTES).map((path) => ({ method: 'POST', path })),
     ];
     // Query strings no route reads (/active-offers takes none).
@@ -1137,7 +1261,11 @@ describe('fuzzing the partner API: 4xx with the error body or 200, never 5xx, no
             if (path === '/get-token') expected = { status: 401 };
             else if (path === '/healthz' || path === '/openapi.json') expected = { status: 200 };
             else if (!t.valid) expected = { status: 401 };
-            else expected = { status: path === '/cashback-payments' ? 400 : 200 };
+            else {
+              // The listings need their range: without a query string they are a 400.
+              const listing = path === '/cashback-payments' || path === '/clawbacks';
+              expected = { status: listing && !query.includes('date_') ? 400 : 200 };
+            }
           } else {
             expected = { status: 405, code: 'method_not_allowed' };
             expect(answer.headers.get('allow')).toBe(routeMethod === 'GET' ? 'GET, HEAD' : 'POST');

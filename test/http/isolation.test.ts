@@ -97,6 +97,27 @@ describe('two partners, the same ids, every endpoint', () => {
     ]);
   });
 
+  test("payments' histories: each partner sees only its own, a return changes only its own", async () => {
+    const r = await s.post(B, '/returns', [
+      { return_id: 'r1', transaction_id: 't1', date: '2025-06-03T10:00:00', amount: 4 },
+    ]);
+    expect(r.body[0].adjustments).toMatchObject([{ transaction_id: 't1', cashback: 0.3 }]);
+    const a = await s.get(A, '/payments/t1/history');
+    const b = await s.get(B, '/payments/t1/history');
+    expect(a.body).toMatchObject({ cashback: 0.5, changes: [] });
+    expect(b.body).toMatchObject({
+      decided_cashback: 0.5,
+      cashback: 0.3,
+      changes: [{ kind: 'adjustment', return_id: 'r1' }],
+    });
+    // B stored t2 without paying it; A paid its own t2.
+    expect((await s.get(B, '/payments/t2/history')).status).toBe(404);
+    expect((await s.get(A, '/payments/t2/history')).status).toBe(200);
+    const range = '/clawbacks?date_from=0001-01-01&date_to=9999-12-31';
+    expect((await s.get(A, range)).body.total_count).toBe(0);
+    expect((await s.get(B, range)).body.total_count).toBe(0);
+  });
+
   test('active offers are global: both partners see the same list', async () => {
     const a = await s.get(A, '/active-offers');
     expect(a.body.map((o: { offer_id: number }) => o.offer_id)).toEqual([1, 2]);

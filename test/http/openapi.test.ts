@@ -67,6 +67,12 @@ const ROUTES: Record<string, { method: 'get' | 'post'; auth: boolean; errors: nu
   '/transactions': { method: 'post', auth: true, errors: [400, 401, 405, 413, 415, 500] },
   '/returns': { method: 'post', auth: true, errors: [400, 401, 405, 413, 415, 500] },
   '/cashback-payments': { method: 'get', auth: true, errors: [400, 401, 405, 500] },
+  '/clawbacks': { method: 'get', auth: true, errors: [400, 401, 405, 500] },
+  '/payments/{transaction_id}/history': {
+    method: 'get',
+    auth: true,
+    errors: [400, 401, 404, 405, 500],
+  },
   '/active-offers': { method: 'get', auth: true, errors: [401, 405, 500] },
   '/openapi.json': { method: 'get', auth: false, errors: [405, 500] },
   '/healthz': { method: 'get', auth: false, errors: [405, 500] },
@@ -83,6 +89,9 @@ const BODY_ITEM: Record<string, string> = {
 };
 
 const PAGE_INPUTS = ['date_from', 'date_to', 'current_page', 'page_size'];
+
+/** A path to request for each route: templated paths with a value in each parameter. */
+const requestPath = (path: string) => path.replace('{transaction_id}', 't1');
 
 let h: Harness;
 let served: Reply;
@@ -194,15 +203,47 @@ describe('the routes in the document', () => {
     }
   });
 
-  test('/cashback-payments documents its four inputs as query and as header parameters', () => {
-    const params = operation('/cashback-payments').parameters ?? [];
+  test.each([
+    ['/cashback-payments', [...PAGE_INPUTS, 'status']],
+    ['/clawbacks', PAGE_INPUTS],
+  ])('%s documents its inputs as query and as header parameters', (path, inputs) => {
+    const params = operation(path).parameters ?? [];
     expect(params.map((p) => `${p.in}:${p.name}`).sort()).toEqual(
-      PAGE_INPUTS.flatMap((n) => [`query:${n}`, `header:${n}`]).sort(),
+      inputs.flatMap((n) => [`query:${n}`, `header:${n}`]).sort(),
     );
     for (const p of params) {
       expect(p.required, p.name).toBe(false);
       if (p.name.startsWith('date_')) expect(p.schema).toMatchObject({ format: 'date' });
-      else expect(p.schema).toMatchObject({ type: 'string', pattern: '^[0-9]+$' });
+      else if (p.name === 'status') {
+        expect(p.schema).toEqual({ type: 'string', enum: ['pending', 'confirmed'] });
+      } else expect(p.schema).toMatchObject({ type: 'string', pattern: '^[0-9]+$' });
+    }
+  });
+
+  test('/payments/{transaction_id}/history documents its path parameter, required', () => {
+    const params = operation('/payments/{transaction_id}/history').parameters ?? [];
+    expect(params).toMatchObject([
+      {
+        name: 'transaction_id',
+        in: 'path',
+        required: true,
+        schema: { type: 'string', minLength: 1, maxLength: 128 },
+      },
+    ]);
+  });
+
+  test('POST /returns names every per-item code of a return, late_return included', () => {
+    const { description } = operation('/returns') as unknown as { description: string };
+    for (const code of [
+      'invalid_return',
+      'duplicate_return',
+      'transaction_not_found',
+      'return_exceeds_amount',
+      'not_paid',
+      'after_warranty',
+      'late_return',
+    ]) {
+      expect(description).toContain(`\`${code}\``);
     }
   });
 
@@ -268,14 +309,14 @@ describe('real error answers are documented on their route, with their headers',
     const json = { Token: token, 'content-type': 'application/json' };
     for (const [path, route] of Object.entries(ROUTES)) {
       const other = route.method === 'get' ? 'POST' : 'GET';
-      const r405 = await h.call(other, path, { headers: { Token: token } });
+      const r405 = await h.call(other, requestPath(path), { headers: { Token: token } });
       documented(path, r405, 405, 'method_not_allowed');
       expect(r405.headers.get('allow')).toBe(route.method === 'get' ? 'GET, HEAD' : 'POST');
       if (route.auth) {
         const method = route.method.toUpperCase();
         documented(
           path,
-          await h.call(method, path, { headers: { Token: 'x' } }),
+          await h.call(method, requestPath(path), { headers: { Token: 'x' } }),
           401,
           'unauthorized',
         );
@@ -317,6 +358,16 @@ describe('real error answers are documented on their route, with their headers',
     }
     const bad = await h.get('bank-a', '/cashback-payments?date_from=2025-02-30&date_to=2025-03-01');
     documented('/cashback-payments', bad, 400, 'invalid_query');
+    const status = await h.get(
+      'bank-a',
+      '/cashback-payments?date_from=2025-06-01&date_to=2025-06-30&status=paid',
+    );
+    documented('/cashback-payments', status, 400, 'invalid_query');
+    const clawbacks = await h.get('bank-a', '/clawbacks?date_from=2025-06-01&page_size=0');
+    documented('/clawbacks', clawbacks, 400, 'invalid_query');
+    const HISTORY = '/payments/{transaction_id}/history';
+    documented(HISTORY, await h.get('bank-a', '/payments/%20/history'), 400, 'invalid_query');
+    documented(HISTORY, await h.get('bank-a', '/payments/t1/history'), 404, 'payment_not_found');
     const creds = { applicationId: 'bank-a', applicationKey: 'wrong' };
     documented(
       '/get-token',
@@ -346,6 +397,8 @@ describe('real error answers are documented on their route, with their headers',
       const calls: [string, string, string][] = [
         ['GET', '/active-offers', ''],
         ['GET', '/cashback-payments?date_from=2025-01-01&date_to=2025-01-31', ''],
+        ['GET', '/clawbacks?date_from=2025-01-01&date_to=2025-01-31', ''],
+        ['GET', '/payments/t1/history', ''],
         ['POST', '/customers/', JSON.stringify([customer()])],
         ['POST', '/transactions', JSON.stringify([tx()])],
         ['POST', '/transactions-history', JSON.stringify([history()])],
@@ -362,7 +415,11 @@ describe('real error answers are documented on their route, with their headers',
           path,
           method === 'POST' ? { headers, body } : { headers },
         );
-        documented(path.split('?', 1)[0] as string, r, 500, 'internal');
+        const route = (path.split('?', 1)[0] as string).replace(
+          /^\/payments\/[^/]+\/history$/,
+          '/payments/{transaction_id}/history',
+        );
+        documented(route, r, 500, 'internal');
         expect(r.body.error).toEqual({
           code: 'internal',
           message: 'Internal server error',
@@ -423,7 +480,9 @@ describe('the response check of the HTTP tests', () => {
       cashback: 3,
       payment_date: '2025-06-16',
     };
-    const answer = (a: unknown) => [{ event_id: 'e1', adjustments: [a], errors: {} }];
+    const answer = (a: unknown) => [
+      { event_id: 'e1', adjustments: [a], clawbacks: [], errors: {} },
+    ];
     expect(() => checkAgainstOpenApi('POST', '/returns', 200, answer(adjustment))).not.toThrow();
     const { offer_id: _, ...noOffer } = adjustment;
     for (const broken of [{ ...adjustment, cashback: '3' }, noOffer, { ...adjustment, x: 1 }]) {

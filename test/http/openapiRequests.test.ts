@@ -6,7 +6,9 @@
  * document states: an activation's `offer_id` (a positive safe integer, or a string of at most 16
  * digits of one) and the `amount` of transactions, history transactions and returns (greater than
  * 0, at most 10^12, at most 1,000 digits after the point, trailing zeros aside), first on named
- * edge values, then on values fast-check draws around those bounds.
+ * edge values, then on values fast-check draws around those bounds; and a return's `reported_at`
+ * (a date-time of the format of `date`), whose two checks no pattern can state (a real day, not
+ * before `date`) the document states in words.
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
@@ -100,8 +102,11 @@ const shown = (value: unknown) =>
  * Sends one item per value to `path` in one batch, and judges each against the served document:
  * the values on which the document's verdict is not the server's.
  */
-async function disagreements(path: string, values: readonly unknown[]): Promise<Disagreement[]> {
-  const route = ROUTES[path] as ItemRoute;
+async function disagreements(
+  path: string,
+  values: readonly unknown[],
+  route: ItemRoute = ROUTES[path] as ItemRoute,
+): Promise<Disagreement[]> {
   const admits = ajv.compile({ $ref: `openapi#/components/schemas/${route.schema}` });
   const items = values.map((v, i) => route.item(i, v));
   const r = await h.post(A, path, items);
@@ -233,5 +238,58 @@ describe.each(AMOUNT_ROUTES)('the amount of an item of %s', (path) => {
       }),
       { numRuns: 5 },
     );
+  });
+});
+
+describe("a return's reported_at", () => {
+  /** A return of a transaction never stored, valid but for its reported_at. */
+  const reported: ItemRoute = {
+    ...(ROUTES['/returns'] as ItemRoute),
+    item: (i, value) => ({
+      return_id: `r-${i}`,
+      transaction_id: 't-404',
+      date: '2025-06-05T10:00:00',
+      reported_at: value,
+    }),
+  };
+  const admitted = [
+    '2025-06-05T10:00:00',
+    '2025-06-06T10:00:00.123456789',
+    '2025-06-06T10:00:00Z',
+    '2025-06-06T10:00:00+02:00',
+    '2025-06-06T10:00:00+0200',
+    '2026-01-15T00:00:00-05',
+  ];
+  const refused = [
+    'yesterday',
+    '2025-06-06',
+    '2025-06-06 10:00:00',
+    '2025-06-06T10:00',
+    '2025-06-06T10:00:00z',
+    '2025-06-06T10:00:00.1234567890',
+    '',
+    20250606,
+    null,
+    true,
+  ];
+  test.each([...admitted, ...refused].map((v) => [shown(v), v]))(
+    '%s: admitted by the document exactly when the server takes it',
+    async (_, value) => {
+      expect(await disagreements('/returns', [value], reported)).toEqual([]);
+    },
+  );
+
+  // What a pattern cannot say, the document says in words: the server refuses these.
+  test.each([
+    ['a day that does not exist', '2025-02-30T10:00:00'],
+    ['before the return date', '2025-06-05T09:59:59'],
+  ])('%s: described, and refused by the server', async (_, value) => {
+    const Return = ajv.getSchema('openapi#/components/schemas/Return')?.schema as {
+      properties: { reported_at: { description: string } };
+    };
+    expect(Return.properties.reported_at.description).toMatch(/not before it/);
+    expect(await disagreements('/returns', [value], reported)).toEqual([
+      { value: shown(value), document: 'admits', server: expect.stringMatching(/reported_at/) },
+    ]);
   });
 });

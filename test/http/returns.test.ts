@@ -98,6 +98,7 @@ describe.each(STORES)('POST /returns on %s', (_name, makeStore) => {
             payment_date: '2025-06-16',
           },
         ],
+        clawbacks: [],
         errors: {},
       },
     ]);
@@ -127,6 +128,7 @@ describe.each(STORES)('POST /returns on %s', (_name, makeStore) => {
       {
         event_id: expect.stringMatching(UUID),
         adjustments: [],
+        clawbacks: [],
         errors: {
           r1: 'Returned on 2025-06-16, on or after the payment day 2025-06-16: the cashback stands',
           r2: 'Returned on 2025-07-01, on or after the payment day 2025-06-16: the cashback stands',

@@ -1,7 +1,8 @@
 /**
  * A store that refuses a whole call (StorageFullError, StoreUnavailableError) is answered 503
  * with `storage_full` or `store_unavailable` and `Retry-After`, on the routes that write
- * (`POST /returns` too) and on those that read; nothing of the request is kept.
+ * (`POST /returns` too) and on those that read (the listings, a payment's history); nothing of the
+ * request is kept.
  */
 import { afterEach, describe, expect, test } from 'vitest';
 import { createMemoryStore } from '../../src/engine/entry.js';
@@ -37,7 +38,10 @@ function failing<T extends object>(
   });
 }
 
-/** A memory store whose units of work, customer writes and payment listings throw `failure()`. */
+/**
+ * A memory store whose units of work, customer writes, payment and clawback listings and payment
+ * reads throw `failure()`.
+ */
 function failingStore(failure: () => Error | undefined): Store {
   const store = createMemoryStore();
   return {
@@ -49,7 +53,7 @@ function failingStore(failure: () => Error | undefined): Store {
         return fn(session);
       }),
     customers: failing(store.customers, ['upsert'], failure),
-    payments: failing(store.payments, ['list'], failure),
+    payments: failing(store.payments, ['list', 'clawbacks', 'get', 'history'], failure),
   };
 }
 
@@ -83,9 +87,15 @@ describe('store errors', () => {
       expect(r.headers.get('retry-after')).toBe('5');
       expect(r.text).not.toMatch(/quota|database/);
     }
-    const listed = await h.get(A, '/cashback-payments?date_from=2025-01-01&date_to=2025-12-31');
-    expect([listed.status, listed.body]).toEqual([503, expected]);
-    expect(listed.headers.get('retry-after')).toBe('5');
+    for (const path of [
+      '/cashback-payments?date_from=2025-01-01&date_to=2025-12-31',
+      '/clawbacks?date_from=2025-01-01&date_to=2025-12-31',
+      '/payments/t1/history',
+    ]) {
+      const listed = await h.get(A, path);
+      expect([listed.status, listed.body], path).toEqual([503, expected]);
+      expect(listed.headers.get('retry-after')).toBe('5');
+    }
     failing = false;
     expect(await h.store.customers.get(A, ['c1'])).toEqual([]);
     expect(await h.store.transactions.existing(A, ['t1'])).toEqual([]);

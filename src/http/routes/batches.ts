@@ -41,6 +41,13 @@ export function batchRoutes(
     })
     .post('/returns', ...checks, async (c) => {
       const r = await engine.addReturns(c.get('partner'), await readBatch(c, limits));
-      return c.json([{ event_id: r.event_id, adjustments: r.adjustments, errors: r.errors }]);
+      return c.json([
+        {
+          event_id: r.event_id,
+          adjustments: r.adjustments,
+          clawbacks: r.clawbacks,
+          errors: r.errors,
+        },
+      ]);
     });
 }

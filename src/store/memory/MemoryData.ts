@@ -1,4 +1,3 @@
-import type { Offer } from '../../model/schemas.js';
 import { StorageFullError } from '../errors.js';
 import type { OfferRevision } from '../records.js';
 import { requirePartner } from '../requirePartner.js';

@@ -4,7 +4,6 @@ import type {
   ActivationRecord,
   CustomerRecord,
   OfferRevision,
-  PaymentRecord,
   ReturnRecord,
   TransactionRecord,
 } from '../records.js';

@@ -1,4 +1,3 @@
-import type { Offer } from '../../model/schemas.js';
 import type {
   ActivationRecord,
   CustomerRecord,

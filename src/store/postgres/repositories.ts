@@ -2,7 +2,6 @@ import { requirePartner } from '../requirePartner.js';
 import type {
   ActivationRepository,
   CustomerRepository,
-  OfferRepository,
   OutboxRepository,
   PaymentRepository,
   StoreSession,

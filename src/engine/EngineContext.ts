@@ -38,7 +38,7 @@ export interface OfferCache {
 }
 
 /** The store's offers at one offer-set revision. */
-export interface OfferSnapshot {
+interface OfferSnapshot {
   /** The store's offer-set revision (`offers.revision`). */
   readonly revision: number;
   /** The offers, compiled. */

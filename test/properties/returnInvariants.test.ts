@@ -58,7 +58,7 @@ describe('invariants of returns', () => {
     );
     const missing = { ...result, adjustments: result.adjustments.slice(0, 1) } as typeof result;
     expect(() => invariants.returnedWithinAmount(input, missing)).toThrow(
-      'return r2 (#1) has no outcome in adjustments or returnErrors',
+      'return r2 (#1) has no outcome in adjustments, clawbacks or returnErrors',
     );
   });
 });

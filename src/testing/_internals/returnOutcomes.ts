@@ -3,6 +3,8 @@ import type { ReplayInput, ReplayOutput } from '../invariants/types.js';
 
 /** An adjustment as the invariants read it. */
 type ReplayAdjustment = NonNullable<ReplayOutput['adjustments']>[number];
+/** A clawback as the invariants read it. */
+type ReplayClawback = NonNullable<ReplayOutput['clawbacks']>[number];
 
 /** One return of the input with the outcome the result gave it. */
 export interface WalkedReturn {
@@ -12,17 +14,29 @@ export interface WalkedReturn {
   readonly key: string;
   /** Its adjustment, when it adjusted a payment. */
   readonly adjustment?: ReplayAdjustment;
+  /** Its clawback, when it arrived once its payment was confirmed and clawed back. */
+  readonly clawback?: ReplayClawback;
   /** Its error code, when it adjusted nothing. */
   readonly code?: string;
-  /** Whether it was stored: adjusted, `not_paid` or `after_warranty` (docs/concepts.md, Returns). */
+  /**
+   * Whether it was stored: adjusted, clawed back, `not_paid`, `after_warranty` or `late_return`
+   * (docs/concepts.md, Returns; Late returns).
+   */
   readonly stored: boolean;
 }
 
-const STORED_ERRORS = new Set(['not_paid', 'after_warranty']);
+const STORED_ERRORS = new Set(['not_paid', 'after_warranty', 'late_return']);
+
+/** The next outcome of each list, and how far each list has been read. */
+interface Heads {
+  a: number;
+  c: number;
+  e: number;
+}
 
 /**
- * Pairs each return of the input with its outcome: the result lists adjustments and return errors
- * apart, each in the order decided, which is the returns' own order.
+ * Pairs each return of the input with its outcome: the result lists adjustments, clawbacks and
+ * return errors apart, each in the order decided, which is the returns' own order.
  * @param input - what `replay` was given
  * @param result - what it returned
  * @returns one entry per return, in order
@@ -31,37 +45,47 @@ const STORED_ERRORS = new Set(['not_paid', 'after_warranty']);
 export function walkReturns(input: ReplayInput, result: ReplayOutput): WalkedReturn[] {
   const returns = input.returns ?? [];
   const adjustments = result.adjustments ?? [];
+  const clawbacks = result.clawbacks ?? [];
   const errors = result.returnErrors ?? [];
   const stored = new Set<string>();
   const out: WalkedReturn[] = [];
-  let a = 0;
-  let e = 0;
+  const at: Heads = { a: 0, c: 0, e: 0 };
   returns.forEach((item, i) => {
     const id = isRecord(item) && typeof item.return_id === 'string' ? item.return_id.trim() : '';
     const key = id === '' ? `#${i}` : id;
-    const adj = adjustments[a];
-    const err = errors[e];
+    const adj = adjustments[at.a];
+    const claw = clawbacks[at.c];
+    const err = errors[at.e];
+    // A stored return is an adjustment or a clawback, never both: a later return with its id is
+    // a duplicate.
     const adjMatches = adj !== undefined && adj.return_id === key;
+    const clawMatches = !adjMatches && claw !== undefined && claw.return_id === key;
     const errMatches = err !== undefined && (err.key === key || err.key === `#${i}`);
     // Both match when an id comes twice: a stored id makes the later one the duplicate, and a
     // duplicate error cannot be of an id not stored yet.
+    const okMatches = adjMatches || clawMatches;
     const isError =
-      errMatches && (!adjMatches || stored.has(key) || err.code !== 'duplicate_return');
+      errMatches && (!okMatches || stored.has(key) || err.code !== 'duplicate_return');
     if (isError) {
-      e++;
+      at.e++;
       const keep = STORED_ERRORS.has(err.code);
       if (keep) stored.add(key);
       out.push({ item, key, code: err.code, stored: keep });
     } else if (adjMatches) {
-      a++;
+      at.a++;
       stored.add(key);
       out.push({ item, key, adjustment: adj, stored: true });
+    } else if (clawMatches) {
+      at.c++;
+      stored.add(key);
+      out.push({ item, key, clawback: claw, stored: true });
     } else {
-      throw new Error(`return ${key} (#${i}) has no outcome in adjustments or returnErrors`);
+      throw new Error(
+        `return ${key} (#${i}) has no outcome in adjustments, clawbacks or returnErrors`,
+      );
     }
   });
-  if (a < adjustments.length || e < errors.length) {
-    throw new Error(`${adjustments.length - a + errors.length - e} return outcome(s) of no return`);
-  }
+  const left = adjustments.length - at.a + clawbacks.length - at.c + errors.length - at.e;
+  if (left > 0) throw new Error(`${left} return outcome(s) of no return`);
   return out;
 }

@@ -4,8 +4,8 @@ import { isRecord } from '../../rules/_internals/isRecord.js';
 import type { OutboxEvent } from '../../store/records.js';
 
 /**
- * What {@link eachPaymentConfirmedOnce} compares the events with: the payments as they stand and
- * the last payment day that has begun.
+ * What `invariants.eachPaymentConfirmedOnce` compares the events with: the payments as they
+ * stand and the last payment day that has begun.
  * @example
  * ```ts
  * const expected: ConfirmablePayments = {
@@ -17,9 +17,9 @@ import type { OutboxEvent } from '../../store/records.js';
  */
 export interface ConfirmablePayments {
   /**
-   * One partner's payments with their final cashback (a replay's payments with its adjustments
-   * applied, or a listing's records as `{ transaction_id, cashback: cashback_amount,
-   * payment_date }`); payments at 0 are cancelled and never confirmed.
+   * One partner's payments with their final cashback: a replay's payments with its adjustments
+   * applied, or a listing's records with `cashback` their `cashback_amount`. Payments at 0 are
+   * cancelled and never confirmed.
    */
   readonly payments: readonly {
     readonly transaction_id: string;

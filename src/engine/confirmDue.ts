@@ -5,7 +5,7 @@ import { cashbackConfirmed } from './events.js';
 import type { ConfirmDueResult } from './results.js';
 
 /** Most payments in one `cashback.confirmed` event (docs/concepts.md, Confirmation). */
-export const CONFIRMED_PER_EVENT = 1000;
+const CONFIRMED_PER_EVENT = 1000;
 
 /**
  * `engine.confirmDue`: for every partner and every payment day that has begun (engine clock and

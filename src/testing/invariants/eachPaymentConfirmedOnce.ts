@@ -1,4 +1,3 @@
-import { CONFIRMED_PER_EVENT } from '../../engine/confirmDue.js';
 import { ExactMoney } from '../../model/money.js';
 import { isRecord } from '../../rules/_internals/isRecord.js';
 import type { OutboxEvent } from '../../store/records.js';
@@ -29,6 +28,13 @@ export interface ConfirmablePayments {
   /** The engine's day when it confirmed (`YYYY-MM-DD`): payment days up to it have begun. */
   readonly through: string;
 }
+
+/**
+ * Most records in one `cashback.confirmed` event (docs/concepts.md, Confirmation). Stated here
+ * rather than read from the engine, so that the check does not agree with the engine when the
+ * engine is wrong.
+ */
+const CONFIRMED_PER_EVENT = 1000;
 
 /** A confirmed record as the events carry it, with the event it came in. */
 interface Confirmed {

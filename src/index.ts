@@ -70,6 +70,7 @@ export {
   type BacktestData,
   type BacktestFigures,
   type BacktestHeldBack,
+  type BacktestLiability,
   type BacktestResult,
   type BacktestRow,
   type BudgetBurn,

@@ -6,6 +6,7 @@ import {
   backtest,
   type NetFigures,
 } from '../core/backtest/backtest.js';
+import { LIABILITY_LABELS, liabilityTitle } from '../core/backtest/backtestLiability.js';
 import {
   FileReadError,
   type MalformedRecord,
@@ -19,9 +20,10 @@ import { backtestReport } from '../files/report.js';
 import { asUsageError } from './fileErrors.js';
 import { fundingText } from './fundingText.js';
 import { addReadLimitOptions, parseTimeZone, readLimitsOf } from './inputs.js';
+import { addLedgerFlags, type LedgerFlags, ledgerOptions } from './ledgerFlags.js';
 
 /** What `cashback backtest` reads from its command line. */
-interface BacktestCommandOptions extends Partial<Record<ReadLimit, number>> {
+interface BacktestCommandOptions extends LedgerFlags, Partial<Record<ReadLimit, number>> {
   readonly baseline: string;
   readonly candidate: string;
   readonly customers: string;
@@ -81,9 +83,27 @@ function netText(net: BacktestRow<NetFigures>): string {
   return `cashback net of returns (baseline | candidate | difference)\n${all.map(line).join('\n')}\n`;
 }
 
+/** Both sets' liability as of the backtest's instant, count and cashback by status. */
+function liabilityText(b: BacktestResult): string {
+  const head = ['', 'count', 'cashback', 'count', 'cashback', 'Δ count', 'Δ cashback'];
+  const body = b.liability.byStatus.map((r) => [
+    LIABILITY_LABELS[r.key as keyof typeof LIABILITY_LABELS] ?? r.key,
+    ...(['baseline', 'candidate', 'difference'] as const).flatMap((s) => [
+      String(r[s].count),
+      r[s].cashback,
+    ]),
+  ]);
+  const all = [head, ...body];
+  const widths = head.map((_, i) => Math.max(...all.map((r) => (r[i] ?? '').length)));
+  const line = (r: readonly string[]): string =>
+    r.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
+  const title = liabilityTitle(b.liability.asOf);
+  return `${title} (baseline | candidate | difference)\n${all.map(line).join('\n')}\n`;
+}
+
 /**
  * The backtest as text tables: total (net of returns, budgets and held-back cashback when there
- * are some), per offer, per month, per segment.
+ * are some), per offer, per month, per segment, then both sets' liability.
  * @param b - the backtest
  * @returns the text
  */
@@ -97,6 +117,8 @@ function formatBacktest(b: BacktestResult): string {
     table('by age band', b.bySegment.age),
     table('by gender', b.bySegment.gender),
     table('new and returning customers', b.bySegment.audience),
+    // Last, so that the tables printed before the liability existed keep their places.
+    liabilityText(b),
   ].join('\n');
 }
 
@@ -139,7 +161,7 @@ async function backtestCommand(options: BacktestCommandOptions): Promise<void> {
         transactions: transactions(),
         ...(returns === undefined ? {} : { returns }),
       },
-      { timeZone: options.timeZone },
+      { timeZone: options.timeZone, ...ledgerOptions(options) },
     );
     if (options.report !== undefined) {
       try {
@@ -187,7 +209,7 @@ export function addBacktestCommand(program: Command): void {
         .argParser(parseTimeZone)
         .default('UTC'),
     );
-  addReadLimitOptions(command).action(async (raw: BacktestCommandOptions) => {
+  addReadLimitOptions(addLedgerFlags(command)).action(async (raw: BacktestCommandOptions) => {
     await backtestCommand(raw);
   });
 }

@@ -1,5 +1,10 @@
 import { type Command, Option } from 'commander';
-import type { ReplaySummary } from '../core/index.js';
+import {
+  LIABILITY_LABELS,
+  LIABILITY_STATUSES,
+  liabilityTitle,
+} from '../core/backtest/backtestLiability.js';
+import type { LiabilitySummary, ReplaySummary } from '../core/index.js';
 import type { Outcome } from '../core/outcome.js';
 import {
   type FileFormat,
@@ -14,12 +19,17 @@ import { Money } from '../model/money.js';
 import { resolveOptions } from '../model/options.js';
 import { asUsageError } from './fileErrors.js';
 import { addReadLimitOptions, parseTimeZone, readLimitsOf, UsageError } from './inputs.js';
+import { addLedgerFlags, type LedgerFlags, ledgerOptions } from './ledgerFlags.js';
 
 /** What `cashback replay` reads from its command line. */
-interface ReplayCommandOptions extends ReplayFilePaths, Partial<Record<ReadLimit, number>> {
+interface ReplayCommandOptions
+  extends ReplayFilePaths,
+    LedgerFlags,
+    Partial<Record<ReadLimit, number>> {
   readonly out?: string;
   readonly errors?: string;
   readonly adjustments?: string;
+  readonly clawbacks?: string;
   readonly returnErrors?: string;
   readonly json?: boolean;
   readonly strict?: boolean;
@@ -62,6 +72,20 @@ const ADJUSTMENT_COLUMNS: readonly RecordColumn[] = [
   { name: 'previous_cashback', type: 'decimal', scale: resolveOptions().scale },
   { name: 'cashback', type: 'decimal', scale: resolveOptions().scale },
   { name: 'payment_date', type: 'date' },
+];
+/**
+ * The columns of `--clawbacks` (docs/replay.md, Late returns). The two date-times are wall-clock
+ * text in the replay's zone, as the records give them: a Parquet timestamp would claim an instant.
+ */
+const CLAWBACK_COLUMNS: readonly RecordColumn[] = [
+  { name: 'return_id', type: 'text' },
+  { name: 'transaction_id', type: 'text' },
+  { name: 'customer_id', type: 'text' },
+  { name: 'offer_id', type: 'integer' },
+  { name: 'offer_revision', type: 'integer' },
+  { name: 'amount', type: 'decimal', scale: resolveOptions().scale },
+  { name: 'date', type: 'text' },
+  { name: 'reported_at', type: 'text' },
 ];
 // `--errors` and `--return-errors` share these columns.
 const ERROR_COLUMNS: readonly RecordColumn[] = [
@@ -197,6 +221,7 @@ function formatSummary(s: ReplayCommandSummary): string {
       : `${table([
           ['return outcome', 'returns'],
           ['adjusted', String(r.adjusted)],
+          ['clawed back', String(r.clawbacks)],
           ...Object.entries(r.errors).map(([code, n]) => [code, String(n)]),
           ['total', String(r.returns)],
         ])}\n\n`;
@@ -213,7 +238,22 @@ function formatSummary(s: ReplayCommandSummary): string {
     `rejected before the transactions: ${s.rejected.customers} customer(s), ${s.rejected.history} history transaction(s)`,
     `malformed lines skipped: ${s.malformed}`,
   ];
-  return `${table(outcomes)}\n\n${returns}${table(offers)}\n\n${table(months)}\n\n${notes.join('\n')}\n`;
+  return `${table(outcomes)}\n\n${returns}${table(offers)}\n\n${table(months)}\n\n${notes.join('\n')}\n\n${liabilityText(s.liability, s.currency)}`;
+}
+
+/**
+ * The liability as of the summary's instant: count and cashback by status, after every line the
+ * summary printed before it had one.
+ * @param l - the summary's liability
+ * @param currency - the replay's currency
+ * @returns the text, ending in a newline
+ */
+function liabilityText(l: LiabilitySummary, currency: string): string {
+  const rows = [
+    ['status', 'count', `cashback (${currency})`],
+    ...LIABILITY_STATUSES.map((k) => [LIABILITY_LABELS[k], String(l[k].count), l[k].cashback]),
+  ];
+  return `${liabilityTitle(l.asOf)}\n${table(rows)}\n`;
 }
 
 /**
@@ -238,9 +278,9 @@ async function replayCommand(options: ReplayCommandOptions): Promise<void> {
   };
   if (
     options.returns === undefined &&
-    (options.adjustments ?? options.returnErrors) !== undefined
+    (options.adjustments ?? options.clawbacks ?? options.returnErrors) !== undefined
   ) {
-    throw new UsageError('--adjustments and --return-errors need --returns');
+    throw new UsageError('--adjustments, --clawbacks and --return-errors need --returns');
   }
   if (options.returns !== undefined && options.workers > 1) {
     throw new UsageError(
@@ -250,6 +290,7 @@ async function replayCommand(options: ReplayCommandOptions): Promise<void> {
   const fileOptions = {
     timeZone: options.timeZone,
     maxLatenessDays: options.maxLatenessDays ?? Number.POSITIVE_INFINITY,
+    ...ledgerOptions(options),
     ...(options.format === undefined ? {} : { format: options.format }),
     ...(options.strict === true ? { strict: true } : {}),
     onMalformed: reportMalformed,
@@ -259,6 +300,7 @@ async function replayCommand(options: ReplayCommandOptions): Promise<void> {
   let payments: RecordWriter | undefined;
   let errors: RecordWriter | undefined;
   let adjusted: RecordWriter | undefined;
+  let clawedBack: RecordWriter | undefined;
   let returnErrors: RecordWriter | undefined;
   try {
     const replay =
@@ -272,6 +314,8 @@ async function replayCommand(options: ReplayCommandOptions): Promise<void> {
       options.adjustments === undefined
         ? undefined
         : outputFile(options.adjustments, ADJUSTMENT_COLUMNS);
+    clawedBack =
+      options.clawbacks === undefined ? undefined : outputFile(options.clawbacks, CLAWBACK_COLUMNS);
     returnErrors =
       options.returnErrors === undefined
         ? undefined
@@ -280,8 +324,10 @@ async function replayCommand(options: ReplayCommandOptions): Promise<void> {
       for (const o of replay.takeReturnOutcomes()) {
         if (!o.ok) returnErrors?.write(o.error);
         else if (o.kind === 'adjustment') adjusted?.write(o.adjustment);
+        else clawedBack?.write(o.clawback);
       }
       await adjusted?.drained();
+      await clawedBack?.drained();
       await returnErrors?.drained();
     };
     const months = monthTotals();
@@ -303,6 +349,7 @@ async function replayCommand(options: ReplayCommandOptions): Promise<void> {
     await payments?.close();
     await errors?.close();
     await adjusted?.close();
+    await clawedBack?.close();
     await returnErrors?.close();
     const base = replay.summary();
     const scale = (base.totalCashback.split('.')[1] ?? '').length;
@@ -360,6 +407,10 @@ export function addReplayCommand(program: Command): void {
       'payments adjusted by returns, one per return that adjusts, CSV, NDJSON or Parquet',
     )
     .option(
+      '--clawbacks <file>',
+      'clawbacks of returns that arrived once their payment was confirmed, CSV, NDJSON or Parquet',
+    )
+    .option(
       '--return-errors <file>',
       'return errors, one per return that adjusts nothing, CSV, NDJSON or Parquet',
     )
@@ -390,7 +441,7 @@ export function addReplayCommand(program: Command): void {
         'how many days a transaction may be out of date order, keeping only the purchases that can still count (default: any order, every purchase kept)',
       ).argParser(wholeOption('--max-lateness-days', 0)),
     );
-  addReadLimitOptions(command).action(async (raw: ReplayCommandOptions) => {
+  addReadLimitOptions(addLedgerFlags(command)).action(async (raw: ReplayCommandOptions) => {
     await replayCommand(raw);
   });
 }

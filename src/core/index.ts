@@ -9,6 +9,7 @@ export {
 } from './backtest/backtest.js';
 export type { BacktestCharts, VegaLiteSpec } from './backtest/backtestCharts.js';
 export type { BacktestBudgets } from './backtest/backtestFunding.js';
+export type { BacktestLiability } from './backtest/backtestLiability.js';
 export type {
   BacktestHeldBack,
   FundingCheck,

@@ -11,6 +11,7 @@ export type {
   BacktestCharts,
   BacktestFigures,
   BacktestHeldBack,
+  BacktestLiability,
   BacktestResult,
   BacktestRow,
   BudgetBurn,

@@ -1,4 +1,9 @@
 import type { BacktestResult, BacktestRow, NetFigures } from '../core/backtest/backtest.js';
+import {
+  type BacktestLiability,
+  LIABILITY_LABELS,
+  liabilityTitle,
+} from '../core/backtest/backtestLiability.js';
 import { html } from './html.js';
 import { fundingTables } from './reportFunding.js';
 import { vegaBrowserBuilds } from './vegaBuilds.js';
@@ -45,10 +50,33 @@ ${rows.map(([name, f]) => `<tr><th>${name}</th><td>${html(net.baseline[f])}</td>
 `;
 }
 
+/** Both sets' liability as of its instant: count and cashback by status. */
+function liabilityTable(liability: BacktestLiability): string {
+  const sets = ['baseline', 'candidate', 'difference'] as const;
+  const rows = liability.byStatus.map((r) => {
+    const label = LIABILITY_LABELS[r.key as keyof typeof LIABILITY_LABELS] ?? r.key;
+    const cells = sets
+      .map((set) => `<td>${html(String(r[set].count))}</td><td>${html(r[set].cashback)}</td>`)
+      .join('');
+    return `<tr><th>${html(label)}</th>${cells}</tr>`;
+  });
+  const title = liabilityTitle(liability.asOf);
+  return `<h2>${html(title.charAt(0).toUpperCase() + title.slice(1))}</h2>
+<table class="liability">
+<thead><tr><th rowspan="2">status</th><th colspan="2">baseline</th><th colspan="2">candidate</th><th colspan="2">difference</th></tr>
+<tr>${'<th>count</th><th>cashback</th>'.repeat(3)}</tr></thead>
+<tbody>
+${rows.join('\n')}
+</tbody>
+</table>
+`;
+}
+
 /**
  * A backtest as one self-contained HTML page: the difference tables (and the cashback net of
  * returns, when the backtest had returns; each budget's burn and the cashback held back, when an
- * offer has a budget or a cap) and the charts, rendered by
+ * offer has a budget or a cap), both sets' liability as of the backtest's instant, and the
+ * charts, rendered by
  * Vega, Vega-Lite and vega-embed inlined in the page, so it opens with no network.
  * @param result - what `backtest` returned
  * @param title - the page's title
@@ -80,7 +108,7 @@ ${vegaBrowserBuilds()
 <body>
 <h1>${html(title)}</h1>
 ${table('Total', [result.total], '')}
-${netTable(result.returns)}${fundingTables(result)}${charts}
+${netTable(result.returns)}${liabilityTable(result.liability)}${fundingTables(result)}${charts}
 ${table('By offer', result.byOffer, 'offer_id')}
 ${table('By month', result.byMonth, 'month')}
 ${table('By age band', result.bySegment.age, 'age')}

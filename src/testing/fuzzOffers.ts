@@ -2,15 +2,19 @@ import fc from 'fast-check';
 import { explain } from '../core/explain.js';
 import type { Outcome } from '../core/outcome.js';
 import { createReplay } from '../core/replay/createReplay.js';
+import { pushMerged } from '../core/replay/pushMerged.js';
+import { ReturnCursor } from '../core/replay/ReturnCursor.js';
 import { replay } from '../core/replay/replay.js';
+import { type ReturnOutcome, sortReturnOutcomes } from '../core/returns/ReturnOutcome.js';
 import { compileOfferSet } from '../matching/compileOffers.js';
 import { assertKnownKeys } from '../model/knownKeys.js';
 import { merchantKey } from '../model/normalise.js';
-import { CORE_OPTION_KEYS, type CoreOptions } from '../model/options.js';
+import { CORE_OPTION_KEYS, type CoreOptions, resolveCoreOptions } from '../model/options.js';
 import { fundedDays, fundingThresholds } from './_internals/fuzzFunding.js';
 import { customerArbitrary } from './customerArbitrary.js';
 import { invariants } from './invariants/index.js';
 import type { ReplayOutput } from './invariants/types.js';
+import { returnsArbitrary } from './returnsArbitrary.js';
 import { transactionArbitrary } from './transactionArbitrary.js';
 
 /** A whole data set for `replay`, as a failing run prints it. @public */
@@ -25,6 +29,11 @@ export interface FuzzDataSet {
   readonly history: readonly unknown[];
   /** Submitted transactions. */
   readonly transactions: readonly unknown[];
+  /**
+   * Returns of the history and transactions, some reported after their payment day
+   * (docs/concepts.md, Late returns).
+   */
+  readonly returns: readonly unknown[];
 }
 
 /** Options of {@link fuzzOffers}: the core options offers load with, and the run's. @public */
@@ -174,10 +183,54 @@ function dataSets(offers: readonly OfferShape[], maxTransactions: number) {
           const date = day === undefined ? t.date : `${day}${t.date.slice(10)}`;
           return { ...t, transaction_id: `t${i + 1}`, date };
         }),
-      } satisfies FuzzDataSet,
+      },
       cuts,
       order,
-    }));
+    }))
+    .chain(({ data, cuts, order }) =>
+      // Returns of those transactions, some reported after their payment day: they lower
+      // payments, give budgets back, or claw back (docs/concepts.md, Late returns).
+      returnsArbitrary(data, { maxReturns: 6, invalidRate: 0.05, duplicateRate: 0.05 }).map(
+        (returns) => ({ data: { ...data, returns } satisfies FuzzDataSet, cuts, order }),
+      ),
+    );
+}
+
+/**
+ * The outcomes of the data set pushed to a session in consecutive chunks cut at `at`, the returns
+ * merged in by their arrival (docs/replay.md, Returns): the transactions' outcome keys, and the
+ * returns' outcomes.
+ */
+function chunkedOutcomes(
+  data: FuzzDataSet,
+  at: readonly number[],
+  core: CoreOptions,
+): { transactions: string[]; returns: ReturnOutcome[] } {
+  // Every purchase kept, as replay keeps them: transactions are not in date order here.
+  const session = createReplay(data, {
+    ...core,
+    maxLatenessDays: Number.POSITIVE_INFINITY,
+    returns: true,
+  });
+  const timeZone = resolveCoreOptions(core).timeZone;
+  const cursor = new ReturnCursor(data.returns, timeZone);
+  const transactions: string[] = [];
+  const returns: ReturnOutcome[] = [];
+  let from = 0;
+  for (const cut of [...at, data.transactions.length]) {
+    const merged = pushMerged(session, data.transactions.slice(from, cut), cursor, timeZone);
+    transactions.push(...merged.outcomes.map(key));
+    returns.push(...merged.returns);
+    from = cut;
+  }
+  returns.push(...session.pushReturns(cursor.take(null)));
+  return { transactions, returns };
+}
+
+/** The return outcomes of a result as the fuzzer compares them: errors by key and code. */
+function returnLists(result: Pick<ReplayOutput, 'adjustments' | 'clawbacks' | 'returnErrors'>) {
+  const errors = (result.returnErrors ?? []).map(({ key, code }) => ({ key, code }));
+  return JSON.stringify([result.adjustments ?? [], result.clawbacks ?? [], errors]);
 }
 
 /**
@@ -259,20 +312,20 @@ export function fuzzOffers(
     const result = underTest(data, core);
     invariants.all(data, result, core);
     const expected = outcomesOf(result, data.transactions as { transaction_id: string }[]);
-    // Every purchase kept, as replay keeps them: transactions are not in date order here.
-    const session = createReplay(data, { ...core, maxLatenessDays: Number.POSITIVE_INFINITY });
     const at = [...new Set(cuts.map((c) => c % (data.transactions.length + 1)))].sort(
       (a, b) => a - b,
     );
-    const chunked: string[] = [];
-    let from = 0;
-    for (const cut of [...at, data.transactions.length]) {
-      chunked.push(...session.push(data.transactions.slice(from, cut)).map(key));
-      from = cut;
-    }
-    if (JSON.stringify(chunked) !== JSON.stringify(expected)) {
+    const chunked = chunkedOutcomes(data, at, core);
+    if (JSON.stringify(chunked.transactions) !== JSON.stringify(expected)) {
       fail(
-        `pushed in chunks at ${at.join(', ')}, the outcomes differ: ${JSON.stringify(chunked)} instead of ${JSON.stringify(expected)}`,
+        `pushed in chunks at ${at.join(', ')}, the outcomes differ: ${JSON.stringify(chunked.transactions)} instead of ${JSON.stringify(expected)}`,
+      );
+    }
+    const sorted = sortReturnOutcomes(chunked.returns);
+    const returned = returnLists({ ...sorted, returnErrors: sorted.errors });
+    if (returned !== returnLists(result)) {
+      fail(
+        `pushed in chunks at ${at.join(', ')}, the returns' outcomes differ: ${returned} instead of ${returnLists(result)}`,
       );
     }
     const shuffled = [...data.offers].sort(

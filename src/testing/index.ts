@@ -66,6 +66,7 @@ export {
 } from './fuzzOffers.js';
 export { historyTransactionArbitrary } from './historyTransactionArbitrary.js';
 export {
+  type ConfirmablePayments,
   type InvariantOptions,
   type Invariants,
   invariants,
@@ -77,6 +78,7 @@ export { type ReturnsArbitraryOptions, returnsArbitrary } from './returnsArbitra
 export {
   type Scenario,
   type ScenarioArbitraryOptions,
+  type ScenarioRevision,
   scenarioArbitrary,
 } from './scenarioArbitrary.js';
 export type {

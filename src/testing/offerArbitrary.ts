@@ -49,8 +49,8 @@ export interface OfferArbitraryOptions {
   /**
    * Draw `budget` and `customer_cap` (docs/concepts.md, Funding controls), each on about a
    * quarter of the offers: budgets small enough to run out within a scenario (0.01 to 30, some
-   * with a third decimal that rounds down), caps by amount, by count (1 to 3) or both, every
-   * period. Off by default, so that a replay under test that cannot keep budgets (a store
+   * with a third decimal that rounds down; half of them with `on_exhaust`, `partial` or `skip`),
+   * caps by amount, by count (1 to 3) or both, every period. Off by default, so that a replay under test that cannot keep budgets (a store
    * without their counters, a replay split by customer) is not failed by them.
    * @defaultValue `false`
    */
@@ -105,8 +105,14 @@ const limitAmount = fc.oneof(
 const fundingArbitrary = fc.record({
   budget: sometimes(
     fc
-      .tuple(limitAmount, sometimes(period, 1))
-      .map(([amount, p]) => withoutUndefined({ amount, period: p })),
+      .tuple(
+        limitAmount,
+        sometimes(period, 1),
+        sometimes(fc.constantFrom<'partial' | 'skip'>('partial', 'skip'), 1),
+      )
+      .map(([amount, p, onExhaust]) =>
+        withoutUndefined({ amount, period: p, on_exhaust: onExhaust }),
+      ),
     3,
   ),
   customer_cap: sometimes(

@@ -10,6 +10,7 @@ import {
 } from './_internals/corrupt.js';
 import { dayNumbers } from './_internals/dates.js';
 import { CUSTOMER_IDS, OFFER_MERCHANTS } from './_internals/pools.js';
+import { revisedOffersArbitrary } from './_internals/revisions.js';
 import { kindArbitrary, realise, slotArbitrary } from './_internals/slots.js';
 import { customerArbitrary } from './customerArbitrary.js';
 import type { DayRange } from './DayRange.js';
@@ -39,6 +40,36 @@ export interface Scenario {
   transactions: unknown[];
   /** Returns of the history and transactions (see {@link returnsArbitrary}); only with `maxReturns`. */
   returns?: unknown[];
+  /**
+   * The offers reloaded with changed terms between requests, for an engine; only with
+   * `revisions`. `replay` has one offer set: give it the scenario without this field.
+   */
+  revision?: ScenarioRevision;
+}
+
+/**
+ * The scenario's offers as an operator reloads them (docs/concepts.md, Offer revisions): the same
+ * ids, some with changed terms, loaded before the return at `beforeReturn`. A payment keeps the
+ * revision that decided it, so returns after the reload still work payments decided before it out
+ * with the first terms: an engine given the reload answers them as `replay` without it does.
+ * @example
+ * ```ts
+ * const [{ revision, ...data }] = fc.sample(scenarioArbitrary({ maxReturns: 5, revisions: true }), 1);
+ * replay(data); // replay has one offer set
+ * ```
+ * @public
+ */
+export interface ScenarioRevision {
+  /** The whole offer set as reloaded (`engine.upsertOffers`), in the same order. */
+  offers: OfferJson[];
+  /**
+   * The index in `returns` of the first return that comes after the reload (0 to
+   * `returns.length`). An engine reloads once the transactions before that return (in the
+   * merge of the two lists) are added; transactions that come later are decided with the new
+   * terms, which `replay` cannot do, so a test that compares with `replay` reloads once the last
+   * transaction is added, before the first return from this index on that comes after it.
+   */
+  beforeReturn: number;
 }
 
 /**
@@ -132,6 +163,12 @@ export interface ScenarioArbitraryOptions {
    * @defaultValue `0`: no `returns`
    */
   readonly maxReturns?: number;
+  /**
+   * The scenario has a `revision`: its offers reloaded with changed terms (`discount`,
+   * `min_amount`, `max_cashback`, `warranty`) before one of its returns.
+   * @defaultValue `false`
+   */
+  readonly revisions?: boolean;
 }
 
 function rate(value: number | undefined, name: string): number {
@@ -160,11 +197,12 @@ const KEYS: readonly (keyof ScenarioArbitraryOptions)[] = [
   'conditions',
   'funding',
   'maxReturns',
+  'revisions',
 ];
 
 /**
  * A whole data set `{ offers, customers, history, transactions }` (and `returns` with
- * `maxReturns`) for `replay`, with invalid
+ * `maxReturns`, `revision` with `revisions`) for `replay`, with invalid
  * items, customers no one registered and duplicate transaction ids (within a list and, for
  * submitted transactions, against history) mixed in at controllable rates. Offers are always
  * valid, with unique ids. A third of the valid transactions come back to a customer and merchant
@@ -252,8 +290,16 @@ export function scenarioArbitrary(options: ScenarioArbitraryOptions = {}): fc.Ar
     const t = realise(s.transactions, 'tx-', h, TRANSACTION_REQUIRED);
     return { offers: s.offers, customers: s.customers, history: h.items, transactions: t.items };
   });
-  if (maxReturns === 0) return scenarios;
-  return scenarios.chain((s) =>
-    returnsArbitrary(s, { maxReturns }).map((returns): Scenario => ({ ...s, returns })),
+  const withReturns: fc.Arbitrary<Scenario> =
+    maxReturns === 0
+      ? scenarios
+      : scenarios.chain((s) =>
+          returnsArbitrary(s, { maxReturns }).map((returns): Scenario => ({ ...s, returns })),
+        );
+  if (options.revisions !== true) return withReturns;
+  return withReturns.chain((s) =>
+    fc
+      .tuple(revisedOffersArbitrary(s.offers), fc.nat(s.returns?.length ?? 0))
+      .map(([offers, beforeReturn]): Scenario => ({ ...s, revision: { offers, beforeReturn } })),
   );
 }

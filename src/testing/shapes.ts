@@ -74,7 +74,15 @@ export interface OfferJson {
    * What the offer's payments in one period add up to at most (docs/concepts.md, Funding
    * controls); `period` absent: the whole offer.
    */
-  budget?: { amount: number | string; period?: FundingPeriodJson };
+  budget?: {
+    amount: number | string;
+    period?: FundingPeriodJson;
+    /**
+     * What the budget does when less is left than a payment: pay what is left (`partial`, the
+     * default) or fail the `budget` check (`skip`; docs/concepts.md, Funding controls).
+     */
+    on_exhaust?: 'partial' | 'skip';
+  };
   /** What one customer's payments of the offer in one period add up to and number at most. */
   customer_cap?: { amount?: number | string; count?: number; period: FundingPeriodJson };
   /** The operator's own data, JSON values only: kept and reported, never read. */

@@ -93,6 +93,30 @@ describe('fuzzOffers', () => {
     );
   });
 
+  test('covers late returns: a build that reads returns by their date, not their arrival, is caught', () => {
+    const offers = [offer({ discount: 10, warranty: 7, budget: { amount: 30, period: 'month' } })];
+    expect(fuzzOffers(offers, { runs: 150, seed: 9 }).failure).toBeUndefined();
+    // A faulty build: it drops reported_at, so a return reported after the payment day lowers
+    // the confirmed payment (and gives its budget back) instead of clawing back.
+    const byDate: typeof replay = (data, options) =>
+      replay(
+        {
+          ...data,
+          returns: (data.returns ?? []).map((r) => {
+            const { reported_at: _, ...rest } = r as Record<string, unknown>;
+            return rest;
+          }),
+        },
+        options,
+      );
+    const report = fuzzOffers(offers, { runs: 500, seed: 9, replay: byDate });
+    expect(report.failure?.message).toMatch(/a confirmed payment never changes/);
+    const late = report.failure?.counterexample.returns.filter(
+      (r) => (r as { reported_at?: string }).reported_at !== undefined,
+    );
+    expect(late?.length).toBeGreaterThan(0);
+  });
+
   test('rejects an unknown option', () => {
     expect(() => fuzzOffers(sample, { rusn: 5 } as never)).toThrow(/did you mean 'runs'/);
   });

@@ -11,7 +11,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backtest, Money, replay } from '../../src/index.js';
+import { type BacktestResult, backtest, Money, replay } from '../../src/index.js';
 import { sampleData } from '../files/generated.js';
 import { type BuiltCli, buildCli } from './_buildCli.js';
 
@@ -54,6 +54,7 @@ interface Result {
   byMonth: Row[];
   byDay: Row[];
   bySegment: { age: Row[]; gender: Row[]; audience: Row[] };
+  liability: BacktestResult['liability'];
   charts: Record<string, { $schema?: string }>;
 }
 
@@ -128,9 +129,22 @@ describe('cashback backtest', () => {
       ...inputs,
     ]);
     expect(text.code).toBe(0);
-    const body = text.stdout.split('\n').filter((l) => /^\S+\s+\d+\s+\d+\.\d{2}\s/.test(l));
+    // The liability comes last, with its own columns (count and cashback of each set).
+    const [tables = '', liability = ''] = text.stdout.split(/^liability as of .*\n/m);
+    const body = tables.split('\n').filter((l) => /^\S+\s+\d+\s+\d+\.\d{2}\s/.test(l));
     expect(body.length).toBe(allRows(b).length - b.byDay.length);
     for (const l of body) expect(l, l).toMatch(/\s0\s+0\.00\s+0$/);
+    expect(b.liability.byStatus.map((r) => r.difference)).toEqual(
+      Array(4).fill({ count: 0, cashback: '0.00' }),
+    );
+    expect(b.liability.byStatus.map((r) => r.baseline)).toEqual(
+      ['pending', 'confirmed', 'cancelled', 'clawedBack'].map(
+        (k) => want.summary.liability[k as 'pending'],
+      ),
+    );
+    const statuses = liability.split('\n').slice(1, -1);
+    expect(statuses).toHaveLength(4);
+    for (const l of statuses) expect(l, l).toMatch(/\s0\s+0\.00$/);
   });
 
   it('takes --activations: a candidate that requires activation pays only the activated', async () => {

@@ -139,7 +139,9 @@ describe('cashback replay --returns', () => {
   it('refuses --adjustments without --returns, and --returns with workers', async () => {
     const alone = await cashback([...inputs, '--adjustments', join(work, 'a.csv')]);
     expect(alone.code).toBe(2);
-    expect(alone.stderr).toBe('cashback: --adjustments and --return-errors need --returns\n');
+    expect(alone.stderr).toBe(
+      'cashback: --adjustments, --clawbacks and --return-errors need --returns\n',
+    );
     const workers = await cashback([
       ...inputs,
       '--returns',

@@ -1,7 +1,8 @@
 /**
  * The order `replay` decides transactions and returns in (docs/replay.md, Returns), written out
- * for the properties: the next return goes first when its date-time is strictly before the next
- * transaction's, and one whose date-time cannot be read goes before every other.
+ * for the properties: the next return goes first when its arrival (its `reported_at`, else its
+ * date-time) is strictly before the next transaction's date-time, and one whose date-time cannot
+ * be read goes before every other.
  */
 import { parseDateTime, type WallClock } from '../../src/model/dateTime.js';
 
@@ -12,11 +13,17 @@ export interface Run {
   readonly offset: number;
 }
 
-function dateOf(item: unknown, timeZone: string): WallClock | undefined {
-  const date = (item as { date?: unknown } | null)?.date;
+function dateOf(item: unknown, timeZone: string, field = 'date'): WallClock | undefined {
+  const date = (item as Record<string, unknown> | null)?.[field];
   if (typeof date !== 'string') return undefined;
   const w = parseDateTime(date, timeZone);
   return typeof w === 'string' ? undefined : w;
+}
+
+/** When a return arrived: its `reported_at`, else its date. */
+export function arrivalOf(item: unknown, timeZone: string): WallClock | undefined {
+  const reported = (item as { reported_at?: unknown } | null)?.reported_at;
+  return dateOf(item, timeZone, reported === undefined ? 'date' : 'reported_at');
 }
 
 /** -1 / 0 / 1 as `a` is before, at or after `b`; an unreadable one is before every other. */
@@ -45,7 +52,7 @@ export function mergeOrder(
     const returnFirst =
       r < returns.length &&
       (t >= transactions.length ||
-        compare(dateOf(returns[r], timeZone), dateOf(transactions[t], timeZone)) < 0);
+        compare(arrivalOf(returns[r], timeZone), dateOf(transactions[t], timeZone)) < 0);
     if (returnFirst) steps.push({ kind: 'returns', item: returns[r], index: r++ });
     else steps.push({ kind: 'transactions', item: transactions[t], index: t++ });
   }

@@ -181,7 +181,8 @@ type SpentMap = Map<string, { amount: Dec; count: number }>;
 
 /**
  * The most a funded offer may pay on this day, `undefined` when it has no limit by amount, or
- * `null` when its cap (first) or its budget has nothing left or the cap's count is reached.
+ * `null` when its cap (first) or its budget has nothing left or the cap's count is reached, or
+ * when a budget that skips (`on_exhaust: 'skip'`) has less left than the payment would be.
  */
 function roomOf(
   offer: Json,
@@ -189,6 +190,7 @@ function roomOf(
   customerId: string,
   at: (period: string) => string,
   scale: number,
+  cashback: Dec,
 ): Dec | undefined | null {
   let room: Dec | undefined;
   const cap = limitOf(offer.customer_cap, scale);
@@ -206,6 +208,8 @@ function roomOf(
       spent.get(`${offer.offer_id}/${at(budget.period)}`)?.amount ?? 0,
     );
     if (left.lte(0)) return null;
+    const payment = room === undefined || cashback.lt(room) ? cashback : room;
+    if ((offer.budget as Json).on_exhaust === 'skip' && left.lt(payment)) return null;
     if (room === undefined || left.lt(room)) room = left;
   }
   return room;
@@ -364,9 +368,6 @@ export function referenceReplay(
         };
         if (!evaluate(offer.conditions as Json, facts)) continue;
       }
-      const room = roomOf(offer, spent, tx.customerId, at, options.scale);
-      if (room === null) continue;
-      matched = true;
       // Round the raw cashback, then cap it at max_cashback rounded down to the scale.
       let cashback = amount
         .times(dec(offer.discount))
@@ -376,6 +377,9 @@ export function referenceReplay(
         const cap = dec(offer.max_cashback).toDecimalPlaces(options.scale, Decimal.ROUND_DOWN);
         if (cashback.gt(cap)) cashback = cap;
       }
+      const room = roomOf(offer, spent, tx.customerId, at, options.scale, cashback);
+      if (room === null) continue;
+      matched = true;
       // The cashback as paid: no more than what the cap and the budget have left.
       if (room !== undefined && cashback.gt(room)) cashback = room;
       if (cashback.isZero()) continue;

@@ -58,9 +58,42 @@ describe('invariants of returns', () => {
     );
     const missing = { ...result, adjustments: result.adjustments.slice(0, 1) } as typeof result;
     expect(() => invariants.returnedWithinAmount(input, missing)).toThrow(
-      'return r2 (#1) has no outcome in adjustments or returnErrors',
+      'return r2 (#1) has no outcome in adjustments, clawbacks or returnErrors',
     );
   });
+});
+
+describe('pairing returns with their outcomes when an id comes twice', () => {
+  const base = { offers: [offer()], customers: [customer()], transactions: [tx({ amount: 100 })] };
+  const cases: Record<string, unknown[]> = {
+    'stored, then rejected for its date': [
+      { return_id: 'r0', transaction_id: 't1', date: '2025-06-05T10:00:00', amount: 40 },
+      { return_id: 'r0', transaction_id: 't1', date: '2025-02-30T10:00:00' },
+    ],
+    'rejected, then stored': [
+      { return_id: 'r0', transaction_id: 'nobody', date: '2025-06-05T10:00:00' },
+      { return_id: 'r0', transaction_id: 't1', date: '2025-06-05T10:00:00', amount: 40 },
+    ],
+    'clawed back, then a duplicate': [
+      {
+        return_id: 'r0',
+        transaction_id: 't1',
+        date: '2025-06-05T10:00:00',
+        amount: 40,
+        reported_at: '2025-06-20T10:00:00',
+      },
+      { return_id: 'r0', transaction_id: 't1', date: '2025-06-05T10:00:00', amount: 10 },
+    ],
+  };
+  for (const [name, returns] of Object.entries(cases)) {
+    it(`pairs a replay's own result: ${name}`, () => {
+      const data = { ...base, returns };
+      const r = replay(data);
+      expect(r.adjustments.length + r.clawbacks.length).toBe(1);
+      expect(r.returnErrors).toHaveLength(1);
+      expect(() => invariants.all(data, r)).not.toThrow();
+    });
+  }
 });
 
 describe('returnsArbitrary', () => {

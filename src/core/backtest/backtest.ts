@@ -3,7 +3,7 @@ import type { WallClock } from '../../model/dateTime.js';
 import { ageOn } from '../../model/day.js';
 import { assertKnownKeys } from '../../model/knownKeys.js';
 import { ExactMoney as Money, type MoneyValue } from '../../model/money.js';
-import { CORE_OPTION_KEYS, type ResolvedOptions, resolveCoreOptions } from '../../model/options.js';
+import { type ResolvedOptions, resolveCoreOptions } from '../../model/options.js';
 import type { ParsedCustomer } from '../../model/parseCustomer.js';
 import {
   type ParsedTransaction,
@@ -13,7 +13,11 @@ import {
 import { describeValue } from '../../rules/_internals/describe.js';
 import { screenCustomers } from '../customers.js';
 import type { Outcome } from '../outcome.js';
-import type { CreateReplayOptions, ReplaySessionOptions } from '../replay/options.js';
+import {
+  type CreateReplayOptions,
+  type ReplaySessionOptions,
+  SESSION_OPTION_KEYS,
+} from '../replay/options.js';
 import { openReplay, type ReplayCore } from '../replay/ReplayCore.js';
 import type { ReplayData } from '../replay/ReplayData.js';
 import { dateOf, ReturnCursor } from '../replay/ReturnCursor.js';
@@ -27,6 +31,7 @@ import {
   type SetFunding,
   setFunding,
 } from './backtestFunding.js';
+import { type BacktestLiability, backtestLiability } from './backtestLiability.js';
 import type { BacktestHeldBack } from './HeldBack.js';
 
 // The rows live in their own module, shared with the charts built from them.
@@ -106,13 +111,22 @@ export interface BacktestResult {
    * or a cap.
    */
   readonly heldBack?: BacktestHeldBack;
-  /** Each set's replay summary (outcomes by code, totals by offer, returns when given). */
+  /**
+   * Both sets' cashback as of one instant, split into pending, confirmed, cancelled and clawed
+   * back: the program's liability on that day under each set (docs/backtest.md, Liability).
+   */
+  readonly liability: BacktestLiability;
+  /**
+   * Each set's replay summary (outcomes by code, totals by offer, returns when given, the
+   * liability).
+   */
   readonly summaries: { readonly baseline: ReplaySummary; readonly candidate: ReplaySummary };
   /** Vega-Lite specifications of the report's charts, data inlined. */
   readonly charts: BacktestCharts;
 }
 
-const BACKTEST_OPTION_KEYS: readonly string[] = [...CORE_OPTION_KEYS, 'maxLatenessDays'];
+// asOf and lateReturns as `createReplay` takes them: both sets are judged at one instant.
+const BACKTEST_OPTION_KEYS: readonly string[] = SESSION_OPTION_KEYS;
 const DATA_KEYS: readonly string[] = [
   'baseline',
   'candidate',
@@ -213,7 +227,8 @@ const byNumber = (a: string, b: string): number => Number(a) - Number(b);
  * customers reached), with Vega-Lite specifications of the report's charts (docs/backtest.md).
  * Transactions are parsed once and decided by both sets chunk by chunk, so they may stream.
  * @param data - both offer sets, customers, optional history, and the transactions
- * @param options - the `createReplay` options
+ * @param options - the `createReplay` options (`asOf`, the instant of both sets' liability, and
+ *   `lateReturns` included)
  * @returns the difference tables and chart specifications
  * @throws the errors of `createReplay` (an invalid offer of either set: OfferValidationError);
  *   TypeError for an unknown key of `data` or `options`
@@ -323,6 +338,7 @@ export async function backtest(
     },
     ...(data.returns === undefined ? {} : { returns: netOf(summaries, scale) }),
     ...funding,
+    liability: backtestLiability(summaries, scale),
     summaries,
     charts: backtestCharts(byDay, byOffer, summaries, funding.budgets),
   };

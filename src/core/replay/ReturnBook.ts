@@ -26,6 +26,8 @@ interface Kept {
         clawedBack: string;
         /** The cashback it was decided with. */
         readonly decided: string;
+        /** Whether a return found it confirmed: it then stays so (docs/replay.md, Late returns). */
+        confirmed: boolean;
       }
     | undefined;
 }
@@ -93,6 +95,7 @@ export class ReturnBook {
         paymentDate: o.payment.payment_date,
         clawedBack: '0',
         decided: cashback,
+        confirmed: false,
       };
     }
   }
@@ -109,14 +112,20 @@ export class ReturnBook {
       const k = this.kept.get(r.transactionId) as Kept;
       k.returned = new ExactMoney(k.returned).plus(r.amount).toFixed();
     }
-    for (const o of d.outcomes) {
-      if (!o.ok || o.kind !== 'clawback') continue;
-      const payment = this.kept.get(o.clawback.transaction_id)?.payment;
+    d.outcomes.forEach((o, i) => {
+      const item = items[i];
+      const late = o.ok ? o.kind === 'clawback' : o.error.code === 'late_return';
+      if (!late || item?.ok !== true) return;
+      const payment = this.kept.get(item.value.transactionId)?.payment;
+      if (payment === undefined) return;
+      // A replay's returns are decided in their given order, which may not be their arrival's: a
+      // payment a return found paid out stays so for the returns decided after it.
+      payment.confirmed = true;
       // No budget or cap gets anything back: the money was paid out (docs/concepts.md).
-      if (payment !== undefined) {
+      if (o.ok && o.kind === 'clawback') {
         payment.clawedBack = new ExactMoney(payment.clawedBack).plus(o.amount).toFixed();
       }
-    }
+    });
     for (const c of d.changes) {
       const k = this.kept.get(c.transactionId);
       const payment = k?.payment;

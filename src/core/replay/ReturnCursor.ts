@@ -20,7 +20,7 @@ export function dateOf(item: unknown, timeZone: string): WallClock | undefined {
  * @param timeZone - the replay's zone
  * @returns its wall-clock arrival, if readable
  */
-function arrivalOf(item: unknown, timeZone: string): WallClock | undefined {
+export function arrivalOf(item: unknown, timeZone: string): WallClock | undefined {
   if (!isRecord(item) || item.reported_at === undefined) return dateOf(item, timeZone);
   return readDateTime(item.reported_at, 'reported_at', timeZone, []);
 }

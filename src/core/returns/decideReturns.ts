@@ -23,14 +23,15 @@ function fail(key: string, code: ReturnErrorCode, message: string): ReturnOutcom
 type Decimal = InstanceType<typeof ExactMoney>;
 
 /**
- * A transaction as the batch leaves it: returned so far, its payment's cashback now, and what its
- * payment's clawbacks took so far.
+ * A transaction as the batch leaves it: returned so far, its payment's cashback now, what its
+ * payment's clawbacks took so far, and whether a return found the payment confirmed.
  */
 interface Running {
   readonly tx: ReturnableTransaction;
   returned: Decimal;
   cashback: string | undefined;
   clawedBack: Decimal;
+  confirmed: boolean;
 }
 
 /**
@@ -102,6 +103,7 @@ function runningOf(
       returned: new ExactMoney(tx.returned),
       cashback: tx.payment?.cashback,
       clawedBack: new ExactMoney(tx.payment?.clawedBack ?? '0'),
+      confirmed: tx.payment?.confirmed === true,
     };
     running.set(transactionId, t);
   }
@@ -146,7 +148,10 @@ function adjust(r: ParsedReturn, t: Running, state: ReturnState): ReturnOutcome 
   // A return never raises a payment (docs/concepts.md, Returns).
   const cashback = recomputed.lt(previous) ? recomputed : previous;
   // 7b: the payment is confirmed at the return's arrival (docs/concepts.md, Late returns).
-  if (payment.confirmed === true || r.reportedAt.day >= paymentDay) {
+  if (t.confirmed || r.reportedAt.day >= paymentDay) {
+    // Once a return found it paid out it stays so: a later return of a replay given out of
+    // arrival order, which says it arrived earlier, must not lower what was clawed back from.
+    t.confirmed = true;
     if (state.options.lateReturns === 'ignore') {
       return fail(id, 'late_return', m.lateReturn(r.reportedAt.dayText, payment.paymentDate));
     }

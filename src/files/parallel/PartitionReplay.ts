@@ -6,6 +6,7 @@
 import type { Outcome } from '../../core/outcome.js';
 import { openReplay, type ReplayCore } from '../../core/replay/ReplayCore.js';
 import type { ChunkFacts } from '../../core/screening.js';
+import type { WallClock } from '../../model/dateTime.js';
 import type { ResolvedOptions } from '../../model/options.js';
 import {
   type ParsedTransaction,
@@ -46,6 +47,17 @@ export interface Screening {
   readonly facts: ChunkFacts;
   /** Why, for each malformed line. */
   readonly reasons: string[];
+}
+
+/**
+ * A date-time as a record of its own fields. A worker thread's reply is a structured clone, which
+ * keeps own fields only, and a parsed date-time makes its texts in getters: without this, the
+ * reading thread got the latest date-time of a block without its text, and a replay with workers
+ * printed its liability as of no instant.
+ */
+function plainClock(w: WallClock): WallClock {
+  const { text, dayText, day, year, monthDay, weekday, hour, seconds, nanos } = w;
+  return { text, dayText, day, year, monthDay, weekday, hour, seconds, nanos };
 }
 
 /** A screened part, kept until its decision. */
@@ -134,7 +146,13 @@ export class PartitionReplay {
       if (!p.ok) invalid.set(i, value);
     }
     this.pending.set(block, { lines, parsed, invalid });
-    return { lines, facts: this.session.classify(chunk), reasons };
+    const facts = this.session.classify(chunk);
+    const latest = facts.latest;
+    return {
+      lines,
+      facts: latest === undefined ? facts : { ...facts, latest: plainClock(latest) },
+      reasons,
+    };
   }
 
   /**

@@ -45,15 +45,20 @@ function currentCashback(result: ReplayOutput): Map<ReplayPayment, string> {
  * What the payments spent, per offer and period of its budget (`which` = `budget`) or per
  * customer, offer and period of its cap (`customer_cap`), in the engine's time zone: sums of
  * current cashback, payments at 0 not counted (docs/concepts.md, Funding controls).
+ * @param prepared - the input
+ * @param result - the replay's result
+ * @param which - budgets or caps
+ * @param cashbackOf - each payment's cashback to count: by default its current cashback
  * @throws Error for a payment of no offer of the input or of no valid submitted transaction
  */
 export function fundingTotals(
   prepared: PreparedInput,
   result: ReplayOutput,
   which: 'budget' | 'customer_cap',
+  cashbackOf: ReadonlyMap<ReplayPayment, string> = currentCashback(result),
 ): FundingTotal[] {
   const totals = new Map<string, FundingTotal>();
-  for (const [p, cashback] of currentCashback(result)) {
+  for (const [p, cashback] of cashbackOf) {
     const offer = prepared.offer(p.offer_id);
     const limit = which === 'budget' ? offer?.budget : offer?.customerCap;
     if (limit === undefined) continue;

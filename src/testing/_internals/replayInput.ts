@@ -45,6 +45,8 @@ const REPLAY_OPTION_KEYS: readonly string[] = [
   'currency',
   'operators',
   'maxLatenessDays',
+  'asOf',
+  'lateReturns',
   'clock',
   'ids',
 ];

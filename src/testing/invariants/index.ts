@@ -1,4 +1,9 @@
+import type { OutboxEvent } from '../../store/records.js';
+import { budgetNeverPaysPastItsAmount } from './budgetNeverPaysPastItsAmount.js';
 import { cashbackWithinBounds } from './cashbackWithinBounds.js';
+import { clawbacksWithinCashback } from './clawbacksWithinCashback.js';
+import { confirmedPaymentNeverChanges } from './confirmedPaymentNeverChanges.js';
+import { type ConfirmablePayments, eachPaymentConfirmedOnce } from './eachPaymentConfirmedOnce.js';
 import { netCashbackIsSumOfPayments } from './netCashbackIsSumOfPayments.js';
 import { oneOutcomePerTransaction } from './oneOutcomePerTransaction.js';
 import { paymentDateIsDayPlusWarranty } from './paymentDateIsDayPlusWarranty.js';
@@ -8,6 +13,7 @@ import type { InvariantOptions, ReplayInput, ReplayOutput } from './types.js';
 import { withinBudgets } from './withinBudgets.js';
 import { withinCustomerCaps } from './withinCustomerCaps.js';
 
+export type { ConfirmablePayments } from './eachPaymentConfirmedOnce.js';
 export type { InvariantOptions, ReplayInput, ReplayOutput } from './types.js';
 
 /**
@@ -42,6 +48,24 @@ export interface Invariants {
   /** One outcome per return; the returns stored of a transaction never exceed its amount. */
   readonly returnedWithinAmount: (input: ReplayInput, result: ReplayOutput) => void;
   /**
+   * A confirmed payment never changes: every adjustment comes from a return that arrived
+   * (`reported_at`, else `date`) before its payment day began (docs/concepts.md, Late returns).
+   */
+  readonly confirmedPaymentNeverChanges: (
+    input: ReplayInput,
+    result: ReplayOutput,
+    options?: InvariantOptions,
+  ) => void;
+  /**
+   * Each clawback is of a payment confirmed when its return arrived, and a payment's clawbacks
+   * never add up to more than its cashback.
+   */
+  readonly clawbacksWithinCashback: (
+    input: ReplayInput,
+    result: ReplayOutput,
+    options?: InvariantOptions,
+  ) => void;
+  /**
    * For every offer with a `budget` and every period of it, the payments' current cashback adds up
    * to at most the budget rounded down to `scale` (docs/concepts.md, Funding controls).
    */
@@ -59,10 +83,30 @@ export interface Invariants {
     result: ReplayOutput,
     options?: InvariantOptions,
   ) => void;
-  /** The three invariants of returns above. */
-  readonly returns: (input: ReplayInput, result: ReplayOutput) => void;
+  /**
+   * A budget never pays more than its amount, clawbacks included: for every offer with a
+   * `budget` and every period of it, what its payments paid out on their payment days adds up to
+   * at most the budget rounded down to `scale`.
+   */
+  readonly budgetNeverPaysPastItsAmount: (
+    input: ReplayInput,
+    result: ReplayOutput,
+    options?: InvariantOptions,
+  ) => void;
+  /** The five invariants of returns above (the last two read the time zone of `options`). */
+  readonly returns: (input: ReplayInput, result: ReplayOutput, options?: InvariantOptions) => void;
   /** All of the above. */
   readonly all: (input: ReplayInput, result: ReplayOutput, options?: InvariantOptions) => void;
+  /**
+   * Each payment confirmed once, for an engine: one partner's `cashback.confirmed` outbox events
+   * confirm no payment twice, in events of 1 to 1,000 records of one payment day; with
+   * `expected`, exactly the payments above 0 due by `expected.through`, with their final
+   * cashback (docs/concepts.md, Confirmation). Not part of `all`: it reads events, not a replay.
+   */
+  readonly eachPaymentConfirmedOnce: (
+    events: readonly Pick<OutboxEvent, 'type' | 'payload'>[],
+    expected?: ConfirmablePayments,
+  ) => void;
 }
 
 /**
@@ -84,10 +128,16 @@ export const invariants: Invariants = Object.freeze({
   returnedWithinAmount,
   withinBudgets,
   withinCustomerCaps,
-  returns(input: ReplayInput, result: ReplayOutput): void {
+  confirmedPaymentNeverChanges,
+  clawbacksWithinCashback,
+  budgetNeverPaysPastItsAmount,
+  eachPaymentConfirmedOnce,
+  returns(input: ReplayInput, result: ReplayOutput, options: InvariantOptions = {}): void {
     returnNeverRaisesPayment(input, result);
     netCashbackIsSumOfPayments(input, result);
     returnedWithinAmount(input, result);
+    confirmedPaymentNeverChanges(input, result, options);
+    clawbacksWithinCashback(input, result, options);
   },
   all(input: ReplayInput, result: ReplayOutput, options: InvariantOptions = {}): void {
     oneOutcomePerTransaction(input, result);
@@ -98,5 +148,8 @@ export const invariants: Invariants = Object.freeze({
     returnedWithinAmount(input, result);
     withinBudgets(input, result, options);
     withinCustomerCaps(input, result, options);
+    confirmedPaymentNeverChanges(input, result, options);
+    clawbacksWithinCashback(input, result, options);
+    budgetNeverPaysPastItsAmount(input, result, options);
   },
 });

@@ -18,7 +18,10 @@ export interface ReplayInput {
   readonly history?: readonly unknown[];
   /** Submitted transactions, in order. */
   readonly transactions: readonly unknown[];
-  /** Returns, in order (docs/concepts.md, Returns). */
+  /**
+   * Returns, in order (docs/concepts.md, Returns); each arrives at its `reported_at`, else its
+   * `date` (docs/concepts.md, Late returns).
+   */
   readonly returns?: readonly unknown[];
 }
 
@@ -51,6 +54,17 @@ export interface ReplayOutput {
     readonly cashback: number;
     readonly payment_date: string;
   }[];
+  /**
+   * Clawbacks of returns that arrived once their payment was confirmed (docs/concepts.md, Late
+   * returns), in the order decided.
+   */
+  readonly clawbacks?: readonly {
+    readonly return_id: string;
+    readonly transaction_id: string;
+    readonly customer_id: string;
+    readonly offer_id: number;
+    readonly amount: number;
+  }[];
   /** Return errors, in the order decided. */
   readonly returnErrors?: readonly { readonly key: string; readonly code: string }[];
   /** Counts, when the result has them; `returns` when the replay took returns. */
@@ -62,7 +76,8 @@ export interface ReplayOutput {
 
 /**
  * The options `replay` was given that the invariants depend on. The other options of `replay`
- * (`currency`, `operators`, `maxLatenessDays`, `clock`, `ids`) are accepted and not read, so
+ * (`currency`, `operators`, `maxLatenessDays`, `asOf`, `lateReturns`, `clock`, `ids`) are
+ * accepted and not read, so
  * `replay`'s options can be passed as they are; any other key is a TypeError.
  * @example
  * ```ts
@@ -72,7 +87,8 @@ export interface ReplayOutput {
  */
 export interface InvariantOptions {
   /**
-   * IANA zone dates without offset are wall-clock time in.
+   * IANA zone dates without offset are wall-clock time in, and payment days and the days returns
+   * arrive are judged in.
    * @defaultValue `'UTC'`
    */
   readonly timeZone?: string;

@@ -198,3 +198,39 @@ describe('replayStream with returns', () => {
     expect(stream.takeReturnOutcomes()).toEqual([]);
   });
 });
+
+describe('replay with returns given out of arrival order', () => {
+  // t1 paid 5 on 2025-06-16; r1 arrives after that day (a clawback), r2 is listed after it but
+  // says it arrived before: it is decided after r1 all the same.
+  const late = ret('r1', { amount: 40, reported_at: '2025-06-20T10:00:00' });
+  const early = ret('r2', { amount: 60, reported_at: '2025-06-06T10:00:00' });
+
+  test('a payment a return found confirmed stays so: the later return claws back too', () => {
+    const r = replay({ offers, customers, transactions: [t1], returns: [late, early] });
+    expect(r.adjustments).toEqual([]);
+    expect(r.clawbacks.map((c) => [c.return_id, c.amount])).toEqual([
+      ['r1', 2],
+      ['r2', 3],
+    ]);
+    // What was clawed back never passes what was paid, and the payment is not cancelled.
+    expect(r.summary.liability.clawedBack).toEqual({ count: 2, cashback: '5.00' });
+    expect(r.summary.liability.cancelled.count).toBe(0);
+    expect(r.summary.returns?.netCashback).toBe('5.00');
+  });
+
+  test('also across pushes of a session, and with late returns ignored', () => {
+    const session = createReplay({ offers, customers }, { returns: true });
+    session.push([t1]);
+    expect(session.pushReturns([late])[0]).toMatchObject({ ok: true, kind: 'clawback' });
+    expect(session.pushReturns([early])[0]).toMatchObject({ ok: true, kind: 'clawback' });
+    const ignored = replay(
+      { offers, customers, transactions: [t1], returns: [late, early] },
+      { lateReturns: 'ignore' },
+    );
+    expect(ignored.returnErrors.map((e) => [e.key, e.code])).toEqual([
+      ['r1', 'late_return'],
+      ['r2', 'late_return'],
+    ]);
+    expect(ignored.adjustments).toEqual([]);
+  });
+});

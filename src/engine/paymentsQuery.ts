@@ -30,21 +30,27 @@ export const MAX_PAGE_SIZE = 1000;
  * `status` `pending` or `confirmed`, when given.
  * @public
  */
-export const PaymentsQuerySchema = z
-  .object({
-    date_from: DaySchema,
-    date_to: DaySchema,
-    current_page: pageNumber(1_000_000_000),
-    page_size: pageNumber(MAX_PAGE_SIZE),
-    status: z
-      .enum(['pending', 'confirmed'], { error: "must be 'pending' or 'confirmed'" })
-      .optional(),
-  })
-  .superRefine((q, ctx) => {
-    if (q.date_from > q.date_to) {
-      ctx.addIssue({ code: 'custom', path: ['date_to'], message: 'must not be before date_from' });
-    }
-  });
+export const PaymentsQuerySchema = z.object({
+  date_from: DaySchema,
+  date_to: DaySchema,
+  current_page: pageNumber(1_000_000_000),
+  page_size: pageNumber(MAX_PAGE_SIZE),
+  status: z
+    .enum(['pending', 'confirmed'], { error: "must be 'pending' or 'confirmed'" })
+    .optional(),
+});
+
+/**
+ * The issue of a range that ends before it starts, checked apart from the fields' own issues so
+ * that it is named even when another field (a page, the status) is bad too.
+ */
+function rangeIssue(query: PaymentsQuery): { path: string; message: string } | undefined {
+  const fields = query as { readonly date_from?: unknown; readonly date_to?: unknown } | null;
+  const from = DaySchema.safeParse(fields?.date_from);
+  const to = DaySchema.safeParse(fields?.date_to);
+  if (!from.success || !to.success || from.data <= to.data) return undefined;
+  return { path: 'date_to', message: 'must not be before date_from' };
+}
 
 /** A validated payments query with defaults filled in. */
 export interface ValidPaymentsQuery {
@@ -58,13 +64,13 @@ export interface ValidPaymentsQuery {
 /** Validates a payments query; throws {@link InvalidRequestError} naming every bad field. */
 export function parsePaymentsQuery(query: PaymentsQuery): ValidPaymentsQuery {
   const r = PaymentsQuerySchema.safeParse(query ?? {}, { error: zodMessage });
-  if (!r.success) {
-    // A query that is not an object at all has its issue at the root: name it `query`.
-    const issues = zodIssues(r.error.issues).map((i) =>
-      i.path === '' ? { ...i, path: 'query' } : i,
-    );
-    throw new InvalidRequestError(issues);
-  }
+  // A query that is not an object at all has its issue at the root: name it `query`.
+  const issues = r.success
+    ? []
+    : zodIssues(r.error.issues).map((i) => (i.path === '' ? { ...i, path: 'query' } : i));
+  const range = typeof query === 'object' ? rangeIssue(query) : undefined;
+  if (range !== undefined) issues.push(range);
+  if (!r.success || range !== undefined) throw new InvalidRequestError(issues);
   return {
     date_from: r.data.date_from,
     date_to: r.data.date_to,

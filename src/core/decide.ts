@@ -1,3 +1,4 @@
+import { candidatesOf, scopeHistoryKeys } from '../matching/candidates.js';
 import type { OfferSet } from '../matching/compileOffers.js';
 import type { Spent } from '../matching/funding.js';
 import type { Purchase } from '../matching/history.js';
@@ -36,10 +37,12 @@ export interface DecideState {
   /** Whether a transaction with this id is already stored for the partner. */
   hasTransaction(transactionId: string): boolean;
   /**
-   * Stored purchases of a customer at a merchant key, in any order. Asked only for keys in
-   * `offers.historyKeys`; may omit purchases older than `offers.maxLookbackDays` before the batch.
+   * Stored purchases of a customer under a history key, in any order: at a merchant key of
+   * `offers.historyKeys`, or in the scope of a scoped offer of `offers.scopedHistory` (its
+   * `historyKey`; docs/concepts.md, Scopes). Asked only for those keys; may omit purchases older
+   * than `offers.maxLookbackDays` before the batch.
    */
-  purchases(customerId: string, merchantKey: string): readonly Purchase[] | undefined;
+  purchases(customerId: string, historyKey: string): readonly Purchase[] | undefined;
   /**
    * When a customer activated an offer, as wall-clock time in the engine's zone; `undefined`
    * when they did not. Asked only for offers with `requires_activation`. Absent: nobody did.
@@ -142,9 +145,9 @@ class BatchHistory {
   constructor(private readonly state: DecideState) {}
 
   /**
-   * The purchases of the customer at the merchant, stored and batch-local, as a list the caller
-   * appends the transaction to once it is decided. The stored list is copied once per customer,
-   * merchant and batch, never changed.
+   * The purchases of the customer under a history key (a merchant key, or a scope's key), stored
+   * and batch-local, as a list the caller appends the transaction to once it is decided. The
+   * stored list is copied once per customer, key and batch, never changed.
    */
   list(customerId: string, merchantKey: string): Purchase[] {
     const first = this.byCustomer.get(customerId);
@@ -228,6 +231,23 @@ export function decideWatched(
   return { outcomes, accepted, funded: batch.funded };
 }
 
+/**
+ * The purchase lists of the scopes that hold a transaction and whose offers read history, by
+ * `historyKey`; `undefined` when there are none (docs/concepts.md, Scopes).
+ */
+function scopeLists(
+  offers: OfferSet,
+  tx: ParsedTransaction,
+  history: BatchHistory,
+): Map<string, Purchase[]> | undefined {
+  if (offers.scopedHistory.length === 0) return undefined;
+  const keys = scopeHistoryKeys(offers, tx.merchantKey, tx.merchant.id, tx.merchant.category_code);
+  if (keys.length === 0) return undefined;
+  const lists = new Map<string, Purchase[]>();
+  for (const key of keys) lists.set(key, history.list(tx.customerId, key));
+  return lists;
+}
+
 /** What a batch's payments spent, and who watches its matches. */
 interface BatchFunding {
   readonly ledger: FundingLedger;
@@ -270,20 +290,27 @@ function decideEach(
     const tx = (items[i] as { value: ParsedTransaction }).value;
     const id = tx.transactionId;
     accepted.push(tx);
-    const candidates = offers.byMerchant.get(tx.merchantKey);
+    const merchant = tx.merchant;
+    const candidates = candidatesOf(offers, tx.merchantKey, merchant.id, merchant.category_code);
     if (candidates === undefined) {
       // Most transactions end here: their merchant has no offer at all.
       outcomes[i] = fail(id, 'no_offer', noOfferMessage(tx, 0, undefined));
       continue;
     }
-    // Earlier purchases, for merchants whose offers read them; this one joins them once decided.
+    // Earlier purchases, for merchants and scopes whose offers read them; this one joins them
+    // once decided.
     const purchases = offers.historyKeys.has(tx.merchantKey)
       ? history.list(tx.customerId, tx.merchantKey)
       : undefined;
-    const m = matchInput(tx, customer, purchases, activation, batch.ledger.spent);
+    const scoped = scopeLists(offers, tx, history);
+    const m = matchInput(tx, customer, purchases, activation, batch.ledger.spent, scoped);
     const r = matchOffers(candidates, m, options);
     batch.watch?.(m, r);
-    if (purchases !== undefined) purchases.push(purchaseOf(tx));
+    if (purchases !== undefined || scoped !== undefined) {
+      const p = purchaseOf(tx);
+      purchases?.push(p);
+      if (scoped !== undefined) for (const list of scoped.values()) list.push(p);
+    }
     if (r.kind === 'paid') {
       if (r.offer.funded) {
         batch.ledger.pay(r.offer, tx.customerId, tx.when.day, r.cashback);

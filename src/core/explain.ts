@@ -1,3 +1,4 @@
+import { candidatesOfTx, scopeHistoryKeys } from '../matching/candidates.js';
 import { type Cashback, cashbackOfText } from '../matching/cashback.js';
 import { compileOffers, type OfferSet } from '../matching/compileOffers.js';
 import {
@@ -5,6 +6,7 @@ import {
   type CandidateExplanation,
 } from '../matching/explainOffer.js';
 import type { SpentLookup } from '../matching/funding.js';
+import type { Purchase } from '../matching/history.js';
 import { matchInput } from '../matching/match.js';
 import type { WallClock } from '../model/dateTime.js';
 import { assertKnownKeys } from '../model/knownKeys.js';
@@ -96,7 +98,10 @@ function spentOf(
 export interface Explanation {
   /** The outcome `decide` gives the transaction against this state. */
   readonly outcome: Outcome;
-  /** Every offer at the transaction's merchant, by `offer_id`: how it fared. */
+  /**
+   * Every candidate offer of the transaction, by `offer_id`: those at its merchant, and the scoped
+   * ones that list its name, id or category (docs/concepts.md, Scopes); how each fared.
+   */
   readonly candidates: readonly CandidateExplanation[];
   /**
    * What returns did to it: from `explain` when its context has `returns` and the transaction is
@@ -122,7 +127,7 @@ export function explain(
 ): Explanation {
   const resolved = resolveOptions(options);
   const offers = Array.isArray(context.offers)
-    ? compileOffers(context.offers, { operators: resolved.operators })
+    ? compileOffers(context.offers, { operators: resolved.operators, scale: resolved.scale })
     : (context.offers as OfferSet);
   const parsedCustomer =
     context.customer === undefined ? undefined : parseCustomer(context.customer, 0);
@@ -151,7 +156,12 @@ export function explain(
   );
   for (const tx of history.accepted) {
     ids.add(tx.transactionId);
-    purchases.listFor(tx.customerId, tx.merchantKey).push(purchaseOf(tx));
+    const p = purchaseOf(tx);
+    purchases.listFor(tx.customerId, tx.merchantKey).push(p);
+    const { id, category_code } = tx.merchant;
+    for (const key of scopeHistoryKeys(offers, tx.merchantKey, id, category_code)) {
+      purchases.listFor(tx.customerId, key).push(p);
+    }
   }
   const item = parseTransaction(transaction, 0, resolved.timeZone);
   const explanation = explainParsed(item, state);
@@ -172,14 +182,20 @@ export function explainParsed(
   const customer = item.ok ? state.customer(item.value.customerId) : undefined;
   if (!item.ok || customer === undefined) return { outcome, candidates: [] };
   const tx = item.value;
+  const { id, category_code } = tx.merchant;
+  const scoped = new Map<string, readonly Purchase[]>();
+  for (const key of scopeHistoryKeys(state.offers, tx.merchantKey, id, category_code)) {
+    scoped.set(key, state.purchases(tx.customerId, key) ?? []);
+  }
   const m = matchInput(
     tx,
     customer,
     state.purchases(tx.customerId, tx.merchantKey),
     state.activation?.bind(state),
     state.spent?.bind(state),
+    scoped,
   );
-  const candidates = (state.offers.byMerchant.get(tx.merchantKey) ?? []).map((o) =>
+  const candidates = (candidatesOfTx(state.offers, tx) ?? []).map((o) =>
     _explainOffer(o, m, state.options),
   );
   return { outcome, candidates };

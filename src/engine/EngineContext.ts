@@ -45,7 +45,10 @@ export function createOfferCache(store: Store, options: ResolvedOptions): OfferC
     const revision = await store.offers.revision();
     if (compiled?.revision !== revision) {
       const records = await store.offers.list();
-      compiled = { revision, set: compileOffers(records, { operators: options.operators }) };
+      compiled = {
+        revision,
+        set: compileOffers(records, { operators: options.operators, scale: options.scale }),
+      };
     }
     return compiled;
   };

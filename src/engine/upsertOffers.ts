@@ -17,7 +17,7 @@ export async function upsertOffers(
   ctx: EngineContext,
   offers: readonly unknown[],
 ): Promise<UpsertOffersResult> {
-  const set = compileOffers(offers, { operators: ctx.options.operators });
+  const set = compileOffers(offers, { operators: ctx.options.operators, scale: ctx.options.scale });
   const result = await ctx.store.transaction(async (s) => {
     const stored = new Map<number, OfferRecord>();
     for (const o of await s.offers.list()) stored.set(o.offer_id, o);

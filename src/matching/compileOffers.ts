@@ -4,12 +4,24 @@ import { assertKnownKeys, nearestKey } from '../model/knownKeys.js';
 import { type ExactAmount, parseAmount } from '../model/money.js';
 import { merchantKey, normaliseGender } from '../model/normalise.js';
 import { zodIssues, zodMessage } from '../model/parseCustomer.js';
-import { BudgetSchema, CustomerCapSchema, OfferSchema } from '../model/schemas.js';
+import {
+  BudgetSchema,
+  CustomerCapSchema,
+  FixedRewardSchema,
+  OfferSchema,
+  PercentRewardSchema,
+  ScopeSchema,
+  TierSchema,
+  TiersRewardSchema,
+} from '../model/schemas.js';
+import { wholeNumber } from '../model/wholeNumber.js';
 import { describeValue } from '../rules/_internals/describe.js';
 import { freezeLiteral } from '../rules/_internals/freezeLiteral.js';
 import { ConditionError, compileCondition, type OperatorRegistry } from '../rules/index.js';
 import { type AgeBand, parseAgeBand } from './ageBands.js';
+import { compileReward, fixedScaleIssue } from './compileReward.js';
 import type { CompiledOffer, FundingLimit, Offer } from './offer.js';
+import { compileScope, scopeHistoryKey } from './scope.js';
 
 /** One problem with one offer: the offer (its id, or `#<index>`), the field and the reason. @public */
 export interface OfferIssue extends FieldIssue {
@@ -55,18 +67,28 @@ export class OfferValidationError extends Error {
 }
 
 /**
- * Offers compiled for matching, indexed by merchant key: the cost of matching a transaction does
- * not grow with the number of offers.
+ * Offers compiled for matching, indexed by every key a transaction is found by (merchant key,
+ * merchant id, category code): the cost of matching a transaction does not grow with the number
+ * of offers (docs/concepts.md, Scopes).
  * @public
  */
 export interface OfferSet {
   /** Every offer, by ascending `offer_id`. */
   readonly offers: readonly CompiledOffer[];
-  /** Offers by merchant key, each list by ascending `offer_id`. */
+  /**
+   * Offers by merchant key: those with that `merchant_name`, and scoped offers that list the name
+   * in `scope.merchants`; each list by ascending `offer_id`.
+   */
   readonly byMerchant: ReadonlyMap<string, readonly CompiledOffer[]>;
-  /** Merchant keys with at least one offer that reads earlier purchases. */
+  /** Scoped offers by each id of their `scope.merchant_ids`, each list by ascending `offer_id`. */
+  readonly byMerchantId: ReadonlyMap<string, readonly CompiledOffer[]>;
+  /** Scoped offers by each code of their `scope.mcc`, each list by ascending `offer_id`. */
+  readonly byCategory: ReadonlyMap<string, readonly CompiledOffer[]>;
+  /** Merchant keys with at least one merchant-bound offer that reads earlier purchases. */
   readonly historyKeys: ReadonlySet<string>;
-  /** Longest lookback of those offers, in days. */
+  /** The scoped offers that read earlier purchases, by ascending `offer_id`. */
+  readonly scopedHistory: readonly CompiledOffer[];
+  /** Longest lookback of the offers that read earlier purchases, in days. */
   readonly maxLookbackDays: number;
 }
 
@@ -74,6 +96,11 @@ export interface OfferSet {
 export interface CompileOffersOptions {
   /** Operators that conditions may use besides the built-in ones. */
   readonly operators?: OperatorRegistry;
+  /**
+   * Decimal places of cashback: a fixed reward may have at most as many.
+   * @defaultValue `2`
+   */
+  readonly scale?: number;
 }
 
 /** The bands of readable labels of an `age` list; the schema reports a list or label of another type. */
@@ -112,13 +139,61 @@ const OFFER_FIELDS: readonly string[] = Object.keys(OfferSchema.shape);
 const NESTED_FIELDS: Readonly<Record<string, readonly string[]>> = {
   budget: Object.keys(BudgetSchema.shape),
   customer_cap: Object.keys(CustomerCapSchema.shape),
+  scope: Object.keys(ScopeSchema.shape),
 };
+
+/** The fields of each reward type; a reward of no known type is read against all of them. */
+const REWARD_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  percent: Object.keys(PercentRewardSchema.shape),
+  fixed: Object.keys(FixedRewardSchema.shape),
+  tiers: Object.keys(TiersRewardSchema.shape),
+};
+const ANY_REWARD_FIELDS = [...new Set(Object.values(REWARD_FIELDS).flat())];
+const TIER_FIELDS: readonly string[] = Object.keys(TierSchema.shape);
+
+/** One issue per key of `value` outside `known`, naming the nearest known one. */
+function refuseUnknown(
+  value: object,
+  known: readonly string[],
+  path: string,
+  what: string,
+  add: (path: string, message: string) => void,
+): void {
+  for (const key of Object.keys(value)) {
+    if (known.includes(key)) continue;
+    const hint = nearestKey(key, known);
+    add(
+      `${path}.${key}`,
+      `is not a field of ${what}${hint === undefined ? '' : `; did you mean '${hint}'?`}`,
+    );
+  }
+}
+
+/** The unknown fields of a reward (of its type's fields) and of its tiers. */
+function readRewardFields(reward: object, add: (path: string, message: string) => void): void {
+  const type = (reward as { type?: unknown }).type;
+  const known = typeof type === 'string' ? REWARD_FIELDS[type] : undefined;
+  refuseUnknown(
+    reward,
+    known ?? ANY_REWARD_FIELDS,
+    'reward',
+    known === undefined ? 'reward' : `a ${String(type)} reward`,
+    add,
+  );
+  const tiers = (reward as { tiers?: unknown }).tiers;
+  if (type !== 'tiers' || !Array.isArray(tiers)) return;
+  tiers.forEach((tier: unknown, i) => {
+    if (typeof tier === 'object' && tier !== null && !Array.isArray(tier)) {
+      refuseUnknown(tier, TIER_FIELDS, `reward.tiers.${i}`, 'a tier', add);
+    }
+  });
+}
 
 /**
  * One issue per field the engine does not know, naming the nearest known one: a misspelt
  * `max_cashbak`, or a field of a later version, must not load and pay uncapped
- * (docs/decisions.md, Offers refuse unknown fields). The same for the fields of `budget` and
- * `customer_cap`.
+ * (docs/decisions.md, Offers refuse unknown fields). The same for the fields of `budget`,
+ * `customer_cap`, `scope`, `reward` (those of its type) and its tiers.
  */
 function readUnknownFields(raw: object, add: (path: string, message: string) => void): void {
   for (const [field, value] of Object.entries(raw)) {
@@ -131,20 +206,14 @@ function readUnknownFields(raw: object, add: (path: string, message: string) => 
       );
       continue;
     }
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) continue;
+    if (field === 'reward') readRewardFields(value, add);
     const nested = NESTED_FIELDS[field];
-    if (nested === undefined || typeof value !== 'object' || value === null) continue;
-    for (const key of Object.keys(value)) {
-      if (nested.includes(key)) continue;
-      const hint = nearestKey(key, nested);
-      add(
-        `${field}.${key}`,
-        `is not a field of ${field}${hint === undefined ? '' : `; did you mean '${hint}'?`}`,
-      );
-    }
+    if (nested !== undefined) refuseUnknown(value, nested, field, field, add);
   }
 }
 
-const COMPILE_OFFERS_OPTION_KEYS: readonly (keyof CompileOffersOptions)[] = ['operators'];
+const COMPILE_OFFERS_OPTION_KEYS: readonly (keyof CompileOffersOptions)[] = ['operators', 'scale'];
 
 /** An amount the schema has already accepted. */
 function validAmount(v: string | number | undefined): ExactAmount | undefined {
@@ -165,11 +234,12 @@ function compileOne(
   // offer, so that one load reports every problem of it.
   const raw = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
   if (!Array.isArray(raw)) readUnknownFields(raw, add);
+  const fixedIssue = fixedScaleIssue(raw.reward, options.scale ?? 2);
+  if (fixedIssue !== undefined) add('reward.amount', fixedIssue);
   const ageBands = readAgeBands(raw.age, add);
   const condition = readCondition(raw.conditions, options, add);
   if (!r.success || issues.length > before) return undefined;
   const o = r.data;
-  const discount = parseAmount(o.discount) as ExactAmount;
   const active = o.active ?? true;
   // A frozen deep copy: what the engine reports cannot change when the caller mutates its JSON.
   const offer: Offer = freezeLiteral({ ...o, active });
@@ -188,16 +258,21 @@ function compileOne(
     cap === undefined
       ? undefined
       : { amount: validAmount(cap.amount), count: cap.count, period: cap.period };
+  const mKey = o.merchant_name === undefined ? undefined : merchantKey(o.merchant_name);
+  const scope = o.scope === undefined ? undefined : compileScope(o.scope);
   return {
     offer,
     offerId: o.offer_id,
-    merchantKey: merchantKey(o.merchant_name),
+    merchantKey: mKey,
+    scope,
+    historyKey: scope === undefined ? (mKey as string) : scopeHistoryKey(scope),
+    channels: o.channels === undefined ? undefined : [...new Set(o.channels)],
     active,
     validFrom: parseDay(o.valid_from) as number,
     validTo: parseDay(o.valid_to) as number,
     ageBands,
     genders: (o.gender ?? []).map(normaliseGender),
-    discount,
+    reward: compileReward(o.discount, o.reward),
     warranty: o.warranty,
     minAmount: validAmount(o.min_amount),
     maxCashback: validAmount(o.max_cashback),
@@ -235,6 +310,7 @@ export function compileOffers(
     throw new TypeError(`offers must be an array, got ${describeValue(offers)}`);
   }
   assertKnownKeys(options, COMPILE_OFFERS_OPTION_KEYS, 'compileOffers options');
+  if (options.scale !== undefined) wholeNumber(options.scale, 'scale', { min: 0, max: 10 });
   const issues: OfferIssue[] = [];
   const compiled: CompiledOffer[] = [];
   const seen = new Set<number>();
@@ -257,17 +333,51 @@ export function compileOffers(
   });
   if (issues.length > 0) throw new OfferValidationError(issues);
   compiled.sort((a, b) => a.offerId - b.offerId);
+  return indexOffers(compiled);
+}
+
+/** Adds an offer to the list of each of `keys` (its lists stay by ascending id: offers come so). */
+function addTo(
+  index: Map<string, CompiledOffer[]>,
+  keys: Iterable<string>,
+  offer: CompiledOffer,
+): void {
+  for (const key of keys) {
+    const list = index.get(key);
+    if (list === undefined) index.set(key, [offer]);
+    else list.push(offer);
+  }
+}
+
+/** The indexes of offers sorted by ascending `offer_id`. */
+function indexOffers(compiled: readonly CompiledOffer[]): OfferSet {
   const byMerchant = new Map<string, CompiledOffer[]>();
+  const byMerchantId = new Map<string, CompiledOffer[]>();
+  const byCategory = new Map<string, CompiledOffer[]>();
   const historyKeys = new Set<string>();
+  const scopedHistory: CompiledOffer[] = [];
   let maxLookbackDays = 0;
   for (const c of compiled) {
-    const list = byMerchant.get(c.merchantKey);
-    if (list === undefined) byMerchant.set(c.merchantKey, [c]);
-    else list.push(c);
+    const scope = c.scope;
+    if (scope === undefined) addTo(byMerchant, [c.merchantKey as string], c);
+    else {
+      addTo(byMerchant, scope.merchants, c);
+      addTo(byMerchantId, scope.merchantIds, c);
+      addTo(byCategory, scope.mcc, c);
+    }
     if (c.needsHistory) {
-      historyKeys.add(c.merchantKey);
+      if (scope === undefined) historyKeys.add(c.historyKey);
+      else scopedHistory.push(c);
       if (c.lookbackDays > maxLookbackDays) maxLookbackDays = c.lookbackDays;
     }
   }
-  return { offers: compiled, byMerchant, historyKeys, maxLookbackDays };
+  return {
+    offers: compiled,
+    byMerchant,
+    byMerchantId,
+    byCategory,
+    historyKeys,
+    scopedHistory,
+    maxLookbackDays,
+  };
 }

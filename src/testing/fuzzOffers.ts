@@ -254,7 +254,7 @@ export function fuzzOffers(
 ): FuzzReport {
   assertKnownKeys(options, OPTION_KEYS, 'fuzzOffers options');
   const { runs = 1000, seed, maxTransactions = 20, replay: underTest = replay, ...core } = options;
-  const compiled = compileOffers(offers, { operators: core.operators });
+  const compiled = compileOffers(offers, { operators: core.operators, scale: core.scale });
   const run = (data: FuzzDataSet, cuts: readonly number[], order: readonly number[]) => {
     const result = underTest(data, core);
     invariants.all(data, result, core);

@@ -352,7 +352,7 @@ function openSet(
   if (!Array.isArray(offers)) {
     throw new TypeError(`backtest offers must be an array, got ${describeValue(offers)}`);
   }
-  const set = compileOffers(offers, { operators: resolved.operators });
+  const set = compileOffers(offers, { operators: resolved.operators, scale: resolved.scale });
   const funding = setFunding(set, resolved, options.returns === true);
   return { session: openReplay({ ...shared, offers: set }, options, funding.watch), funding };
 }

@@ -102,7 +102,7 @@ export function replayCore(
   const lateness = latenessDays(options.maxLatenessDays, defaultLateness);
   const offers = isOfferSet(data.offers)
     ? data.offers
-    : compileOffers(data.offers, { operators: resolved.operators });
+    : compileOffers(data.offers, { operators: resolved.operators, scale: resolved.scale });
   const start: ReplayStart = startReplay(
     offers,
     data.customers,
@@ -145,7 +145,7 @@ export function replayCore(
   const pushParsed = (items: readonly ParseResult<ParsedTransaction>[]): readonly Outcome[] => {
     // The screener throws for a late item before anything of the chunk is decided or recorded: a
     // chunk that throws leaves the session as it was.
-    const marks = screener.screen(classify(items, customers, offers.historyKeys));
+    const marks = screener.screen(classify(items, customers, offers));
     const outcomes = withDuplicates(items, marks, decideScreened);
     for (const o of outcomes) totals.add(o);
     return outcomes;
@@ -154,7 +154,7 @@ export function replayCore(
     rejected,
     timeZone: resolved.timeZone,
     pushParsed,
-    classify: (items) => classify(items, customers, offers.historyKeys),
+    classify: (items) => classify(items, customers, offers),
     decideScreened,
     push(transactions) {
       const items = parseTransactions(transactions, resolved.timeZone, false, offset);

@@ -1,3 +1,5 @@
+import { readsHistory } from '../../matching/candidates.js';
+import type { OfferSet } from '../../matching/compileOffers.js';
 import type { ParsedCustomer } from '../../model/parseCustomer.js';
 import type { ParsedTransaction, ParseResult } from '../../model/parseTransaction.js';
 import { type ChunkFacts, ITEM } from '../screening.js';
@@ -7,14 +9,15 @@ import { type ChunkFacts, ITEM } from '../screening.js';
  * half of screening, before the screener looks at ids and dates (see `Screener.screen`).
  * @param items - the chunk, parsed
  * @param customers - the registered customers by id
- * @param historyKeys - merchant keys whose offers read history
+ * @param offers - the offers: which merchants and scopes read history
  * @returns the chunk's facts
  */
 export function classify(
   items: readonly ParseResult<ParsedTransaction>[],
   customers: ReadonlyMap<string, ParsedCustomer>,
-  historyKeys: ReadonlySet<string>,
+  offers: OfferSet,
 ): ChunkFacts {
+  const scoped = offers.scopedHistory.length > 0;
   const kinds = new Uint8Array(items.length);
   const ids: string[] = [];
   const days: number[] = [];
@@ -24,11 +27,17 @@ export function classify(
     const tx = item.value;
     ids.push(tx.transactionId);
     if (!customers.has(tx.customerId)) kinds[i] = ITEM.unknownCustomer;
-    else if (!historyKeys.has(tx.merchantKey)) kinds[i] = ITEM.known;
-    else {
+    else if (!(scoped ? readsHistoryOf(offers, tx) : offers.historyKeys.has(tx.merchantKey))) {
+      kinds[i] = ITEM.known;
+    } else {
       kinds[i] = ITEM.knownAtHistoryMerchant;
       days.push(tx.when.day);
     }
   }
   return { kinds, ids, days };
+}
+
+/** Whether some offer reads a purchase at the transaction's merchant as history. */
+export function readsHistoryOf(offers: OfferSet, tx: ParsedTransaction): boolean {
+  return readsHistory(offers, tx.merchantKey, tx.merchant.id, tx.merchant.category_code);
 }

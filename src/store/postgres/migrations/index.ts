@@ -223,4 +223,13 @@ CREATE INDEX cashback_payments_paid_by_offer ON cashback_payments (offer_id)
 CREATE INDEX cashback_funding_scopes_by_offer ON cashback_funding_scopes (offer_id);
 `,
   },
+  {
+    version: 7,
+    name: 'channel',
+    sql: `-- cashback-engine schema, version 7: where a transaction was paid (docs/concepts.md, Scopes:
+-- channels), \`online\` or \`in_store\` as validated by the engine; NULL when it was not sent (and for
+-- every transaction stored before). A nullable column without a default: no table rewrite.
+ALTER TABLE cashback_transactions ADD COLUMN channel text;
+`,
+  },
 ];

@@ -133,12 +133,11 @@ export class Routes {
   ofRecord(record: unknown): number {
     if (this.budgeted.size > 0 || this.pooled !== undefined) {
       const m = merchantOf(record);
-      const key = m === undefined ? undefined : merchantKey(m.name);
-      const p =
-        m === undefined || key === undefined
-          ? undefined
-          : (this.ofPooled(key, m.id, m.code) ?? this.budgeted.get(key));
-      if (p !== undefined) return p;
+      if (m !== undefined) {
+        const key = merchantKey(m.name);
+        const p = this.ofPooled(key, m.id, m.code) ?? this.budgeted.get(key);
+        if (p !== undefined) return p;
+      }
     }
     return partitionOf(record, this.partitions);
   }

@@ -441,7 +441,7 @@ describe('the response check of the HTTP tests', () => {
   });
 
   test('accepts offers of every reward shape, scope and channels; rejects a reward amount as text', () => {
-    const { merchant_name: _, discount: _d, ...bare } = { ...offer(), active: true };
+    const { merchant_name: _, discount: _d, ...bare } = offer({ active: true });
     const scoped = {
       ...bare,
       scope: { mcc: ['5411'], exclude_merchants: ['X'] },

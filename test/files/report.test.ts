@@ -60,6 +60,35 @@ describe('the backtest HTML report', () => {
     expect(shown.requests).toEqual([]);
   });
 
+  it('shows the tables by merchant category and reward type only when an offer has a reward or a scope', async () => {
+    const data = generatedData(8, 40, 600);
+    type OfferJson = { offer_id: number; merchant_name?: string; discount?: number };
+    const seedShaped = (data.offers as OfferJson[]).filter(
+      (o) => o.merchant_name !== undefined && o.discount !== undefined,
+    );
+    const tiered = seedShaped.map(({ discount, ...o }) =>
+      o.offer_id === 1
+        ? {
+            ...o,
+            reward: { type: 'tiers', mode: 'marginal', tiers: [{ from: 0, rate: discount }] },
+          }
+        : { ...o, discount },
+    );
+    const run = (candidate: unknown[]) =>
+      backtest({
+        baseline: seedShaped,
+        candidate,
+        customers: data.customers,
+        transactions: data.transactions.map(nested),
+      });
+    const plain = backtestReport(await run(seedShaped));
+    expect(plain).not.toContain('By reward type');
+    const html = backtestReport(await run(tiered));
+    expect(html).toContain('<h2>By merchant category (MCC)</h2>');
+    expect(html).toContain('<h2>By reward type</h2>');
+    expect(html).toMatch(/<th>tiers<\/th>/);
+  });
+
   it('renders the budget burn chart and shows the tables of budgets and held-back cashback', async () => {
     const data = generatedData(7, 80, 3000);
     type OfferJson = { offer_id: number };

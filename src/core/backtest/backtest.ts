@@ -93,6 +93,17 @@ export interface BacktestResult {
     readonly gender: readonly BacktestRow[];
     readonly audience: readonly BacktestRow[];
   };
+  /**
+   * By the merchant category code (`merchant.category_code`, MCC) of the paid transaction;
+   * present, with `byReward`, only when an offer of either set has a `reward` or a `scope`
+   * (docs/concepts.md, Rewards and scopes), so a backtest of merchant-bound discounts is as before.
+   */
+  readonly byCategory?: readonly BacktestRow[];
+  /**
+   * By the reward type of the offer that paid (`percent`, a `discount` included; `fixed`;
+   * `tiers`); present with `byCategory`.
+   */
+  readonly byReward?: readonly BacktestRow[];
   /** Cashback as decided and net of returns; present only when `returns` were given. */
   readonly returns?: BacktestNet;
   /**
@@ -215,7 +226,8 @@ const byNumber = (a: string, b: string): number => Number(a) - Number(b);
 /**
  * Replays two offer sets over the same customers, history and transactions and returns the
  * difference per offer, per month, per day and per customer segment (paid transactions, cashback,
- * customers reached), with Vega-Lite specifications of the report's charts (docs/backtest.md).
+ * customers reached), and, with rewards or scopes, per merchant category and reward type, with
+ * Vega-Lite specifications of the report's charts (docs/backtest.md).
  * Transactions are parsed once and decided by both sets chunk by chunk, so they may stream.
  * @param data - both offer sets, customers, optional history, and the transactions
  * @param options - the `createReplay` options
@@ -250,6 +262,8 @@ export async function backtest(
     openSet(data.candidate, shared, withReturns, resolved),
   ] as const;
   const sessions = [opened[0].session, opened[1].session] as const;
+  const rewardTypes = [opened[0].rewardTypes, opened[1].rewardTypes] as const;
+  const shapes = rewardTypes.some((types) => types.shaped);
   const cursor = new ReturnCursor(data.returns ?? [], resolved.timeZone);
   const pushReturns = (date: WallClock | undefined | null): void => {
     const run = cursor.take(date);
@@ -274,6 +288,8 @@ export async function backtest(
     age: new Table(),
     gender: new Table(),
     audience: new Table(),
+    category: new Table(),
+    reward: new Table(),
     total: new Table(),
   };
   const count = (items: readonly ParseResult<ParsedTransaction>[]): void => {
@@ -298,6 +314,10 @@ export async function backtest(
         add(tables.gender, customer.genderKey);
         add(tables.audience, returning ? 'returning' : 'new');
         add(tables.total, 'total');
+        if (shapes) {
+          add(tables.category, tx.merchant.category_code);
+          add(tables.reward, rewardTypes[set].of.get(o.payment.offer_id) ?? 'percent');
+        }
       }
       const stored = outcomes[0][i] as Outcome;
       if (
@@ -326,6 +346,12 @@ export async function backtest(
       gender: tables.gender.build(scale, byText),
       audience: tables.audience.build(scale, byText),
     },
+    ...(shapes
+      ? {
+          byCategory: tables.category.build(scale, byText),
+          byReward: tables.reward.build(scale, byText),
+        }
+      : {}),
     ...(data.returns === undefined ? {} : { returns: netOf(summaries, scale) }),
     ...funding,
     summaries,
@@ -348,13 +374,31 @@ function openSet(
   shared: Omit<ReplayData, 'offers'>,
   options: CreateReplayOptions,
   resolved: ResolvedOptions,
-): { readonly session: ReplayCore; readonly funding: SetFunding } {
+): {
+  readonly session: ReplayCore;
+  readonly funding: SetFunding;
+  readonly rewardTypes: RewardTypes;
+} {
   if (!Array.isArray(offers)) {
     throw new TypeError(`backtest offers must be an array, got ${describeValue(offers)}`);
   }
   const set = compileOffers(offers, { operators: resolved.operators, scale: resolved.scale });
   const funding = setFunding(set, resolved, options.returns === true);
-  return { session: openReplay({ ...shared, offers: set }, options, funding.watch), funding };
+  const rewardTypes: RewardTypes = {
+    of: new Map(set.offers.map((o) => [o.offerId, o.reward.type])),
+    shaped: set.offers.some((o) => o.offer.reward !== undefined || o.scope !== undefined),
+  };
+  return {
+    session: openReplay({ ...shared, offers: set }, options, funding.watch),
+    funding,
+    rewardTypes,
+  };
+}
+
+/** The reward type of each offer of a set, and whether any has a `reward` or a `scope`. */
+interface RewardTypes {
+  readonly of: ReadonlyMap<number, string>;
+  readonly shaped: boolean;
 }
 
 /**

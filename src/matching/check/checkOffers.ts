@@ -11,12 +11,16 @@ import type { CheckContext, CheckedOffer, OfferCheck } from './CheckContext.js';
 import { capUnreachable } from './capUnreachable.js';
 import { conditionNeverTrue } from './conditionNeverTrue.js';
 import { duplicateOfferId } from './duplicateOfferId.js';
+import { eligibleBelowMinimum } from './eligibleBelowMinimum.js';
 import { expired } from './expired.js';
+import { fixedCoversPurchase } from './fixedCoversPurchase.js';
 import { inactive } from './inactive.js';
 import { invalidOffer } from './invalidOffer.js';
 import { merchantNameVariants } from './merchantNameVariants.js';
 import type { FindingLevel, OfferFinding } from './OfferFinding.js';
 import { overlap } from './overlap.js';
+import { scopeUnmatched } from './scopeUnmatched.js';
+import { tierUnreachable } from './tierUnreachable.js';
 import { zeroFunding } from './zeroFunding.js';
 import { zeroMaxCashback } from './zeroMaxCashback.js';
 
@@ -53,6 +57,10 @@ const RULES: readonly OfferCheck[] = [
   zeroFunding,
   budgetBelowPayment,
   capUnreachable,
+  tierUnreachable,
+  fixedCoversPurchase,
+  eligibleBelowMinimum,
+  scopeUnmatched,
   conditionNeverTrue,
   alwaysLoses,
   merchantNameVariants,

@@ -106,7 +106,7 @@ const scenario = fc
       // In half the scenarios, funded offers are open to every customer: budgets run out, and
       // activations decide who is paid.
       if (f === null || s.transactions.length % 2 === 1) return offer;
-      const { conditions: _, min_amount: __, ...open } = offer;
+      const { conditions: _, min_amount: __, reward: ___, ...open } = offer;
       return { ...open, ...OPEN };
     }),
   }));

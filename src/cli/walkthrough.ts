@@ -19,11 +19,17 @@ export interface WalkthroughOptions {
 /** A word of bash in single quotes. */
 const quote = (s: string): string => `'${s.replaceAll("'", `'\\''`)}'`;
 
-/** Merchant ids of the walk-through's merchants (any id works: offers match the name). */
-const MERCHANT_IDS: Readonly<Record<string, string>> = {
-  'Coffee House': 'm-94',
-  FastFuel: 'm-31',
-  'Green Grocer': 'm-52',
+/**
+ * Merchant ids and category codes (MCC) of the walk-through's merchants: offers at one merchant
+ * match its name, Green Market is in the groceries offer's category (5411).
+ */
+const MERCHANTS: Readonly<Record<string, { readonly id: string; readonly mcc: string }>> = {
+  'Coffee House': { id: 'm-94', mcc: '5814' },
+  FastFuel: { id: 'm-31', mcc: '5541' },
+  'Green Grocer': { id: 'm-52', mcc: '5999' },
+  'Green Market': { id: 'm-77', mcc: '5411' },
+  'Trail Outfitters': { id: 'm-12', mcc: '5941' },
+  'Maison Home': { id: 'm-45', mcc: '5712' },
 };
 
 /** A receiver that prints every delivery's id and body (port 9000 on 127.0.0.1). */
@@ -39,7 +45,7 @@ const PARTNERS_FILE =
 
 const place = (city: string) => `"location":{"country":"FR","city":"${city}"}`;
 
-/** A transaction of the walk-through, as one line of JSON. */
+/** A transaction of the walk-through, as one line of JSON; `channel` when it has one. */
 function transaction(
   id: string,
   customer: string,
@@ -47,16 +53,21 @@ function transaction(
   amount: string,
   merchant: string,
   city: string,
+  channel?: 'online' | 'in_store',
 ): string {
-  return `{"transaction_id":"${id}","description":"card purchase","customer_id":"${customer}","date":"${date}","amount":${amount},"merchant":{"id":"${MERCHANT_IDS[merchant] ?? 'm-1'}","name":"${merchant}","category_code":"5999"},${place(city)}}`;
+  const { id: merchantId, mcc } = MERCHANTS[merchant] ?? { id: 'm-1', mcc: '5999' };
+  const paid = channel === undefined ? '' : `,"channel":"${channel}"`;
+  return `{"transaction_id":"${id}","description":"card purchase","customer_id":"${customer}","date":"${date}","amount":${amount},"merchant":{"id":"${merchantId}","name":"${merchant}","category_code":"${mcc}"},${place(city)}${paid}}`;
 }
 
 /**
  * A copy-paste bash walk-through of every endpoint for one partner: get a token into `$TOKEN`,
- * register customers, upload history, submit transactions (two earn cashback under the sample
- * offers of docs/examples/offers.json, one earns nothing), list payments (query string and
- * headers), report returns (one lowers a payment, one comes too late), list active offers. Each
- * `curl` prints the JSON answer on its own line.
+ * register customers, upload history, submit transactions (under the sample offers of
+ * docs/examples/offers.json, five earn cashback: a discount at one merchant, a returning
+ * customer's, a grocer's by category, a fixed reward online and tiers at a merchant list; one
+ * earns nothing), list payments (query string and headers), report returns (one lowers a
+ * payment, one comes too late), list active offers. Each `curl` prints the JSON answer on its
+ * own line.
  * @param options - base address, credentials, token lifetime
  * @returns the walk-through, from {@link WALKTHROUGH_START} to {@link WALKTHROUGH_END}, ending in a newline
  */
@@ -87,12 +98,18 @@ export function walkthrough(options: WalkthroughOptions): string {
     `${post('/transactions-history')} -d '[`,
     `  ${transaction('h-001', 'c-002', '2025-05-20T18:00:00.000', '45.10', 'FastFuel', 'Lyon')}]'`,
     '',
-    '# 4. Submit transactions. Under the sample offers (docs/examples/offers.json) t-001 and t-002',
-    '#    earn cashback ("payments"); t-003 earns nothing, and "errors" says why.',
+    '# 4. Submit transactions. Under the sample offers (docs/examples/offers.json) five earn',
+    '#    cashback ("payments"): t-001 a discount at Coffee House, t-002 a returning customer\'s at',
+    '#    FastFuel, t-004 3% at any grocer (its category code, MCC 5411), t-005 a fixed 10 for',
+    '#    spending 75 online, t-006 tiers at the home stores (1% up to 20, 5% up to 100, 10% above:',
+    '#    0.20 + 4.00 + 5.00). t-003 earns nothing, and "errors" says why.',
     `${post('/transactions')} -d '[`,
     `  ${transaction('t-001', 'c-001', '2025-06-02T09:15:00.000', '4.20', 'Coffee House', 'Paris')},`,
     `  ${transaction('t-002', 'c-002', '2025-06-10T18:30:00.000', '52.80', 'FastFuel', 'Lyon')},`,
-    `  ${transaction('t-003', 'c-001', '2025-06-11T10:00:00.000', '30.00', 'Green Grocer', 'Paris')}]'`,
+    `  ${transaction('t-003', 'c-001', '2025-06-11T10:00:00.000', '30.00', 'Green Grocer', 'Paris')},`,
+    `  ${transaction('t-004', 'c-001', '2025-06-12T17:40:00.000', '42.00', 'Green Market', 'Paris')},`,
+    `  ${transaction('t-005', 'c-002', '2025-06-13T21:05:00.000', '89.90', 'Trail Outfitters', 'Lyon', 'online')},`,
+    `  ${transaction('t-006', 'c-001', '2025-06-14T11:20:00.000', '150.00', 'Maison Home', 'Paris')}]'`,
     '',
     '# 5. List the payments whose payment day is in a range, inputs in the query string ...',
     `curl -sS -w '\\n' "$BASE/cashback-payments?date_from=2025-06-01&date_to=2025-12-31&current_page=1&page_size=10" -H "Token: $TOKEN"`,
@@ -106,7 +123,8 @@ export function walkthrough(options: WalkthroughOptions): string {
     '  {"return_id":"r-001","transaction_id":"t-001","date":"2025-06-05T17:00:00.000","amount":2.10},',
     '  {"return_id":"r-002","transaction_id":"t-002","date":"2025-06-10T19:00:00.000"}]\'',
     '',
-    '# 7. Offers active today. The sample offers ran in 2025: on a later day this list is [].',
+    '# 7. Offers active today: the sample offers run to 2035. Offers 8 and 10 have a "scope" (a',
+    '#    category, a list of merchants) instead of a "merchant_name", offers 9 and 10 a "reward".',
     `curl -sS -w '\\n' "$BASE/active-offers" -H "Token: $TOKEN"`,
     '',
     '# 8. Webhooks (docs/webhooks.md). The demo partner has none. To watch deliveries, run a receiver',

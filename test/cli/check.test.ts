@@ -24,7 +24,7 @@ describe('cashback check', () => {
       'docs/examples/offers.json:119: warning inactive: offer 6 (line 107): active is false: the offer never pays',
     );
     expect(r.stdout).toMatch(
-      /^7 offers checked \(today 2025-06-01\): 0 errors, 2 warnings, 1 info$/m,
+      /^10 offers checked \(today 2025-06-01\): 0 errors, 2 warnings, 1 info$/m,
     );
   });
 

@@ -376,10 +376,21 @@ describe('cashback serve', () => {
     expect(customers).toEqual({ Added: 2, Updated: 0, Errors: {} });
     expect(history).toEqual([{ event_id: expect.any(String), errors: {} }]);
     const paid: string[] = transactions[0].payments.map((p: Json) => p.transaction_id);
-    expect(paid.sort()).toEqual(['t-001', 't-002']);
+    expect(paid.sort()).toEqual(['t-001', 't-002', 't-004', 't-005', 't-006']);
+    // Each reward shape and scope of the sample offers pays: 3% by category, a fixed 10 online,
+    // marginal tiers 0.20 + 4.00 + 5.00.
+    expect(
+      (transactions[0].payments as Json[])
+        .filter((p) => ['t-004', 't-005', 't-006'].includes(p.transaction_id))
+        .map((p) => [p.transaction_id, p.cashback]),
+    ).toEqual([
+      ['t-004', 1.26],
+      ['t-005', 10],
+      ['t-006', 9.2],
+    ]);
     expect(Object.keys(transactions[0].errors)).toEqual(['t-003']);
-    expect(byQuery.total_count).toBe(2);
-    expect(byQuery.transactions).toHaveLength(2);
+    expect(byQuery.total_count).toBe(5);
+    expect(byQuery.transactions).toHaveLength(5);
     expect(byHeaders).toEqual(byQuery);
     // Half of t-001 returned before its payment day lowers its cashback (8 % of 2.10); t-002,
     // returned on its payment day, keeps it.
@@ -396,7 +407,14 @@ describe('cashback serve', () => {
     ]);
     expect(Object.keys(returns[0].errors)).toEqual(['r-002']);
     expect(returns[0].errors['r-002']).toMatch(/on or after the payment day 2025-06-10/);
-    expect(Array.isArray(offers)).toBe(true); // [] once the 2025 sample offers have ended
+    // The sample offers run to 2035: every active one is listed, the scoped ones without a
+    // merchant_name.
+    expect(offers.map((o: Json) => o.offer_id)).toEqual([1, 2, 3, 4, 5, 7, 8, 9, 10]);
+    expect(offers.find((o: Json) => o.offer_id === 10)).toMatchObject({
+      scope: { merchants: ['Maison Home', 'Casa Living'] },
+      reward: { type: 'tiers', mode: 'marginal' },
+    });
+    expect(offers.find((o: Json) => o.offer_id === 8)?.merchant_name).toBeUndefined();
 
     // Load: concurrent batches that each earn cashback, and SIGTERM while requests are in flight.
     const auth = token.Token as string;
@@ -1016,7 +1034,7 @@ describe('cashback serve', () => {
       '--partners',
       partners,
     ]);
-    expect(served.stdout()).toMatch(/offers {8}7 from/);
+    expect(served.stdout()).toMatch(/offers {8}10 from/);
     const r = await fetch(`${url}/get-token`, {
       headers: { applicationId: 'bank-a', applicationKey: 'bank-a-key-0123456789' },
     });

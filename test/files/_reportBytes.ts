@@ -1,6 +1,8 @@
 /**
- * The backtest report whose bytes must not change: docs/examples' data, the sample offers against
- * the same offers with offer 4 (Fuel loyalty) at twice its discount, default title. Its sha256 was
+ * The backtest report whose bytes must not change: docs/examples' data, the sample offers of the
+ * seed's shape (at one merchant, with a discount: offers 1 to 7; the report of a backtest without
+ * rewards or scopes is as it was) against the same offers with offer 4 (Fuel loyalty) at twice its
+ * discount, default title. Its sha256 was
  * taken from `cashback backtest --report` while the report still read the installed vega, vega-lite
  * and vega-embed packages (6.4.0, 6.5.0, 7.3.0) at run time; the report built into dist/ from the
  * same versions must give the same bytes (a change of those versions changes this hash).
@@ -11,10 +13,19 @@ import { sampleData } from './generated.js';
 
 export const REPORT_SHA256 = '43d5004a8f5ec0bdd9913646fd7727107492735115c8a17731ec87cd727df4a5';
 
-/** The sample offers with offer 4 at twice its discount. */
+type SeedShaped = { offer_id: number; merchant_name?: string; discount?: number };
+
+/** The sample offers of the seed's shape: `merchant_name` and `discount`. */
+export function seedOffers(): SeedShaped[] {
+  return (sampleData().offers as SeedShaped[]).filter(
+    (o) => o.merchant_name !== undefined && o.discount !== undefined,
+  );
+}
+
+/** Those offers with offer 4 at twice its discount. */
 export function doubledOffers(): unknown[] {
-  return (sampleData().offers as { offer_id: number; discount: number }[]).map((o) =>
-    o.offer_id === 4 ? { ...o, discount: o.discount * 2 } : o,
+  return seedOffers().map((o) =>
+    o.offer_id === 4 ? { ...o, discount: (o.discount as number) * 2 } : o,
   );
 }
 
@@ -23,7 +34,7 @@ export function doubledOffers(): unknown[] {
  * @returns the `cashback backtest` arguments that read them
  */
 export function writeReportInputs(dir: string): string[] {
-  const data = { ...sampleData(), candidate: doubledOffers() };
+  const data = { ...sampleData(), offers: seedOffers(), candidate: doubledOffers() };
   const file = (name: keyof typeof data): string => {
     const path = join(dir, `${name}.json`);
     writeFileSync(path, JSON.stringify(data[name]));

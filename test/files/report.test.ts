@@ -14,7 +14,7 @@ import { chromium } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { backtestReport } from '../../src/files/index.js';
 import { backtest } from '../../src/index.js';
-import { doubledOffers, REPORT_SHA256 } from './_reportBytes.js';
+import { doubledOffers, REPORT_SHA256, seedOffers } from './_reportBytes.js';
 import { generatedData, nested, sampleData } from './generated.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -23,9 +23,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('the backtest HTML report', () => {
   it('has the bytes of the report from before for the sample data', async () => {
-    const { offers, customers, history, transactions } = sampleData();
+    const { customers, history, transactions } = sampleData();
     const result = await backtest({
-      baseline: offers,
+      baseline: seedOffers(),
       candidate: doubledOffers(),
       customers,
       history,

@@ -32,9 +32,12 @@ function seedReward(r: RewardInput): SeedReward {
  * @returns the offer with `age` and `gender` filled in and its amounts as JSON numbers
  */
 export function seedOffer(o: Offer): SeedOffer {
-  const { discount, reward, min_amount, max_cashback, budget, customer_cap, ...rest } = o;
+  const { min_amount, max_cashback, budget, customer_cap, ...rest } = o;
+  const { discount, reward } = o;
+  // `discount` and `reward` are replaced where they stand (both are overwritten below whenever
+  // present): the keys keep the order of the offer.
   return {
-    ...rest,
+    ...(rest as Omit<typeof rest, 'discount' | 'reward'>),
     age: o.age ?? [],
     gender: o.gender ?? [],
     // Amounts go out as JSON numbers, as cashback does (docs/decisions.md, HTTP API).

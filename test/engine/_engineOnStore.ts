@@ -679,6 +679,14 @@ export function describeEngineOnStore(createStore: () => Promise<Store>): void {
       expect(event?.payload).toEqual({ type: 'offer.updated', timestamp: NOON, data: seedShape });
     });
 
+    test('lists an offer of the seed shape byte for byte as before: its keys in their order', async () => {
+      const engine = await engineOf();
+      await engine.upsertOffers([offer({ discount: '5.50', min_amount: 10 })]);
+      expect(JSON.stringify(await engine.activeOffers())).toBe(
+        '[{"offer_id":1,"name":"Coffee 5%","merchant_name":"Coffee House","merchant_logo":"https://example.com/coffee.png","warranty":14,"age":[],"gender":[],"category_name":"Food","discount":5.5,"valid_from":"2025-01-01","valid_to":"2025-12-31","active":true,"min_amount":10}]',
+      );
+    });
+
     test('follows offer changes: a deactivated offer leaves the list', async () => {
       const engine = await engineOf();
       await engine.upsertOffers([offer(), offer({ offer_id: 2 })]);

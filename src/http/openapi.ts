@@ -133,10 +133,7 @@ function rewardResponseSchema(amount: JsonSchema): JsonSchema {
   const from = jsonSchema(z.number().min(0), 'output');
   return {
     oneOf: [
-      exactly(
-        { type: { const: 'percent' }, rate, max_eligible_amount: amount },
-        ['type', 'rate'],
-      ),
+      exactly({ type: { const: 'percent' }, rate, max_eligible_amount: amount }, ['type', 'rate']),
       exactly({ type: { const: 'fixed' }, amount }, ['type', 'amount']),
       exactly(
         {

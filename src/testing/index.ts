@@ -79,11 +79,14 @@ export {
   scenarioArbitrary,
 } from './scenarioArbitrary.js';
 export type {
+  ChannelJson,
   CustomerJson,
   FundingPeriodJson,
   HistoryTransactionJson,
   LocationJson,
   OfferJson,
+  RewardJson,
+  ScopeJson,
   TransactionJson,
 } from './shapes.js';
 export { type StoreConformanceOptions, storeConformance } from './storeConformance.js';

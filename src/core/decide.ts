@@ -1,8 +1,15 @@
-import { candidatesOf, scopeHistoryKeys } from '../matching/candidates.js';
+import { candidatesOf } from '../matching/candidates.js';
 import type { OfferSet } from '../matching/compileOffers.js';
 import type { Spent } from '../matching/funding.js';
 import type { Purchase } from '../matching/history.js';
-import { type MatchInput, type MatchResult, matchInput, matchOffers } from '../matching/match.js';
+import {
+  type MatchInput,
+  type MatchResult,
+  matchInput,
+  matchOffers,
+  offerHolds,
+} from '../matching/match.js';
+import type { CompiledOffer } from '../matching/offer.js';
 import type { WallClock } from '../model/dateTime.js';
 import {
   customerNotFound as _customerNotFound,
@@ -237,14 +244,19 @@ export function decideWatched(
  */
 function scopeLists(
   offers: OfferSet,
+  candidates: readonly CompiledOffer[],
   tx: ParsedTransaction,
   history: BatchHistory,
 ): Map<string, Purchase[]> | undefined {
   if (offers.scopedHistory.length === 0) return undefined;
-  const keys = scopeHistoryKeys(offers, tx.merchantKey, tx.merchant.id, tx.merchant.category_code);
-  if (keys.length === 0) return undefined;
-  const lists = new Map<string, Purchase[]>();
-  for (const key of keys) lists.set(key, history.list(tx.customerId, key));
+  let lists: Map<string, Purchase[]> | undefined;
+  // The scopes that read history are among the candidates: those that hold the transaction.
+  for (const o of candidates) {
+    if (o.scope === undefined || !o.needsHistory || lists?.has(o.historyKey) === true) continue;
+    if (!offerHolds(o, tx)) continue;
+    lists ??= new Map();
+    lists.set(o.historyKey, history.list(tx.customerId, o.historyKey));
+  }
   return lists;
 }
 
@@ -302,7 +314,7 @@ function decideEach(
     const purchases = offers.historyKeys.has(tx.merchantKey)
       ? history.list(tx.customerId, tx.merchantKey)
       : undefined;
-    const scoped = scopeLists(offers, tx, history);
+    const scoped = scopeLists(offers, candidates, tx, history);
     const m = matchInput(tx, customer, purchases, activation, batch.ledger.spent, scoped);
     const r = matchOffers(candidates, m, options);
     batch.watch?.(m, r);

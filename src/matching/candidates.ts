@@ -1,7 +1,15 @@
 import type { ParsedTransaction } from '../model/parseTransaction.js';
-import type { OfferSet } from './compileOffers.js';
 import type { CompiledOffer } from './offer.js';
 import { inScope } from './scope.js';
+
+/** The indexes of an offer set these functions read (an `OfferSet` is one). */
+export interface OfferIndexes {
+  readonly byMerchant: ReadonlyMap<string, readonly CompiledOffer[]>;
+  readonly byMerchantId: ReadonlyMap<string, readonly CompiledOffer[]>;
+  readonly byCategory: ReadonlyMap<string, readonly CompiledOffer[]>;
+  readonly historyKeys: ReadonlySet<string>;
+  readonly scopedHistory: readonly CompiledOffer[];
+}
 
 // The offers a transaction is compared with, found through the indexes of an offer set (merchant
 // key, merchant id, category code), never a scan of all offers (docs/concepts.md, Scopes).
@@ -11,19 +19,46 @@ const NONE: readonly string[] = [];
 /** The lists merged by ascending `offer_id`; an offer in several of them once. */
 function mergeById(lists: readonly (readonly CompiledOffer[])[]): CompiledOffer[] {
   const out: CompiledOffer[] = [];
-  const at = lists.map(() => 0);
-  for (;;) {
-    let next: CompiledOffer | undefined;
-    lists.forEach((list, k) => {
-      const o = list[at[k] as number];
-      if (o !== undefined && (next === undefined || o.offerId < next.offerId)) next = o;
-    });
-    if (next === undefined) return out;
-    out.push(next);
-    lists.forEach((list, k) => {
-      if (list[at[k] as number] === next) at[k] = (at[k] as number) + 1;
-    });
+  for (const list of lists) for (const o of list) if (!out.includes(o)) out.push(o);
+  return out.sort((a, b) => a.offerId - b.offerId);
+}
+
+/** No list: a key of {@link MERGED} where an index has none. */
+const NO_LIST: readonly CompiledOffer[] = [];
+
+/**
+ * Merged candidate lists, by the index lists they merge (name, id, category). The lists of an offer
+ * set never change, so a merge is made once per combination met: a transaction at a merchant
+ * found by two indexes allocates nothing (docs/benchmarks.md, Rewards and scopes). Weak keys: a
+ * set's merges go with it.
+ */
+const MERGED = new WeakMap<
+  readonly CompiledOffer[],
+  WeakMap<readonly CompiledOffer[], WeakMap<readonly CompiledOffer[], CompiledOffer[]>>
+>();
+
+/** The merge of three index lists (`NO_LIST` for none), made once. */
+function merged(
+  byName: readonly CompiledOffer[],
+  byId: readonly CompiledOffer[],
+  byCode: readonly CompiledOffer[],
+): readonly CompiledOffer[] {
+  let second = MERGED.get(byName);
+  if (second === undefined) {
+    second = new WeakMap();
+    MERGED.set(byName, second);
   }
+  let third = second.get(byId);
+  if (third === undefined) {
+    third = new WeakMap();
+    second.set(byId, third);
+  }
+  let out = third.get(byCode);
+  if (out === undefined) {
+    out = mergeById([byName, byId, byCode]);
+    third.set(byCode, out);
+  }
+  return out;
 }
 
 /**
@@ -38,18 +73,21 @@ function mergeById(lists: readonly (readonly CompiledOffer[])[]): CompiledOffer[
  * @returns the candidates, or `undefined` when there are none
  */
 export function candidatesOf(
-  offers: OfferSet,
+  offers: OfferIndexes,
   merchantKey: string,
   merchantId: string,
   categoryCode: string,
 ): readonly CompiledOffer[] | undefined {
   const byName = offers.byMerchant.get(merchantKey);
-  if (offers.byMerchantId.size === 0 && offers.byCategory.size === 0) return byName;
-  const byId = offers.byMerchantId.get(merchantId);
-  const byCode = offers.byCategory.get(categoryCode);
+  const ids = offers.byMerchantId;
+  const codes = offers.byCategory;
+  if (ids.size === 0 && codes.size === 0) return byName;
+  const byId = ids.size === 0 ? undefined : ids.get(merchantId);
+  const byCode = codes.size === 0 ? undefined : codes.get(categoryCode);
   if (byId === undefined && byCode === undefined) return byName;
-  const lists = [byName, byId, byCode].filter((l) => l !== undefined);
-  return lists.length === 1 ? lists[0] : mergeById(lists);
+  if (byName === undefined && byId === undefined) return byCode;
+  if (byName === undefined && byCode === undefined) return byId;
+  return merged(byName ?? NO_LIST, byId ?? NO_LIST, byCode ?? NO_LIST);
 }
 
 /**
@@ -59,7 +97,7 @@ export function candidatesOf(
  * @returns the candidates, or `undefined` when there are none
  */
 export function candidatesOfTx(
-  offers: OfferSet,
+  offers: OfferIndexes,
   tx: ParsedTransaction,
 ): readonly CompiledOffer[] | undefined {
   return candidatesOf(offers, tx.merchantKey, tx.merchant.id, tx.merchant.category_code);
@@ -75,7 +113,7 @@ export function candidatesOfTx(
  * @returns the keys, distinct (empty when there are none)
  */
 export function scopeHistoryKeys(
-  offers: OfferSet,
+  offers: OfferIndexes,
   merchantKey: string,
   merchantId: string,
   categoryCode: string,
@@ -94,6 +132,26 @@ export function scopeHistoryKeys(
 }
 
 /**
+ * The keys of every purchase list a purchase at a merchant joins: its merchant key when a
+ * merchant-bound offer there reads history, and {@link scopeHistoryKeys}.
+ * @param offers - the offer set
+ * @param merchantKey - the merchant key
+ * @param merchantId - the merchant's id (`''` when a history item had none)
+ * @param categoryCode - its category code (`''` when a history item had none)
+ * @returns the keys (empty when no offer reads a purchase there)
+ */
+export function historyKeysOf(
+  offers: OfferIndexes,
+  merchantKey: string,
+  merchantId: string,
+  categoryCode: string,
+): readonly string[] {
+  const scoped = scopeHistoryKeys(offers, merchantKey, merchantId, categoryCode);
+  if (!offers.historyKeys.has(merchantKey)) return scoped;
+  return scoped.length === 0 ? [merchantKey] : [merchantKey, ...scoped];
+}
+
+/**
  * Whether a purchase at a merchant is read by some offer's `audience` or `history` facts: at a
  * merchant key of a merchant-bound offer that reads them, or in such a scoped offer's scope.
  * @param offers - the offer set
@@ -103,7 +161,7 @@ export function scopeHistoryKeys(
  * @returns whether it is
  */
 export function readsHistory(
-  offers: OfferSet,
+  offers: OfferIndexes,
   merchantKey: string,
   merchantId: string,
   categoryCode: string,

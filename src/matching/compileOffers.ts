@@ -19,6 +19,7 @@ import { describeValue } from '../rules/_internals/describe.js';
 import { freezeLiteral } from '../rules/_internals/freezeLiteral.js';
 import { ConditionError, compileCondition, type OperatorRegistry } from '../rules/index.js';
 import { type AgeBand, parseAgeBand } from './ageBands.js';
+import { historyKeysOf } from './candidates.js';
 import { compileReward, fixedScaleIssue } from './compileReward.js';
 import type { CompiledOffer, FundingLimit, Offer } from './offer.js';
 import { compileScope, scopeHistoryKey } from './scope.js';
@@ -90,6 +91,17 @@ export interface OfferSet {
   readonly scopedHistory: readonly CompiledOffer[];
   /** Longest lookback of the offers that read earlier purchases, in days. */
   readonly maxLookbackDays: number;
+  /**
+   * The keys of the purchase lists (`DecideState.purchases`) a stored purchase at a merchant
+   * joins: its merchant key when a merchant-bound offer there reads history, and the
+   * `historyKey` of each scoped offer that reads history and holds the merchant
+   * (docs/concepts.md, Scopes). A caller of `decide` that keeps purchases keeps each under these.
+   * @param merchantKey - the purchase's merchant key (normalised name)
+   * @param merchantId - its merchant's id (`''` when a history item had none)
+   * @param categoryCode - its category code (`''` when a history item had none)
+   * @returns the keys, distinct (empty when no offer reads a purchase there)
+   */
+  historyKeysOf(merchantKey: string, merchantId: string, categoryCode: string): readonly string[];
 }
 
 /** Options of {@link compileOffers}. @public */
@@ -371,13 +383,11 @@ function indexOffers(compiled: readonly CompiledOffer[]): OfferSet {
       if (c.lookbackDays > maxLookbackDays) maxLookbackDays = c.lookbackDays;
     }
   }
+  const indexes = { byMerchant, byMerchantId, byCategory, historyKeys, scopedHistory };
   return {
     offers: compiled,
-    byMerchant,
-    byMerchantId,
-    byCategory,
-    historyKeys,
-    scopedHistory,
+    ...indexes,
     maxLookbackDays,
+    historyKeysOf: (key, id, code) => historyKeysOf(indexes, key, id, code),
   };
 }

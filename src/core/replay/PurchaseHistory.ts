@@ -1,4 +1,3 @@
-import { scopeHistoryKeys } from '../../matching/candidates.js';
 import type { OfferSet } from '../../matching/compileOffers.js';
 import type { Purchase } from '../../matching/history.js';
 import type { ParsedTransaction } from '../../model/parseTransaction.js';
@@ -69,13 +68,10 @@ export class PurchaseHistory {
 
   /** `store` when scoped offers read history: each purchase under every key that reads it. */
   private storeScoped(accepted: readonly ParsedTransaction[]): void {
-    const { historyKeys } = this.offers;
-    const keys = accepted.map((tx): readonly string[] => {
-      const { id, category_code } = tx.merchant;
-      const scoped = scopeHistoryKeys(this.offers, tx.merchantKey, id, category_code);
-      if (!historyKeys.has(tx.merchantKey)) return scoped;
-      return [tx.merchantKey, ...scoped];
-    });
+    const offers = this.offers;
+    const keys = accepted.map((tx) =>
+      offers.historyKeysOf(tx.merchantKey, tx.merchant.id, tx.merchant.category_code),
+    );
     accepted.forEach((tx, i) => {
       if (tx.when.day > this.newestDay && (keys[i] as readonly string[]).length > 0) {
         this.newestDay = tx.when.day;

@@ -1,7 +1,7 @@
 /**
  * `npm install cashback-engine` as a new user runs it: the packed package installed with npm into
  * an empty project (from the registry, the optional peers left out), on the Node that runs the
- * tests (20 in CI). npm prints no warning; node_modules holds at most 45 packages and 25 MB on disk
+ * tests (20 in CI). npm prints no warning; node_modules holds at most 45 packages and 26 MB on disk
  * (README, "Install"); the installed `cashback backtest --report` and `backtestReport` under
  * `require` write the very bytes of the report from before its browser code was built into dist/.
  *
@@ -27,7 +27,8 @@ import { requireCurrentDist } from './_distCurrent.js';
 import { packInto } from './_pack.js';
 
 const MAX_PACKAGES = 45;
-const MAX_BYTES = 25_000_000;
+// 25 MB until rewards and scopes added about 0.1 MB to dist/ (docs/concepts.md, Rewards).
+const MAX_BYTES = 26_000_000;
 
 let work: string;
 let project: string;

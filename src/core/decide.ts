@@ -247,15 +247,16 @@ function scopeLists(
   candidates: readonly CompiledOffer[],
   tx: ParsedTransaction,
   history: BatchHistory,
-): Map<string, Purchase[]> | undefined {
+): { key: string; list: Purchase[] }[] | undefined {
   if (offers.scopedHistory.length === 0) return undefined;
-  let lists: Map<string, Purchase[]> | undefined;
+  let lists: { key: string; list: Purchase[] }[] | undefined;
   // The scopes that read history are among the candidates: those that hold the transaction.
   for (const o of candidates) {
-    if (o.scope === undefined || !o.needsHistory || lists?.has(o.historyKey) === true) continue;
-    if (!offerHolds(o, tx)) continue;
-    lists ??= new Map();
-    lists.set(o.historyKey, history.list(tx.customerId, o.historyKey));
+    if (o.scope === undefined || !o.needsHistory || !offerHolds(o, tx)) continue;
+    const key = o.historyKey;
+    if (lists?.some((s) => s.key === key) === true) continue;
+    lists ??= [];
+    lists.push({ key, list: history.list(tx.customerId, key) });
   }
   return lists;
 }
@@ -321,7 +322,7 @@ function decideEach(
     if (purchases !== undefined || scoped !== undefined) {
       const p = purchaseOf(tx);
       purchases?.push(p);
-      if (scoped !== undefined) for (const list of scoped.values()) list.push(p);
+      if (scoped !== undefined) for (const s of scoped) s.list.push(p);
     }
     if (r.kind === 'paid') {
       if (r.offer.funded) {

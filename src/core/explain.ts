@@ -6,7 +6,6 @@ import {
   type CandidateExplanation,
 } from '../matching/explainOffer.js';
 import type { SpentLookup } from '../matching/funding.js';
-import type { Purchase } from '../matching/history.js';
 import { matchInput } from '../matching/match.js';
 import type { WallClock } from '../model/dateTime.js';
 import { assertKnownKeys } from '../model/knownKeys.js';
@@ -183,10 +182,10 @@ export function explainParsed(
   if (!item.ok || customer === undefined) return { outcome, candidates: [] };
   const tx = item.value;
   const { id, category_code } = tx.merchant;
-  const scoped = new Map<string, readonly Purchase[]>();
-  for (const key of scopeHistoryKeys(state.offers, tx.merchantKey, id, category_code)) {
-    scoped.set(key, state.purchases(tx.customerId, key) ?? []);
-  }
+  const scoped = scopeHistoryKeys(state.offers, tx.merchantKey, id, category_code).map((key) => ({
+    key,
+    list: state.purchases(tx.customerId, key) ?? [],
+  }));
   const m = matchInput(
     tx,
     customer,

@@ -33,6 +33,12 @@ export type EligibilityCheck =
   | 'customer_cap'
   | 'budget';
 
+/** The earlier purchases of a customer in one scope, under the scope's `historyKey`. */
+export interface ScopePurchases {
+  readonly key: string;
+  readonly list: readonly Purchase[];
+}
+
 /** Per-transaction state shared by the checks of every candidate offer. */
 export interface MatchInput {
   readonly tx: ParsedTransaction;
@@ -48,7 +54,7 @@ export interface MatchInput {
    * Earlier purchases of the customer in each scope that holds the transaction, by the scope's
    * `historyKey`, for scoped offers that read them (docs/concepts.md, Scopes); `undefined` when none.
    */
-  readonly scopePurchases: ReadonlyMap<string, readonly Purchase[]> | undefined;
+  readonly scopePurchases: readonly ScopePurchases[] | undefined;
   /** When a customer activated an offer (docs/concepts.md, Activation); absent: nobody did. */
   readonly activation: ActivationLookup | undefined;
   /** What budgets and caps spent (docs/concepts.md, Funding controls); absent: nothing. */
@@ -72,7 +78,7 @@ export function matchInput(
   purchases: readonly Purchase[] | undefined,
   activation?: ActivationLookup,
   spent?: SpentLookup,
-  scopePurchases?: ReadonlyMap<string, readonly Purchase[]>,
+  scopePurchases?: readonly ScopePurchases[],
 ): MatchInput {
   const age = ageOn(customer.birthYear, customer.birthMonthDay, tx.when.year, tx.when.monthDay);
   return {
@@ -96,7 +102,12 @@ export function matchInput(
  * @returns the purchases, if any
  */
 export function purchasesOf(offer: CompiledOffer, m: MatchInput): readonly Purchase[] | undefined {
-  return offer.scope === undefined ? m.purchases : m.scopePurchases?.get(offer.historyKey);
+  if (offer.scope === undefined) return m.purchases;
+  // A transaction is in few scopes that read history: a short list, searched.
+  const scoped = m.scopePurchases;
+  if (scoped === undefined) return undefined;
+  for (const s of scoped) if (s.key === offer.historyKey) return s.list;
+  return undefined;
 }
 
 /**

@@ -23,8 +23,43 @@ function mergeById(lists: readonly (readonly CompiledOffer[])[]): CompiledOffer[
   return out.sort((a, b) => a.offerId - b.offerId);
 }
 
-/** No list, where an index has none. */
+/** No list: a key of {@link MERGED} where an index has none. */
 const NO_LIST: readonly CompiledOffer[] = [];
+
+/**
+ * Merged candidate lists, by the index lists they merge (name, id, category). The lists of an offer
+ * set never change, so a merge is made once per combination met: a transaction at a merchant
+ * found by two indexes allocates nothing (docs/benchmarks.md, Rewards and scopes). Weak keys: a
+ * set's merges go with it.
+ */
+const MERGED = new WeakMap<
+  readonly CompiledOffer[],
+  WeakMap<readonly CompiledOffer[], WeakMap<readonly CompiledOffer[], CompiledOffer[]>>
+>();
+
+/** The merge of three index lists (`NO_LIST` for none), made once. */
+function merged(
+  byName: readonly CompiledOffer[],
+  byId: readonly CompiledOffer[],
+  byCode: readonly CompiledOffer[],
+): readonly CompiledOffer[] {
+  let second = MERGED.get(byName);
+  if (second === undefined) {
+    second = new WeakMap();
+    MERGED.set(byName, second);
+  }
+  let third = second.get(byId);
+  if (third === undefined) {
+    third = new WeakMap();
+    second.set(byId, third);
+  }
+  let out = third.get(byCode);
+  if (out === undefined) {
+    out = mergeById([byName, byId, byCode]);
+    third.set(byCode, out);
+  }
+  return out;
+}
 
 /**
  * The candidate offers of a merchant, by ascending `offer_id`: the offers at its name (those with
@@ -52,7 +87,7 @@ export function candidatesOf(
   if (byId === undefined && byCode === undefined) return byName;
   if (byName === undefined && byId === undefined) return byCode;
   if (byName === undefined && byCode === undefined) return byId;
-  return mergeById([byName ?? NO_LIST, byId ?? NO_LIST, byCode ?? NO_LIST]);
+  return merged(byName ?? NO_LIST, byId ?? NO_LIST, byCode ?? NO_LIST);
 }
 
 /**

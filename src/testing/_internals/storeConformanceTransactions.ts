@@ -341,6 +341,36 @@ function scopedPurchaseTests(suite: Suite): void {
     );
 
     suite.test(
+      'purchases of a whole customer see nothing of a unit that threw, even when read inside it',
+      async (store) => {
+        const ask = async (from: Store | StoreSession) =>
+          sortedIds(
+            (
+              await from.transactions.purchases(A, {
+                pairs: [],
+                customers: ['c1'],
+                fromDay: '2025-01-01',
+              })
+            ).map((t) => t.transaction_id),
+          );
+        await store.transactions.insert(A, [makeTransaction('w1', { merchant: 'book nook' })]);
+        const failure = new Error('the unit fails after reading');
+        await assert.rejects(
+          store.transaction(async (s) => {
+            await s.transactions.insert(A, [makeTransaction('w2', { merchant: 'fuel stop' })]);
+            // Whole customers asked for the first time, inside the unit.
+            assert.deepStrictEqual(await ask(s), ['w1', 'w2']);
+            throw failure;
+          }),
+          (e) => e === failure,
+        );
+        assert.deepStrictEqual(await ask(store), ['w1']);
+        await store.transactions.insert(A, [makeTransaction('w3')]);
+        assert.deepStrictEqual(await ask(store), ['w1', 'w3']);
+      },
+    );
+
+    suite.test(
       'a stored transaction keeps its channel, and one sent without has none',
       async (store) => {
         const online = makeTransaction('t-online', { channel: 'online' });

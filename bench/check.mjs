@@ -1,12 +1,15 @@
 // `cashback check` on 10,000 offers (`--smoke`: 1,000): checkOffers in process against
 // compileOffers of the same offers (the cost of loading them, the baseline), and the command
-// end to end as a process (node start, reading the file, printing). Two shapes of file: 10
-// offers per merchant, and every offer at one merchant, the worst case of the pairwise
-// always_loses rule (O(k²) in the offers k of one merchant). Figures: docs/benchmarks.md.
+// end to end as a process (node start, reading the file, printing). Three shapes of file: 10
+// offers per merchant; the same with a tenth scoped (by a list of merchants or a category code)
+// and a third paying a fixed amount or tiers (bench/shapes.mjs); and every offer at one merchant,
+// the worst case of the pairwise always_loses rule (O(k²) in the offers k of one merchant).
+// Figures: docs/benchmarks.md.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { withShapes } from './shapes.mjs';
 import { count, engine, log, ratio, timed } from './util.mjs';
 
 const smoke = process.argv.includes('--smoke');
@@ -59,12 +62,23 @@ const cli = join(here, '..', 'dist', 'cli.js');
 mkdirSync(join(here, '..', '.bench-data'), { recursive: true });
 
 log(`cashback check bench (${smoke ? 'smoke' : 'full'}): ${count(N)} offers, median of ${ROUNDS}`);
-for (const [shape, merchants] of [
-  ['10 offers per merchant', Math.max(1, N / 10)],
-  ['all at one merchant', 1],
+/** The offers of `offers(n, merchants)` with rewards and scopes. */
+function shaped(n, merchants) {
+  return withShapes(offers(n, merchants), (i, byList) => {
+    const m = i % merchants;
+    return byList
+      ? { merchants: [m, m + 1, m + 2].map((k) => `Merchant ${k % merchants}`) }
+      : { mcc: [String(1000 + Math.floor(m / 4))] };
+  });
+}
+
+for (const [shape, merchants, make] of [
+  ['10 offers per merchant', Math.max(1, N / 10), offers],
+  ['10 offers per merchant, rewards and scopes', Math.max(1, N / 10), shaped],
+  ['all at one merchant', 1, offers],
 ]) {
-  const data = offers(N, merchants);
-  const file = join(here, '..', '.bench-data', `check-${N}-${merchants}.json`);
+  const data = make(N, merchants);
+  const file = join(here, '..', '.bench-data', `check-${N}-${merchants}-${make.name}.json`);
   writeFileSync(file, JSON.stringify(data, null, 2));
   const checks = [];
   const loads = [];

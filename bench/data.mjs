@@ -1,7 +1,7 @@
 // Deterministic bench data: customers, offers and transactions from one seed (mulberry32).
 // Bump GENERATOR_VERSION whenever the output changes, so cached NDJSON files are rewritten.
 
-export const GENERATOR_VERSION = 3;
+export const GENERATOR_VERSION = 4;
 export const MERCHANTS = 20_000;
 /** Share of transactions at a merchant that has offers. */
 export const OFFERED_SHARE = 0.3;
@@ -34,7 +34,15 @@ const NOUN =
 const KIND = 'Coffee Market Books Pharmacy Fuel Bakery Fitness Electronics Travel Cinema'.split(
   ' ',
 );
-const CATEGORY = ['5814', '5411', '5942', '5912', '5541', '5462', '7997', '5732', '4722', '7832'];
+/**
+ * The merchant category code (MCC) of merchant `i`: four neighbouring merchants share one of
+ * 5,000 codes (`1000`…`5999`), so that a category offer at an offered merchant reaches the
+ * traffic of four, at every offer count (docs/benchmarks.md, Rewards and scopes). Generator
+ * version 4; before, ten codes by blocks of 2,000 merchants.
+ */
+export function categoryOf(i) {
+  return String(1000 + Math.floor(i / 4));
+}
 const CITIES = [
   'Berlin',
   'Hamburg',
@@ -93,7 +101,7 @@ const DAYS_2025 = Array.from({ length: 365 }, (_, d) =>
  * Merchant index of each offer and its rank there: merchants 0, 1, 2… take 1, 2, 3, 1, 2, 3…
  * offers, so the number of candidates per offered merchant is the same at every offer count.
  */
-function offerMerchants(count) {
+export function offerMerchants(count) {
   const out = [];
   for (let m = 0; out.length < count; m++) {
     for (let k = 0; k <= m % 3 && out.length < count; k++) out.push([m, k]);
@@ -172,7 +180,7 @@ export function* generateTransactions({ count, customers, offers, seed }) {
       merchant: {
         id: `m${m}`,
         name: nameVariant(rnd, merchantName(m)),
-        category_code: CATEGORY[Math.floor(m / 2000) % 10],
+        category_code: categoryOf(m),
       },
       location: { country: 'DE', city: pick(rnd, CITIES) },
     };

@@ -58,17 +58,26 @@ export function mapState(offers, options, customers) {
     for (const tx of decision.accepted) ids.add(tx.transactionId);
     counters?.payAll(decision.funded);
   };
+  const keep = (tx, key) => {
+    let byKey = purchases.get(tx.customerId);
+    if (byKey === undefined) {
+      byKey = new Map();
+      purchases.set(tx.customerId, byKey);
+    }
+    const list = byKey.get(key);
+    if (list === undefined) byKey.set(key, [purchaseOf(tx)]);
+    else list.push(purchaseOf(tx));
+  };
+  // With scoped offers that read history, a purchase joins the lists the offer set names.
+  const scoped = offers.offers.some((o) => o.scope !== undefined);
   const store = (accepted) => {
     for (const tx of accepted) {
-      if (!offers.historyKeys.has(tx.merchantKey)) continue;
-      let byMerchant = purchases.get(tx.customerId);
-      if (byMerchant === undefined) {
-        byMerchant = new Map();
-        purchases.set(tx.customerId, byMerchant);
+      if (!scoped) {
+        if (offers.historyKeys.has(tx.merchantKey)) keep(tx, tx.merchantKey);
+        continue;
       }
-      const list = byMerchant.get(tx.merchantKey);
-      if (list === undefined) byMerchant.set(tx.merchantKey, [purchaseOf(tx)]);
-      else list.push(purchaseOf(tx));
+      const { id, category_code } = tx.merchant;
+      for (const key of offers.historyKeysOf(tx.merchantKey, id, category_code)) keep(tx, key);
     }
   };
   return { state, record, store };
@@ -219,15 +228,17 @@ function floorPass(raw, byKey) {
  * (`sets`: `{ offers, raw, batches, funded? }`), and the lookups alone. Passes are interleaved — each round runs the floor, the lookups and
  * `decide` at every offer count — so a busy machine slows all of them alike; a short untimed
  * warm-up comes first. A set's `funded` (`[{ kind, offers }]`: the same offers with budgets and
- * caps) adds a `decide` pass of each to the round, right before or after the plain one (in turn).
- * Returns `{ floor, lookups, decide, funded }` per set, `funded` by kind.
+ * caps) adds a `decide` pass of each to the round, right before or after the plain one (in turn),
+ * and its `shaped` (the same offers with rewards and scopes, bench/shapes.mjs) one more.
+ * Returns `{ floor, lookups, decide, funded, shaped? }` per set, `funded` by kind.
  */
 export function benchOfferCounts(sets, options, customers, repeats) {
-  for (const { offers, raw, batches, funded = [] } of sets) {
+  for (const { offers, raw, batches, funded = [], shaped } of sets) {
     floorPass(raw.slice(0, 100_000), offersByKey(offers));
     lookupsPass(batches.slice(0, 10), offersByKey(offers), customers);
     decidePass(batches.slice(0, 10), offers, options, customers);
     for (const f of funded) decidePass(batches.slice(0, 10), f.offers, options, customers);
+    if (shaped !== undefined) decidePass(batches.slice(0, 10), shaped, options, customers);
   }
   const byKey = sets.map(({ offers }) => offersByKey(offers));
   const runs = sets.map(({ funded = [] }) => ({
@@ -235,9 +246,10 @@ export function benchOfferCounts(sets, options, customers, repeats) {
     decide: [],
     lookups: [],
     funded: funded.map(() => []),
+    shaped: [],
   }));
   for (let i = 0; i < repeats; i++) {
-    sets.forEach(({ offers, raw, batches, funded = [] }, k) => {
+    sets.forEach(({ offers, raw, batches, funded = [], shaped }, k) => {
       // No forced GC: the floor leaves only short-lived garbage, and a full GC of this heap is slow.
       runs[k].floor.push(timed(() => floorPass(raw, byKey[k]), { gc: false }));
       runs[k].lookups.push(lookupsPass(batches, byKey[k], customers));
@@ -246,10 +258,13 @@ export function benchOfferCounts(sets, options, customers, repeats) {
       funded.forEach((f, j) => {
         runs[k].funded[j].push(decidePass(batches, f.offers, options, customers));
       });
+      if (shaped !== undefined) {
+        runs[k].shaped.push(decidePass(batches, shaped, options, customers));
+      }
       if (i % 2 === 1) plain();
     });
   }
-  return sets.map(({ raw, funded = [] }, k) => {
+  return sets.map(({ raw, funded = [], shaped }, k) => {
     const seconds = (key) => runs[k][key].map((r) => r.seconds);
     return {
       floor: throughput(raw.length, seconds('floor')),
@@ -258,6 +273,9 @@ export function benchOfferCounts(sets, options, customers, repeats) {
       funded: Object.fromEntries(
         funded.map((f, j) => [f.kind, decideFigures(runs[k].funded[j], raw.length, options)]),
       ),
+      ...(shaped === undefined
+        ? {}
+        : { shaped: decideFigures(runs[k].shaped, raw.length, options) }),
     };
   });
 }

@@ -11,10 +11,13 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { benchJre, benchZen, disagreement, naiveScan } from './compare.mjs';
 import {
+  categoryOf,
   generateCustomers,
   generateOffers,
   generateTransactions,
+  merchantName,
   offeredMerchantCount,
+  offerMerchants,
 } from './data.mjs';
 import {
   benchDecide,
@@ -27,6 +30,7 @@ import {
 } from './decide.mjs';
 import { withFunding } from './funding.mjs';
 import { benchReplay, DATA_DIR, ensureNdjson } from './replay.mjs';
+import { withShapes } from './shapes.mjs';
 import { format, ratiosOf, rows } from './table.mjs';
 import { buildInfo, count, engine, log, SEED, SIZES, throughput, timed } from './util.mjs';
 
@@ -149,9 +153,21 @@ const fig3 = await benchReplay({ ...replaySpec, file }, size.replayRepeats);
 // At compareOffers, `decide` also runs on the same offers with a budget and a cap on each, ample
 // and tight (docs/benchmarks.md, "Funding controls").
 const FUNDING = ['ample', 'tight'];
+/**
+ * The same offers with rewards and scopes: a scoped one lists its merchant and the next two, or
+ * names its merchant's category code (docs/benchmarks.md, "Rewards and scopes").
+ */
+function shapedOffers(json, n) {
+  const places = offerMerchants(n);
+  return withShapes(json, (i, byList) => {
+    const m = places[i][0];
+    return byList ? { merchants: [m, m + 1, m + 2].map(merchantName) } : { mcc: [categoryOf(m)] };
+  });
+}
 const sets = size.offerCounts.map((n) => {
   const json = generateOffers(n, SEED);
   const offers = compileOffers(json);
+  const shapedJson = shapedOffers(json, n);
   const spec = { count: size.transactions, customers: size.customers, offers: n, seed: SEED };
   const raw = [...generateTransactions(spec)];
   const batches = parseBatches(raw, size.batch, options.timeZone);
@@ -161,7 +177,7 @@ const sets = size.offerCounts.map((n) => {
       ? FUNDING.map((kind) => ({ kind, json: withFunding(json, kind) }))
       : [];
   for (const f of funded) f.offers = compileOffers(f.json);
-  return { n, offers, raw, batches, funded };
+  return { n, offers, raw, batches, funded, shapedJson, shaped: compileOffers(shapedJson) };
 });
 const fig1 = benchOfferCounts(sets, options, customers, size.repeats).map((f, k) => {
   const n = sets[k].n;
@@ -170,6 +186,9 @@ const fig1 = benchOfferCounts(sets, options, customers, size.repeats).map((f, k)
   );
   for (const [kind, d] of Object.entries(f.funded))
     log(`    with ${kind} budgets and caps: decide ${count(d.tps)} tx/s, ${count(d.paid)} paid`);
+  log(
+    `    with rewards and scopes: decide ${count(f.shaped.tps)} tx/s, ${count(f.shaped.paid)} paid`,
+  );
   return { offers: n, merchantsWithOffers: offeredMerchantCount(n), ...f };
 });
 const compared = sets.find((s) => s.n === size.compareOffers);
@@ -191,6 +210,16 @@ const fundingAgreement = {
       comparedFig.funded.tight,
       'createReplay with it',
       replaySummary(compared.funded.find((f) => f.kind === 'tight').json, compared.raw),
+    ),
+  ),
+  // Rewards and scopes decided batch by batch over the bench's own purchase lists (keyed as the
+  // offer set's historyKeysOf says) pay what createReplay pays.
+  shaped: check(
+    samePayments(
+      'decide with rewards and scopes',
+      comparedFig.shaped,
+      'createReplay with them',
+      replaySummary(compared.shapedJson, compared.raw),
     ),
   ),
 };

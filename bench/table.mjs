@@ -18,6 +18,8 @@ export function ratiosOf(fig1, fig2, fig3) {
     oursOverNaive: ratioOf(fig2.ours, fig2.naive),
     lookupsOverNaive: ratioOf(fig2.lookups, fig2.naive),
     replayOverFloor: ratioOf(fig3.replay, fig3.floor),
+    shapedOverPlain: Object.fromEntries(fig1.map((f) => [f.offers, ratioOf(f.shaped, f.decide)])),
+    shapedScaling: ratioOf(fig1.at(-1).shaped, fig1[0].shaped),
     fundedOverPlain: Object.fromEntries(
       fig1.flatMap((f) =>
         Object.entries(f.funded).map(([kind, d]) => [kind, ratioOf(d, f.decide)]),
@@ -61,6 +63,26 @@ export function rows(fig1, fig2, fig3, r, funding) {
       add(`1  ratio decide with ${kind} funding / without`, ratio(x), ...target);
     }
   }
+  for (const f of fig1) {
+    const what = `${count(f.offers)} offers, a tenth scoped, a third fixed or tiered`;
+    add(`1  decide, ${what}`, tps(f.shaped), '', `${count(f.shaped.paid)} paid, ${funding.shaped}`);
+  }
+  for (const f of fig1) {
+    const x = r.shapedOverPlain[f.offers];
+    const at = `${count(f.offers)} offers`;
+    add(
+      `1  ratio decide with rewards and scopes / without, ${at}`,
+      ratio(x),
+      '≥ 0.80',
+      met(x >= 0.8),
+    );
+  }
+  add(
+    `1  ratio ${high}-offer / ${low}-offer throughput, rewards and scopes`,
+    ratio(r.shapedScaling),
+    '≥ 0.80',
+    met(r.shapedScaling >= 0.8),
+  );
   const plain = `${count(fig2.offers)} plain offers (${count(fig2.ours.items)} tx)`;
   add(`2  decide, ${plain}`, tps(fig2.ours));
   const jre = `2  json-rules-engine (${count(fig2.jre.items)} tx)`;

@@ -1,14 +1,27 @@
 import { readFileSync } from 'node:fs';
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import { readAllRecords } from '../files/readRecords.js';
 import { checkOffers } from '../matching/check/checkOffers.js';
 import type { OfferFinding } from '../matching/check/OfferFinding.js';
 import { parseDay } from '../model/day.js';
+import { asUsageError } from './fileErrors.js';
 import { readJsonFile, UsageError } from './inputs.js';
 import { offerLines } from './offerLines.js';
 
 interface RawCheckOptions {
   today?: string;
   json?: boolean;
+  sample?: string;
+}
+
+/** The transactions of a sample file (any format `cashback replay` reads), malformed lines left out. */
+async function readSample(file: string | undefined): Promise<unknown[] | undefined> {
+  if (file === undefined) return undefined;
+  try {
+    return (await readAllRecords(file)).records;
+  } catch (err) {
+    throw asUsageError(err);
+  }
 }
 
 function parseToday(value: string): string {
@@ -33,15 +46,19 @@ function named(finding: OfferFinding, line: (index: number) => number | undefine
  * exit code, 1 when an error-level finding exists (docs/testing.md).
  * @param file - the offers file
  * @param raw - the command's options
- * @throws UsageError when the file cannot be read, is not JSON, or is not an array
+ * @throws UsageError when a file cannot be read, or the offers file is not JSON or not an array
  */
-function runCheck(file: string, raw: RawCheckOptions): void {
+async function runCheck(file: string, raw: RawCheckOptions): Promise<void> {
   const offers = readJsonFile(file, 'offers');
   if (!Array.isArray(offers))
     throw new UsageError(`the offers file ${file} must hold a JSON array`);
   const lines = offerLines(readFileSync(file, 'utf8'));
   const today = raw.today ?? new Date().toISOString().slice(0, 10);
-  const { findings, counts } = checkOffers(offers, { today });
+  const sample = await readSample(raw.sample);
+  const { findings, counts } = checkOffers(offers, {
+    today,
+    ...(sample === undefined ? {} : { sample }),
+  });
   if (raw.json === true) {
     const located = findings.map((f) => ({
       ...f,
@@ -76,7 +93,8 @@ export function registerCheck(program: Command): void {
     .command('check')
     .description(
       'Check an offers file for offers that are invalid, can never pay, always lose to another, ' +
-        'collide on merchant names, or overlap. Exit code 1 when an error is found.',
+        'have rewards that cannot act as meant, collide on merchant names, or overlap. Exit code ' +
+        '1 when an error is found.',
     )
     .argument('<offers>', 'JSON array of offers')
     .addOption(
@@ -85,6 +103,12 @@ export function registerCheck(program: Command): void {
         'offers whose valid_to is before this day never pay again (default: today, UTC)',
       ).argParser(parseToday),
     )
+    .addOption(
+      new Option(
+        '--sample <transactions>',
+        'transactions (JSON, NDJSON, CSV, Parquet, gzip): warn of offers whose merchant or scope none of them is in',
+      ),
+    )
     .addOption(new Option('--json', 'print the findings as JSON, with the line of each offer'))
-    .action((file: string, raw: RawCheckOptions) => runCheck(file, raw));
+    .action(async (file: string, raw: RawCheckOptions) => runCheck(file, raw));
 }

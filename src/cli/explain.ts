@@ -38,8 +38,8 @@ function formatExplanation(e: Explanation): string {
 }
 
 /**
- * Runs `cashback explain`: the outcome of one transaction and how every offer at its merchant
- * fared, against its customer and that customer's history.
+ * Runs `cashback explain`: the outcome of one transaction and how every candidate offer (at its
+ * merchant, or scoped to its name, id or category) fared, against its customer and that customer's history.
  * @param file - the transaction (a JSON object, or an array of one), gzip-compressed if named `.gz`
  * @param options - the command line's options
  * @throws UsageError for a file that cannot be read or an invalid offers file
@@ -80,7 +80,7 @@ export function addExplainCommand(program: Command): void {
   const command = program
     .command('explain')
     .description(
-      'Explain one transaction: its outcome, every offer at its merchant and the first check each failed (docs/replay.md).',
+      'Explain one transaction: its outcome, every candidate offer (at its merchant, or scoped to it) and the first check each failed (docs/replay.md).',
     )
     .argument('<transaction>', 'the transaction, a JSON file')
     .requiredOption('--offers <file>', 'offers (JSON array)')

@@ -19,11 +19,17 @@ export interface WalkthroughOptions {
 /** A word of bash in single quotes. */
 const quote = (s: string): string => `'${s.replaceAll("'", `'\\''`)}'`;
 
-/** Merchant ids of the walk-through's merchants (any id works: offers match the name). */
-const MERCHANT_IDS: Readonly<Record<string, string>> = {
-  'Coffee House': 'm-94',
-  FastFuel: 'm-31',
-  'Green Grocer': 'm-52',
+/**
+ * Merchant ids and category codes (MCC) of the walk-through's merchants: offers at one merchant
+ * match its name, Green Market is in the groceries offer's category (5411).
+ */
+const MERCHANTS: Readonly<Record<string, { readonly id: string; readonly mcc: string }>> = {
+  'Coffee House': { id: 'm-94', mcc: '5814' },
+  FastFuel: { id: 'm-31', mcc: '5541' },
+  'Green Grocer': { id: 'm-52', mcc: '5999' },
+  'Green Market': { id: 'm-77', mcc: '5411' },
+  'Trail Outfitters': { id: 'm-12', mcc: '5941' },
+  'Maison Home': { id: 'm-45', mcc: '5712' },
 };
 
 /** A receiver that prints every delivery's id and body (port 9000 on 127.0.0.1). */
@@ -39,7 +45,7 @@ const PARTNERS_FILE =
 
 const place = (city: string) => `"location":{"country":"FR","city":"${city}"}`;
 
-/** A transaction of the walk-through, as one line of JSON. */
+/** A transaction of the walk-through, as one line of JSON; `channel` when it has one. */
 function transaction(
   id: string,
   customer: string,
@@ -47,20 +53,25 @@ function transaction(
   amount: string,
   merchant: string,
   city: string,
+  channel?: 'online' | 'in_store',
 ): string {
-  return `{"transaction_id":"${id}","description":"card purchase","customer_id":"${customer}","date":"${date}","amount":${amount},"merchant":{"id":"${MERCHANT_IDS[merchant] ?? 'm-1'}","name":"${merchant}","category_code":"5999"},${place(city)}}`;
+  const { id: merchantId, mcc } = MERCHANTS[merchant] ?? { id: 'm-1', mcc: '5999' };
+  const paid = channel === undefined ? '' : `,"channel":"${channel}"`;
+  return `{"transaction_id":"${id}","description":"card purchase","customer_id":"${customer}","date":"${date}","amount":${amount},"merchant":{"id":"${merchantId}","name":"${merchant}","category_code":"${mcc}"},${place(city)}${paid}}`;
 }
 
 /**
  * A copy-paste bash walk-through of every endpoint for one partner: get a token into `$TOKEN`,
- * register customers, upload history, submit transactions (two earn cashback under the sample
- * offers of docs/examples/offers.json, one earns nothing), list payments (query string, headers,
- * the status filter), report returns, list clawbacks, show a payment's history, list active
- * offers. Each `curl` prints the JSON answer on its own line. It tells what happens with the
- * server's clock of today: the sample data is dated 2025, so both payments are confirmed, and the
- * return dated before its payment day arrives once that day has begun: it is clawed back (a
- * return that arrives in time lowers the payment, which the walk-through says but cannot show);
- * the other return comes on its payment day and leaves the cashback standing.
+ * register customers, upload history, submit transactions (under the sample offers of
+ * docs/examples/offers.json, five earn cashback: a discount at one merchant, a returning
+ * customer's, a grocer's by category, a fixed reward online and tiers at a merchant list; one
+ * earns nothing), list payments (query string, headers, the status filter), report returns, list
+ * clawbacks, show a payment's history, list active offers. Each `curl` prints the JSON answer on
+ * its own line. It tells what happens with the server's clock of today: the sample data is dated
+ * 2025, so every payment is confirmed, and the return dated before its payment day arrives once
+ * that day has begun: it is clawed back (a return that arrives in time lowers the payment, which
+ * the walk-through says but cannot show); the other return comes on its payment day and leaves
+ * the cashback standing.
  * @param options - base address, credentials, token lifetime
  * @returns the walk-through, from {@link WALKTHROUGH_START} to {@link WALKTHROUGH_END}, ending in a newline
  */
@@ -91,17 +102,23 @@ export function walkthrough(options: WalkthroughOptions): string {
     `${post('/transactions-history')} -d '[`,
     `  ${transaction('h-001', 'c-002', '2025-05-20T18:00:00.000', '45.10', 'FastFuel', 'Lyon')}]'`,
     '',
-    '# 4. Submit transactions. Under the sample offers (docs/examples/offers.json) t-001 and t-002',
-    '#    earn cashback ("payments"); t-003 earns nothing, and "errors" says why.',
+    '# 4. Submit transactions. Under the sample offers (docs/examples/offers.json) five earn',
+    '#    cashback ("payments"): t-001 a discount at Coffee House, t-002 a returning customer\'s at',
+    '#    FastFuel, t-004 3% at any grocer (its category code, MCC 5411), t-005 a fixed 10 for',
+    '#    spending 75 online, t-006 tiers at the home stores (1% up to 20, 5% up to 100, 10% above:',
+    '#    0.20 + 4.00 + 5.00). t-003 earns nothing, and "errors" says why.',
     `${post('/transactions')} -d '[`,
     `  ${transaction('t-001', 'c-001', '2025-06-02T09:15:00.000', '4.20', 'Coffee House', 'Paris')},`,
     `  ${transaction('t-002', 'c-002', '2025-06-10T18:30:00.000', '52.80', 'FastFuel', 'Lyon')},`,
-    `  ${transaction('t-003', 'c-001', '2025-06-11T10:00:00.000', '30.00', 'Green Grocer', 'Paris')}]'`,
+    `  ${transaction('t-003', 'c-001', '2025-06-11T10:00:00.000', '30.00', 'Green Grocer', 'Paris')},`,
+    `  ${transaction('t-004', 'c-001', '2025-06-12T17:40:00.000', '42.00', 'Green Market', 'Paris')},`,
+    `  ${transaction('t-005', 'c-002', '2025-06-13T21:05:00.000', '89.90', 'Trail Outfitters', 'Lyon', 'online')},`,
+    `  ${transaction('t-006', 'c-001', '2025-06-14T11:20:00.000', '150.00', 'Maison Home', 'Paris')}]'`,
     '',
     '# 5. List the payments whose payment day is in a range, inputs in the query string ...',
     `curl -sS -w '\\n' "$BASE/cashback-payments?date_from=2025-06-01&date_to=2025-12-31&current_page=1&page_size=10" -H "Token: $TOKEN"`,
     '#    ... or the same inputs as headers. Each payment has a status by the server clock: the',
-    '#    sample data is from 2025, so both payment days have begun and both are "confirmed"',
+    '#    sample data is from 2025, so every payment day has begun and all are "confirmed"',
     '#    (final: the bank pays them; within a minute the server writes their cashback.confirmed).',
     `curl -sS -w '\\n' "$BASE/cashback-payments" -H "Token: $TOKEN" -H 'date_from: 2025-06-01' -H 'date_to: 2025-12-31' -H 'current_page: 1' -H 'page_size: 10'`,
     '#    status=pending lists those whose payment day is still ahead: none here.',
@@ -124,7 +141,8 @@ export function walkthrough(options: WalkthroughOptions): string {
     '#    clawback in order.',
     `curl -sS -w '\\n' "$BASE/payments/t-001/history" -H "Token: $TOKEN"`,
     '',
-    '# 9. Offers active today. The sample offers ran in 2025: on a later day this list is [].',
+    '# 9. Offers active today: the sample offers run to 2035. Offers 8 and 10 have a "scope" (a',
+    '#    category, a list of merchants) instead of a "merchant_name", offers 9 and 10 a "reward".',
     `curl -sS -w '\\n' "$BASE/active-offers" -H "Token: $TOKEN"`,
     '',
     '# 10. Webhooks (docs/webhooks.md). The demo partner has none. To watch deliveries, run a',
@@ -132,7 +150,7 @@ export function walkthrough(options: WalkthroughOptions): string {
     '#    stop this server (Ctrl-C) and start it again with that file (http on 127.0.0.1 needs',
     '#    --allow-local-webhooks). The receiver prints one offer.updated per offer loaded; steps 1',
     '#    to 4 pasted again make it print a cashback.created with the event_id of step 4, then',
-    '#    within a minute a cashback.confirmed of t-001 and t-002; step 6 a cashback.clawed_back:',
+    '#    within a minute a cashback.confirmed of its five payments; step 6 a cashback.clawed_back:',
     `#      node -e ${quote(RECEIVER)} &`,
     `#      SECRET=$(node -p ${quote(NEW_SECRET)})`,
     `#      echo ${PARTNERS_FILE} > partners.json`,

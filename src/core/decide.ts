@@ -1,3 +1,4 @@
+import { candidatesOf } from '../matching/candidates.js';
 import {
   type CompiledOfferSet,
   compiledOfferSet,
@@ -5,7 +6,14 @@ import {
 } from '../matching/compileOffers.js';
 import type { Spent } from '../matching/funding.js';
 import type { Purchase } from '../matching/history.js';
-import { type MatchInput, type MatchResult, matchInput, matchOffers } from '../matching/match.js';
+import {
+  type MatchInput,
+  type MatchResult,
+  matchInput,
+  matchOffers,
+  offerHolds,
+} from '../matching/match.js';
+import type { CompiledOffer } from '../matching/offer.js';
 import type { WallClock } from '../model/dateTime.js';
 import {
   customerNotFound as _customerNotFound,
@@ -40,10 +48,12 @@ export interface DecideState {
   /** Whether a transaction with this id is already stored for the partner. */
   hasTransaction(transactionId: string): boolean;
   /**
-   * Stored purchases of a customer at a merchant key, in any order. Asked only for keys in
-   * `offers.historyKeys`; may omit purchases older than `offers.maxLookbackDays` before the batch.
+   * Stored purchases of a customer under a history key, in any order: at a merchant key of
+   * `offers.historyKeys`, or in the scope of a scoped offer of `offers.scopedHistory` (its
+   * `historyKey`; docs/concepts.md, Scopes). Asked only for those keys; may omit purchases older
+   * than `offers.maxLookbackDays` before the batch.
    */
-  purchases(customerId: string, merchantKey: string): readonly Purchase[] | undefined;
+  purchases(customerId: string, historyKey: string): readonly Purchase[] | undefined;
   /**
    * When a customer activated an offer, as wall-clock time in the engine's zone; `undefined`
    * when they did not. Asked only for offers with `requires_activation`. Absent: nobody did.
@@ -146,9 +156,9 @@ class BatchHistory {
   constructor(private readonly state: DecideState) {}
 
   /**
-   * The purchases of the customer at the merchant, stored and batch-local, as a list the caller
-   * appends the transaction to once it is decided. The stored list is copied once per customer,
-   * merchant and batch, never changed.
+   * The purchases of the customer under a history key (a merchant key, or a scope's key), stored
+   * and batch-local, as a list the caller appends the transaction to once it is decided. The
+   * stored list is copied once per customer, key and batch, never changed.
    */
   list(customerId: string, merchantKey: string): Purchase[] {
     const first = this.byCustomer.get(customerId);
@@ -234,6 +244,29 @@ export function decideWatched(
   return { outcomes, accepted, funded: batch.funded };
 }
 
+/**
+ * The purchase lists of the scopes that hold a transaction and whose offers read history, by
+ * `historyKey`; `undefined` when there are none (docs/concepts.md, Scopes).
+ */
+function scopeLists(
+  offers: CompiledOfferSet,
+  candidates: readonly CompiledOffer[],
+  tx: ParsedTransaction,
+  history: BatchHistory,
+): { key: string; list: Purchase[] }[] | undefined {
+  if (offers.scopedHistory.length === 0) return undefined;
+  let lists: { key: string; list: Purchase[] }[] | undefined;
+  // The scopes that read history are among the candidates: those that hold the transaction.
+  for (const o of candidates) {
+    if (o.scope === undefined || !o.needsHistory || !offerHolds(o, tx)) continue;
+    const key = o.historyKey;
+    if (lists?.some((s) => s.key === key) === true) continue;
+    lists ??= [];
+    lists.push({ key, list: history.list(tx.customerId, key) });
+  }
+  return lists;
+}
+
 /** What a batch's payments spent, and who watches its matches. */
 interface BatchFunding {
   readonly ledger: FundingLedger;
@@ -277,20 +310,27 @@ function decideEach(
     const tx = (items[i] as { value: ParsedTransaction }).value;
     const id = tx.transactionId;
     accepted.push(tx);
-    const candidates = offers.byMerchant.get(tx.merchantKey);
+    const merchant = tx.merchant;
+    const candidates = candidatesOf(offers, tx.merchantKey, merchant.id, merchant.category_code);
     if (candidates === undefined) {
       // Most transactions end here: their merchant has no offer at all.
       outcomes[i] = fail(id, 'no_offer', noOfferMessage(tx, 0, undefined));
       continue;
     }
-    // Earlier purchases, for merchants whose offers read them; this one joins them once decided.
+    // Earlier purchases, for merchants and scopes whose offers read them; this one joins them
+    // once decided.
     const purchases = offers.historyKeys.has(tx.merchantKey)
       ? history.list(tx.customerId, tx.merchantKey)
       : undefined;
-    const m = matchInput(tx, customer, purchases, activation, batch.ledger.spent);
+    const scoped = scopeLists(offers, candidates, tx, history);
+    const m = matchInput(tx, customer, purchases, activation, batch.ledger.spent, scoped);
     const r = matchOffers(candidates, m, options);
     batch.watch?.(m, r);
-    if (purchases !== undefined) purchases.push(purchaseOf(tx));
+    if (purchases !== undefined || scoped !== undefined) {
+      const p = purchaseOf(tx);
+      purchases?.push(p);
+      if (scoped !== undefined) for (const s of scoped) s.list.push(p);
+    }
     if (r.kind === 'paid') {
       if (r.offer.funded) {
         batch.ledger.pay(r.offer, tx.customerId, tx.when.day, r.cashback);

@@ -1,3 +1,4 @@
+import { candidatesOfTx, scopeHistoryKeys } from '../matching/candidates.js';
 import { type Cashback, cashbackOfText } from '../matching/cashback.js';
 import { compiledOfferSet, compileOfferSet, type OfferSet } from '../matching/compileOffers.js';
 import {
@@ -96,7 +97,10 @@ function spentOf(
 export interface Explanation {
   /** The outcome `decide` gives the transaction against this state. */
   readonly outcome: Outcome;
-  /** Every offer at the transaction's merchant, by `offer_id`: how it fared. */
+  /**
+   * Every candidate offer of the transaction, by `offer_id`: those at its merchant, and the scoped
+   * ones that list its name, id or category (docs/concepts.md, Scopes); how each fared.
+   */
   readonly candidates: readonly CandidateExplanation[];
   /**
    * What returns did to it: from `explain` when its context has `returns` and the transaction is
@@ -122,7 +126,7 @@ export function explain(
 ): Explanation {
   const resolved = resolveOptions(options);
   const offers = Array.isArray(context.offers)
-    ? compileOfferSet(context.offers, { operators: resolved.operators })
+    ? compileOfferSet(context.offers, { operators: resolved.operators, scale: resolved.scale })
     : compiledOfferSet(context.offers, 'context.offers');
   const parsedCustomer =
     context.customer === undefined ? undefined : parseCustomer(context.customer, 0);
@@ -151,7 +155,12 @@ export function explain(
   );
   for (const tx of history.accepted) {
     ids.add(tx.transactionId);
-    purchases.listFor(tx.customerId, tx.merchantKey).push(purchaseOf(tx));
+    const p = purchaseOf(tx);
+    purchases.listFor(tx.customerId, tx.merchantKey).push(p);
+    const { id, category_code } = tx.merchant;
+    for (const key of scopeHistoryKeys(offers, tx.merchantKey, id, category_code)) {
+      purchases.listFor(tx.customerId, key).push(p);
+    }
   }
   const item = parseTransaction(transaction, 0, resolved.timeZone);
   const explanation = explainParsed(item, state);
@@ -172,15 +181,21 @@ export function explainParsed(
   const customer = item.ok ? state.customer(item.value.customerId) : undefined;
   if (!item.ok || customer === undefined) return { outcome, candidates: [] };
   const tx = item.value;
+  const offers = compiledOfferSet(state.offers, 'state.offers');
+  const { id, category_code } = tx.merchant;
+  const scoped = scopeHistoryKeys(offers, tx.merchantKey, id, category_code).map((key) => ({
+    key,
+    list: state.purchases(tx.customerId, key) ?? [],
+  }));
   const m = matchInput(
     tx,
     customer,
     state.purchases(tx.customerId, tx.merchantKey),
     state.activation?.bind(state),
     state.spent?.bind(state),
+    scoped,
   );
-  const offers = compiledOfferSet(state.offers, 'state.offers');
-  const candidates = (offers.byMerchant.get(tx.merchantKey) ?? []).map((o) =>
+  const candidates = (candidatesOfTx(offers, tx) ?? []).map((o) =>
     _explainOffer(o, m, state.options),
   );
   return { outcome, candidates };

@@ -63,7 +63,7 @@ export function createOfferCache(store: Store, options: ResolvedOptions): OfferC
         revision,
         set: compileOfferSet(
           stored.map((r) => r.offer),
-          { operators: options.operators },
+          { operators: options.operators, scale: options.scale },
         ),
         revisions: new Map(stored.map((r) => [r.offer.offer_id, r.revision])),
       };

@@ -1,4 +1,5 @@
 import type { DecideState } from '../core/decide.js';
+import { candidatesOfTx } from '../matching/candidates.js';
 import type { CompiledOfferSet } from '../matching/compileOffers.js';
 import { parseDateTime, type WallClock } from '../model/dateTime.js';
 import type { ParsedTransaction, ParseResult } from '../model/parseTransaction.js';
@@ -26,7 +27,7 @@ export async function readActivations(
   for (const item of items) {
     if (!item.ok) continue;
     let needed = false;
-    for (const o of offers.byMerchant.get(item.value.merchantKey) ?? []) {
+    for (const o of candidatesOfTx(offers, item.value) ?? []) {
       if (!o.requiresActivation) continue;
       offerIds.add(o.offerId);
       needed = true;

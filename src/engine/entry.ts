@@ -28,6 +28,7 @@ export type {
 export type { LateReturns } from '../model/index.js';
 export {
   type ActivationErrorCode,
+  type Channel,
   type CoreOptions,
   type CustomerErrorCode,
   ERROR_CODES,
@@ -42,7 +43,9 @@ export {
   type OfferInput,
   type ResolvedOptions,
   type ReturnErrorCode,
+  type RewardInput,
   type RoundingName,
+  type ScopeInput,
   type TransactionErrorCode,
 } from '../model/index.js';
 export type { LeafResult, OperatorRegistry } from '../rules/index.js';
@@ -123,6 +126,7 @@ export {
   type PaymentsQuery,
   type SeedOffer,
   type SeedPayment,
+  type SeedReward,
   type UpsertCustomersResult,
   type UpsertOffersResult,
 } from './index.js';

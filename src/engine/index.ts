@@ -18,6 +18,7 @@ export {
   type PaymentsQuery,
   type SeedOffer,
   type SeedPayment,
+  type SeedReward,
   type UpsertCustomersResult,
   type UpsertOffersResult,
 } from './results.js';

@@ -152,14 +152,23 @@ export interface AdjustedPaymentRecord extends CashbackPaymentRecord {
  */
 export type SeedOffer = Omit<
   Offer,
-  'age' | 'gender' | 'discount' | 'min_amount' | 'max_cashback' | 'budget' | 'customer_cap'
+  | 'age'
+  | 'gender'
+  | 'discount'
+  | 'reward'
+  | 'min_amount'
+  | 'max_cashback'
+  | 'budget'
+  | 'customer_cap'
 > & {
   /** Eligible age bands; empty means any age. */
   readonly age: readonly string[];
   /** Eligible genders; empty means any gender. */
   readonly gender: readonly string[];
-  /** Discount percentage. */
-  readonly discount: number;
+  /** Discount percentage, when the offer has one (it has this or `reward`). */
+  readonly discount?: number;
+  /** Its reward, when it has no `discount` (docs/concepts.md, Rewards), amounts as numbers. */
+  readonly reward?: SeedReward;
   /** Smallest transaction amount that earns the offer (extension). */
   readonly min_amount?: number;
   /** Cap of cashback per transaction (extension). */
@@ -177,6 +186,20 @@ export type SeedOffer = Omit<
     readonly period: FundingPeriod;
   };
 };
+
+/**
+ * An offer's reward as `activeOffers` lists it and `offer.updated` carries it: as loaded, its
+ * amounts and rates as JSON numbers.
+ * @public
+ */
+export type SeedReward =
+  | { readonly type: 'percent'; readonly rate: number; readonly max_eligible_amount?: number }
+  | { readonly type: 'fixed'; readonly amount: number }
+  | {
+      readonly type: 'tiers';
+      readonly mode: 'whole' | 'marginal';
+      readonly tiers: readonly { readonly from: number; readonly rate: number }[];
+    };
 
 /**
  * Inputs of `listPayments` (`GET /cashback-payments`). Pages may be numbers or digit strings.

@@ -3,8 +3,31 @@ import type { Clawback } from '../core/returns/ReturnOutcome.js';
 import { type Cashback, cashbackDecimal } from '../matching/cashback.js';
 import type { Offer } from '../matching/offer.js';
 import { parseDay } from '../model/day.js';
+import type { RewardInput } from '../model/schemas.js';
 import type { ClawbackRecord, PaymentRecord } from '../store/records.js';
-import type { CashbackPaymentRecord, SeedOffer } from './results.js';
+import type { CashbackPaymentRecord, SeedOffer, SeedReward } from './results.js';
+
+/** A reward with its amounts and rates as JSON numbers. */
+function seedReward(r: RewardInput): SeedReward {
+  switch (r.type) {
+    case 'percent':
+      return {
+        type: 'percent',
+        rate: Number(r.rate),
+        ...(r.max_eligible_amount === undefined
+          ? {}
+          : { max_eligible_amount: Number(r.max_eligible_amount) }),
+      };
+    case 'fixed':
+      return { type: 'fixed', amount: Number(r.amount) };
+    case 'tiers':
+      return {
+        type: 'tiers',
+        mode: r.mode,
+        tiers: r.tiers.map((t) => ({ from: Number(t.from), rate: Number(t.rate) })),
+      };
+  }
+}
 
 /**
  * An offer in the partner API's shape, as `activeOffers` lists it and `offer.updated` carries it.
@@ -13,12 +36,16 @@ import type { CashbackPaymentRecord, SeedOffer } from './results.js';
  */
 export function seedOffer(o: Offer): SeedOffer {
   const { min_amount, max_cashback, budget, customer_cap, ...rest } = o;
+  const { discount, reward } = o;
+  // `discount` and `reward` are replaced where they stand (both are overwritten below whenever
+  // present): the keys keep the order of the offer.
   return {
-    ...rest,
+    ...(rest as Omit<typeof rest, 'discount' | 'reward'>),
     age: o.age ?? [],
     gender: o.gender ?? [],
     // Amounts go out as JSON numbers, as cashback does (docs/decisions.md, HTTP API).
-    discount: Number(o.discount),
+    ...(discount === undefined ? {} : { discount: Number(discount) }),
+    ...(reward === undefined ? {} : { reward: seedReward(reward) }),
     ...(min_amount === undefined ? {} : { min_amount: Number(min_amount) }),
     ...(max_cashback === undefined ? {} : { max_cashback: Number(max_cashback) }),
     // A budget without its period has the default, shown so partners need not know it.

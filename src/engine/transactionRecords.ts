@@ -107,6 +107,7 @@ export function transactionRecord(
     description: tx.description,
     // Absent for a history item sent without one (left `undefined`, one object shape for all).
     location: tx.location,
+    channel: tx.channel,
   };
 }
 

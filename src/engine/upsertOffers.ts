@@ -17,7 +17,10 @@ export async function upsertOffers(
   ctx: EngineContext,
   offers: readonly unknown[],
 ): Promise<UpsertOffersResult> {
-  const set = compileOfferSet(offers, { operators: ctx.options.operators });
+  const set = compileOfferSet(offers, {
+    operators: ctx.options.operators,
+    scale: ctx.options.scale,
+  });
   const result = await ctx.store.transaction(async (s) => {
     const stored = new Map<number, OfferRevision>();
     for (const r of await s.offers.list()) stored.set(r.offer.offer_id, r);

@@ -32,6 +32,14 @@ ${rows.map((r) => `<tr${r.difference.cashback.replace(/[0.-]/g, '') === '' ? '' 
 </table>`;
 }
 
+/** The tables by merchant category and by reward type; nothing without rewards or scopes. */
+function shapeTables(result: BacktestResult): string {
+  if (result.byCategory === undefined || result.byReward === undefined) return '';
+  return `
+${table('By merchant category (MCC)', result.byCategory, 'category_code')}
+${table('By reward type', result.byReward, 'reward')}`;
+}
+
 /** The cashback of both sets as decided and net of returns; nothing without returns. */
 function netTable(net: BacktestRow<NetFigures> | undefined): string {
   if (net === undefined) return '';
@@ -113,7 +121,7 @@ ${table('By offer', result.byOffer, 'offer_id')}
 ${table('By month', result.byMonth, 'month')}
 ${table('By age band', result.bySegment.age, 'age')}
 ${table('By gender', result.bySegment.gender, 'gender')}
-${table('New and returning customers', result.bySegment.audience, 'customers')}
+${table('New and returning customers', result.bySegment.audience, 'customers')}${shapeTables(result)}
 <script>
 const specs = ${specs};
 window.chartsRendered = Promise.all(

@@ -37,6 +37,7 @@ export type {
   PaymentsQuery,
   SeedOffer,
   SeedPayment,
+  SeedReward,
   UpsertCustomersResult,
   UpsertOffersResult,
 } from '../engine/index.js';
@@ -50,6 +51,7 @@ export type {
 export type { LateReturns } from '../model/index.js';
 export {
   type ActivationErrorCode,
+  type Channel,
   type CoreOptions,
   type CustomerErrorCode,
   ERROR_CODES,
@@ -63,7 +65,9 @@ export {
   type OfferInput,
   type ResolvedOptions,
   type ReturnErrorCode,
+  type RewardInput,
   type RoundingName,
+  type ScopeInput,
   type TransactionErrorCode,
 } from '../model/index.js';
 export type { LeafResult, OperatorRegistry } from '../rules/index.js';

@@ -206,6 +206,36 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   return out;
 }
 
+/** An object schema of exactly these properties, the `required` ones required. */
+function exactly(properties: Record<string, unknown>, required: readonly string[]): JsonSchema {
+  return { type: 'object', properties, required, additionalProperties: false };
+}
+
+/** A reward as listed (the engine's `SeedReward`): each shape, amounts and rates as numbers. */
+function rewardResponseSchema(amount: JsonSchema): JsonSchema {
+  const rate = jsonSchema(z.number().min(0).max(100), 'output');
+  const from = jsonSchema(z.number().min(0), 'output');
+  return {
+    oneOf: [
+      exactly({ type: { const: 'percent' }, rate, max_eligible_amount: amount }, ['type', 'rate']),
+      exactly({ type: { const: 'fixed' }, amount }, ['type', 'amount']),
+      exactly(
+        {
+          type: { const: 'tiers' },
+          mode: { type: 'string', enum: ['whole', 'marginal'] },
+          tiers: {
+            type: 'array',
+            minItems: 1,
+            maxItems: 20,
+            items: exactly({ from, rate }, ['from', 'rate']),
+          },
+        },
+        ['type', 'mode', 'tiers'],
+      ),
+    ],
+  };
+}
+
 /**
  * An offer as listed (the engine's `SeedOffer`): the model's offer with `active`, `age` and
  * `gender` always present and the amounts as JSON numbers only.
@@ -232,6 +262,7 @@ function offerResponseSchema(): JsonSchema {
     properties: {
       ...properties,
       discount: amount,
+      reward: rewardResponseSchema(amount),
       min_amount: amount,
       max_cashback: amount,
       budget,

@@ -2,6 +2,7 @@ import type { ExactAmount } from '../model/money.js';
 import { ExactMoney, Money, type MoneyValue, pow10, roundQuotient } from '../model/money.js';
 import type { ResolvedOptions } from '../model/options.js';
 import type { CompiledOffer } from './offer.js';
+import { rewardDecimal, rewardUnits } from './rewardAmount.js';
 
 /**
  * A cashback amount rounded to `scale` places.
@@ -30,18 +31,19 @@ export function capAtScale(cap: ExactAmount, options: ResolvedOptions): MoneyVal
 }
 
 /**
- * The reference computation with decimal.js: `min(round(amount × discount / 100), cap)` at
- * `scale` places, where the cap is `max_cashback` rounded down to `scale` places.
+ * The reference computation with decimal.js: the reward's exact value on the amount rounded once
+ * to `scale` places, then capped at `max_cashback` rounded down to `scale` places
+ * (docs/concepts.md, Selection, cashback and payment).
  */
 export function cashbackReference(
   amount: ExactAmount,
   offer: CompiledOffer,
   options: ResolvedOptions,
 ): Cashback {
-  let rounded = new ExactMoney(amount.text)
-    .times(offer.discount.text)
-    .div(100)
-    .toDecimalPlaces(options.scale, options.roundingMode);
+  let rounded = rewardDecimal(amount, offer.reward).toDecimalPlaces(
+    options.scale,
+    options.roundingMode,
+  );
   if (offer.maxCashback !== undefined) {
     const cap = capAtScale(offer.maxCashback, options);
     if (rounded.gt(cap)) rounded = cap;
@@ -82,10 +84,11 @@ export function capUnits(cap: ExactAmount, scale: number): number {
 }
 
 /**
- * Cashback of a transaction amount under an offer, exact. The common case runs on safe integers
- * (`amount`, `discount` and `max_cashback` as integer units, one exact quotient and one
- * rounding); anything that could leave the safe-integer range takes the decimal.js reference
- * path. A property test proves both equal on every generated input.
+ * Cashback of a transaction amount under an offer, exact: its reward on the amount rounded once,
+ * then `max_cashback` (docs/concepts.md, Rewards). The common case runs on safe integers (the
+ * amounts and rates as integer units, one exact quotient and one rounding); anything that could
+ * leave the safe-integer range takes the decimal.js reference path. A property test proves both
+ * equal on every generated input.
  * @param amount - transaction amount
  * @param offer - the offer
  * @param options - scale and rounding
@@ -97,15 +100,7 @@ export function computeCashback(
   offer: CompiledOffer,
   options: ResolvedOptions,
 ): Cashback {
-  const a = amount.units;
-  const d = offer.discount.units;
-  // a·d < 2^53 keeps the product exact; NaN units fail every comparison and fall through.
-  if (!(a <= 9e15 / d)) return cashbackReference(amount, offer, options);
-  const product = a * d;
-  const shift = amount.scale + offer.discount.scale + 2 - options.scale;
-  let units = Number.NaN;
-  if (shift <= 0) units = product * pow10(-shift);
-  else if (shift <= 15) units = roundQuotient(product, pow10(shift), options.roundingMode);
+  let units = rewardUnits(amount, offer.reward, options);
   const cap = offer.maxCashback;
   if (cap !== undefined && Number.isSafeInteger(units)) {
     const capped = capUnits(cap, options.scale);

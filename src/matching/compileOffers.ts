@@ -4,12 +4,25 @@ import { assertKnownKeys, nearestKey } from '../model/knownKeys.js';
 import { type ExactAmount, parseAmount } from '../model/money.js';
 import { merchantKey, normaliseGender } from '../model/normalise.js';
 import { zodIssues, zodMessage } from '../model/parseCustomer.js';
-import { BudgetSchema, CustomerCapSchema, OfferSchema } from '../model/schemas.js';
+import {
+  BudgetSchema,
+  CustomerCapSchema,
+  FixedRewardSchema,
+  OfferSchema,
+  PercentRewardSchema,
+  ScopeSchema,
+  TierSchema,
+  TiersRewardSchema,
+} from '../model/schemas.js';
+import { wholeNumber } from '../model/wholeNumber.js';
 import { describeValue } from '../rules/_internals/describe.js';
 import { freezeLiteral } from '../rules/_internals/freezeLiteral.js';
 import { ConditionError, compileCondition, type OperatorRegistry } from '../rules/index.js';
 import { type AgeBand, parseAgeBand } from './ageBands.js';
+import { historyKeysOf, type OfferIndexes } from './candidates.js';
+import { compileReward, fixedScaleIssue } from './compileReward.js';
 import type { CompiledOffer, FundingLimit, Offer } from './offer.js';
+import { compileScope, scopeHistoryKey } from './scope.js';
 
 /** One problem with one offer: the offer (its id, or `#<index>`), the field and the reason. @public */
 export interface OfferIssue extends FieldIssue {
@@ -55,8 +68,9 @@ export class OfferValidationError extends Error {
 }
 
 /**
- * Offers compiled for matching, indexed by merchant key: the cost of matching a transaction does
- * not grow with the number of offers. What `compileOffers` returns, for `decide`, `replay`,
+ * Offers compiled for matching, indexed by every key a transaction is found by (merchant key,
+ * merchant id, category code): the cost of matching a transaction does not grow with the number
+ * of offers (docs/concepts.md, Scopes). What `compileOffers` returns, for `decide`, `replay`,
  * `createReplay` and `explain` to take; what a caller reads of it is below, and its compiled
  * offers are the package's own (docs/decisions.md, Package).
  * @public
@@ -65,20 +79,43 @@ export interface OfferSet {
   /** Every offer as loaded (`active` given), by ascending `offer_id`. */
   readonly offers: readonly Offer[];
   /**
-   * Merchant keys with at least one offer that reads earlier purchases: the only keys
-   * `DecideState.purchases` is asked for.
+   * Merchant keys with at least one merchant-bound offer that reads earlier purchases: keys
+   * `DecideState.purchases` is asked for (with those of {@link OfferSet.historyKeysOf}).
    */
   readonly historyKeys: ReadonlySet<string>;
-  /** Longest lookback of those offers, in days. */
+  /** Longest lookback of the offers that read earlier purchases, in days. */
   readonly maxLookbackDays: number;
+  /**
+   * The keys of the purchase lists (`DecideState.purchases`) a stored purchase at a merchant
+   * joins: its merchant key when a merchant-bound offer there reads history, and the
+   * `historyKey` of each scoped offer that reads history and holds the merchant
+   * (docs/concepts.md, Scopes). A caller of `decide` that keeps purchases keeps each under these.
+   * @param merchantKey - the purchase's merchant key (normalised name)
+   * @param merchantId - its merchant's id (`''` when a history item had none)
+   * @param categoryCode - its category code (`''` when a history item had none)
+   * @returns the keys, distinct (empty when no offer reads a purchase there)
+   */
+  historyKeysOf(merchantKey: string, merchantId: string, categoryCode: string): readonly string[];
 }
 
-/** An offer set as matching reads it: the offers compiled, and indexed by merchant key. */
-export interface CompiledOfferSet extends OfferSet {
+/**
+ * An offer set as matching reads it: the offers compiled, and indexed by every key a transaction
+ * is found by.
+ */
+export interface CompiledOfferSet extends OfferSet, OfferIndexes {
   /** Every offer compiled, by ascending `offer_id`. */
   readonly compiled: readonly CompiledOffer[];
-  /** Offers by merchant key, each list by ascending `offer_id`. */
+  /**
+   * Offers by merchant key: those with that `merchant_name`, and scoped offers that list the name
+   * in `scope.merchants`; each list by ascending `offer_id`.
+   */
   readonly byMerchant: ReadonlyMap<string, readonly CompiledOffer[]>;
+  /** Scoped offers by each id of their `scope.merchant_ids`, each list by ascending `offer_id`. */
+  readonly byMerchantId: ReadonlyMap<string, readonly CompiledOffer[]>;
+  /** Scoped offers by each code of their `scope.mcc`, each list by ascending `offer_id`. */
+  readonly byCategory: ReadonlyMap<string, readonly CompiledOffer[]>;
+  /** The scoped offers that read earlier purchases, by ascending `offer_id`. */
+  readonly scopedHistory: readonly CompiledOffer[];
 }
 
 /**
@@ -94,7 +131,10 @@ export function isCompiledOfferSet(value: unknown): value is CompiledOfferSet {
     Array.isArray(set.offers) &&
     Array.isArray(set.compiled) &&
     typeof set.byMerchant?.get === 'function' &&
+    typeof set.byMerchantId?.get === 'function' &&
+    typeof set.byCategory?.get === 'function' &&
     typeof set.historyKeys?.has === 'function' &&
+    typeof set.historyKeysOf === 'function' &&
     typeof set.maxLookbackDays === 'number'
   );
 }
@@ -115,6 +155,11 @@ export function compiledOfferSet(set: unknown, what: string): CompiledOfferSet {
 export interface CompileOffersOptions {
   /** Operators that conditions may use besides the built-in ones. */
   readonly operators?: OperatorRegistry;
+  /**
+   * Decimal places of cashback: a fixed reward may have at most as many.
+   * @defaultValue `2`
+   */
+  readonly scale?: number;
 }
 
 /** The bands of readable labels of an `age` list; the schema reports a list or label of another type. */
@@ -153,13 +198,61 @@ const OFFER_FIELDS: readonly string[] = Object.keys(OfferSchema.shape);
 const NESTED_FIELDS: Readonly<Record<string, readonly string[]>> = {
   budget: Object.keys(BudgetSchema.shape),
   customer_cap: Object.keys(CustomerCapSchema.shape),
+  scope: Object.keys(ScopeSchema.shape),
 };
+
+/** The fields of each reward type; a reward of no known type is read against all of them. */
+const REWARD_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  percent: Object.keys(PercentRewardSchema.shape),
+  fixed: Object.keys(FixedRewardSchema.shape),
+  tiers: Object.keys(TiersRewardSchema.shape),
+};
+const ANY_REWARD_FIELDS = [...new Set(Object.values(REWARD_FIELDS).flat())];
+const TIER_FIELDS: readonly string[] = Object.keys(TierSchema.shape);
+
+/** One issue per key of `value` outside `known`, naming the nearest known one. */
+function refuseUnknown(
+  value: object,
+  known: readonly string[],
+  path: string,
+  what: string,
+  add: (path: string, message: string) => void,
+): void {
+  for (const key of Object.keys(value)) {
+    if (known.includes(key)) continue;
+    const hint = nearestKey(key, known);
+    add(
+      `${path}.${key}`,
+      `is not a field of ${what}${hint === undefined ? '' : `; did you mean '${hint}'?`}`,
+    );
+  }
+}
+
+/** The unknown fields of a reward (of its type's fields) and of its tiers. */
+function readRewardFields(reward: object, add: (path: string, message: string) => void): void {
+  const type = (reward as { type?: unknown }).type;
+  const known = typeof type === 'string' ? REWARD_FIELDS[type] : undefined;
+  refuseUnknown(
+    reward,
+    known ?? ANY_REWARD_FIELDS,
+    'reward',
+    known === undefined ? 'reward' : `a ${String(type)} reward`,
+    add,
+  );
+  const tiers = (reward as { tiers?: unknown }).tiers;
+  if (type !== 'tiers' || !Array.isArray(tiers)) return;
+  tiers.forEach((tier: unknown, i) => {
+    if (typeof tier === 'object' && tier !== null && !Array.isArray(tier)) {
+      refuseUnknown(tier, TIER_FIELDS, `reward.tiers.${i}`, 'a tier', add);
+    }
+  });
+}
 
 /**
  * One issue per field the engine does not know, naming the nearest known one: a misspelt
  * `max_cashbak`, or a field of a later version, must not load and pay uncapped
- * (docs/decisions.md, Offers refuse unknown fields). The same for the fields of `budget` and
- * `customer_cap`.
+ * (docs/decisions.md, Offers refuse unknown fields). The same for the fields of `budget`,
+ * `customer_cap`, `scope`, `reward` (those of its type) and its tiers.
  */
 function readUnknownFields(raw: object, add: (path: string, message: string) => void): void {
   for (const [field, value] of Object.entries(raw)) {
@@ -172,20 +265,14 @@ function readUnknownFields(raw: object, add: (path: string, message: string) => 
       );
       continue;
     }
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) continue;
+    if (field === 'reward') readRewardFields(value, add);
     const nested = NESTED_FIELDS[field];
-    if (nested === undefined || typeof value !== 'object' || value === null) continue;
-    for (const key of Object.keys(value)) {
-      if (nested.includes(key)) continue;
-      const hint = nearestKey(key, nested);
-      add(
-        `${field}.${key}`,
-        `is not a field of ${field}${hint === undefined ? '' : `; did you mean '${hint}'?`}`,
-      );
-    }
+    if (nested !== undefined) refuseUnknown(value, nested, field, field, add);
   }
 }
 
-const COMPILE_OFFERS_OPTION_KEYS: readonly (keyof CompileOffersOptions)[] = ['operators'];
+const COMPILE_OFFERS_OPTION_KEYS: readonly (keyof CompileOffersOptions)[] = ['operators', 'scale'];
 
 /** An amount the schema has already accepted. */
 function validAmount(v: string | number | undefined): ExactAmount | undefined {
@@ -206,11 +293,12 @@ function compileOne(
   // offer, so that one load reports every problem of it.
   const raw = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
   if (!Array.isArray(raw)) readUnknownFields(raw, add);
+  const fixedIssue = fixedScaleIssue(raw.reward, options.scale ?? 2);
+  if (fixedIssue !== undefined) add('reward.amount', fixedIssue);
   const ageBands = readAgeBands(raw.age, add);
   const condition = readCondition(raw.conditions, options, add);
   if (!r.success || issues.length > before) return undefined;
   const o = r.data;
-  const discount = parseAmount(o.discount) as ExactAmount;
   const active = o.active ?? true;
   // A frozen deep copy: what the engine reports cannot change when the caller mutates its JSON.
   const offer: Offer = freezeLiteral({ ...o, active });
@@ -235,16 +323,21 @@ function compileOne(
           period: cap.period,
           onExhaust: 'partial',
         };
+  const mKey = o.merchant_name === undefined ? undefined : merchantKey(o.merchant_name);
+  const scope = o.scope === undefined ? undefined : compileScope(o.scope);
   return {
     offer,
     offerId: o.offer_id,
-    merchantKey: merchantKey(o.merchant_name),
+    merchantKey: mKey,
+    scope,
+    historyKey: scope === undefined ? (mKey as string) : scopeHistoryKey(scope),
+    channels: o.channels === undefined ? undefined : [...new Set(o.channels)],
     active,
     validFrom: parseDay(o.valid_from) as number,
     validTo: parseDay(o.valid_to) as number,
     ageBands,
     genders: (o.gender ?? []).map(normaliseGender),
-    discount,
+    reward: compileReward(o.discount, o.reward),
     warranty: o.warranty,
     minAmount: validAmount(o.min_amount),
     maxCashback: validAmount(o.max_cashback),
@@ -296,6 +389,7 @@ export function compileOfferSet(
     throw new TypeError(`offers must be an array, got ${describeValue(offers)}`);
   }
   assertKnownKeys(options, COMPILE_OFFERS_OPTION_KEYS, 'compileOffers options');
+  if (options.scale !== undefined) wholeNumber(options.scale, 'scale', { min: 0, max: 10 });
   const issues: OfferIssue[] = [];
   const compiled: CompiledOffer[] = [];
   const seen = new Set<number>();
@@ -318,18 +412,50 @@ export function compileOfferSet(
   });
   if (issues.length > 0) throw new OfferValidationError(issues);
   compiled.sort((a, b) => a.offerId - b.offerId);
+  return indexOffers(compiled);
+}
+
+/** Adds an offer to the list of each of `keys` (its lists stay by ascending id: offers come so). */
+function addTo(
+  index: Map<string, CompiledOffer[]>,
+  keys: Iterable<string>,
+  offer: CompiledOffer,
+): void {
+  for (const key of keys) {
+    const list = index.get(key);
+    if (list === undefined) index.set(key, [offer]);
+    else list.push(offer);
+  }
+}
+
+/** The indexes of offers sorted by ascending `offer_id`. */
+function indexOffers(compiled: readonly CompiledOffer[]): CompiledOfferSet {
   const byMerchant = new Map<string, CompiledOffer[]>();
+  const byMerchantId = new Map<string, CompiledOffer[]>();
+  const byCategory = new Map<string, CompiledOffer[]>();
   const historyKeys = new Set<string>();
+  const scopedHistory: CompiledOffer[] = [];
   let maxLookbackDays = 0;
   for (const c of compiled) {
-    const list = byMerchant.get(c.merchantKey);
-    if (list === undefined) byMerchant.set(c.merchantKey, [c]);
-    else list.push(c);
+    const scope = c.scope;
+    if (scope === undefined) addTo(byMerchant, [c.merchantKey as string], c);
+    else {
+      addTo(byMerchant, scope.merchants, c);
+      addTo(byMerchantId, scope.merchantIds, c);
+      addTo(byCategory, scope.mcc, c);
+    }
     if (c.needsHistory) {
-      historyKeys.add(c.merchantKey);
+      if (scope === undefined) historyKeys.add(c.historyKey);
+      else scopedHistory.push(c);
       if (c.lookbackDays > maxLookbackDays) maxLookbackDays = c.lookbackDays;
     }
   }
-  const loaded = compiled.map((c) => c.offer);
-  return { offers: loaded, compiled, byMerchant, historyKeys, maxLookbackDays };
+  const indexes = { byMerchant, byMerchantId, byCategory, historyKeys, scopedHistory };
+  return {
+    offers: compiled.map((c) => c.offer),
+    compiled,
+    ...indexes,
+    maxLookbackDays,
+    historyKeysOf: (key, id, code) => historyKeysOf(indexes, key, id, code),
+  };
 }

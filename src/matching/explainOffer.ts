@@ -13,6 +13,8 @@ import {
   firstFailedCheck,
   fundingRoom,
   type MatchInput,
+  offerHolds,
+  purchasesOf,
 } from './match.js';
 import type { CompiledOffer, FundingPeriod } from './offer.js';
 
@@ -89,7 +91,7 @@ function leaves(offer: CompiledOffer, m: MatchInput): { conditions?: readonly Le
   const tx = m.tx;
   const transaction = m.txFacts ?? transactionFactsOf(tx);
   const customer = m.customerFacts ?? customerFactsOf(m.customer, m.age);
-  const ctx = factContext(transaction, customer, m.purchases, tx, offer.lookbackDays);
+  const ctx = factContext(transaction, customer, purchasesOf(offer, m), tx, offer.lookbackDays);
   return { conditions: offer.condition.explain(ctx) };
 }
 
@@ -114,6 +116,33 @@ function bands(offer: CompiledOffer): string {
   return (offer.offer.age ?? []).join(', ');
 }
 
+/** Why a transaction is not in an offer's scope. */
+function scopeDetail(offer: CompiledOffer, m: MatchInput): string {
+  const tx = m.tx;
+  const scope = offer.scope;
+  if (scope === undefined) {
+    return `merchant '${tx.merchantKey}' is not the offer's '${offer.merchantKey ?? ''}'`;
+  }
+  if (scope.exclude.has(tx.merchantKey)) {
+    return `merchant '${tx.merchantKey}' is excluded from the offer's scope`;
+  }
+  const { id, category_code } = tx.merchant;
+  return `merchant '${tx.merchantKey}' (id '${id}', category '${category_code}') is not in the offer's scope`;
+}
+
+/** Why a transaction's channel does not meet an offer's `channels`. */
+function channelDetail(offer: CompiledOffer, m: MatchInput): string {
+  const wanted = (offer.channels ?? []).join(', ');
+  return m.tx.channel === undefined
+    ? `the transaction has no channel; the offer requires ${wanted}`
+    : `channel '${m.tx.channel}' is not in ${wanted}`;
+}
+
+/** Where an offer's earlier purchases are, in words. */
+function where(offer: CompiledOffer): string {
+  return offer.scope === undefined ? 'here' : 'in its scope';
+}
+
 function detail(
   check: Exclude<EligibilityCheck, 'customer_cap' | 'budget'>,
   offer: CompiledOffer,
@@ -123,8 +152,10 @@ function detail(
   switch (check) {
     case 'active':
       return 'the offer is not active';
-    case 'merchant':
-      return `merchant '${tx.merchantKey}' is not the offer's '${offer.merchantKey}'`;
+    case 'scope':
+      return scopeDetail(offer, m);
+    case 'channel':
+      return channelDetail(offer, m);
     case 'valid_dates':
       return `day ${tx.when.dayText} is outside ${formatDay(offer.validFrom)}..${formatDay(offer.validTo)}`;
     case 'activation': {
@@ -142,10 +173,11 @@ function detail(
     case 'min_amount':
       return `amount ${tx.amount.text} is below min_amount ${offer.minAmount?.text ?? ''}`;
     case 'audience': {
-      const n = historyFacts(m.purchases, tx.when, offer.lookbackDays).merchant_purchases;
+      const purchases = purchasesOf(offer, m);
+      const n = historyFacts(purchases, tx.when, offer.lookbackDays).merchant_purchases;
       return offer.audience === 'returning'
-        ? `the offer is for returning customers; no earlier purchase here in the ${offer.lookbackDays} days before`
-        : `the offer is for new customers; ${n} earlier purchase(s) here in the ${offer.lookbackDays} days before`;
+        ? `the offer is for returning customers; no earlier purchase ${where(offer)} in the ${offer.lookbackDays} days before`
+        : `the offer is for new customers; ${n} earlier purchase(s) ${where(offer)} in the ${offer.lookbackDays} days before`;
     }
     case 'conditions':
       return `the conditions are not met${failedLeaves(offer, m)}`;
@@ -161,10 +193,7 @@ export function explainOffer(
   m: MatchInput,
   options: ResolvedOptions,
 ): CandidateExplanation {
-  const failure =
-    offer.active && offer.merchantKey !== m.tx.merchantKey
-      ? 'merchant'
-      : firstFailedCheck(offer, m);
+  const failure = offer.active && !offerHolds(offer, m.tx) ? 'scope' : firstFailedCheck(offer, m);
   if (failure !== undefined) {
     return {
       offer_id: offer.offerId,

@@ -12,6 +12,7 @@ import { periodStart } from './fundingPeriod.js';
 import { hasEarlierPurchase, type Purchase } from './history.js';
 import { belowMinAmount } from './netCashback.js';
 import type { CompiledOffer, FundingLimit } from './offer.js';
+import { inScope } from './scope.js';
 
 /**
  * The eligibility checks (docs/concepts.md, Eligibility), in the order they run; the first that fails is the
@@ -20,7 +21,8 @@ import type { CompiledOffer, FundingLimit } from './offer.js';
  */
 export type EligibilityCheck =
   | 'active'
-  | 'merchant'
+  | 'scope'
+  | 'channel'
   | 'valid_dates'
   | 'activation'
   | 'age'
@@ -31,14 +33,28 @@ export type EligibilityCheck =
   | 'customer_cap'
   | 'budget';
 
+/** The earlier purchases of a customer in one scope, under the scope's `historyKey`. */
+export interface ScopePurchases {
+  readonly key: string;
+  readonly list: readonly Purchase[];
+}
+
 /** Per-transaction state shared by the checks of every candidate offer. */
 export interface MatchInput {
   readonly tx: ParsedTransaction;
   readonly customer: ParsedCustomer;
   /** Whole years on the transaction's day; negative when the day is before the birthday. */
   readonly age: number;
-  /** Earlier purchases of the customer at the transaction's merchant; `undefined` when none. */
+  /**
+   * Earlier purchases of the customer at the transaction's merchant, for merchant-bound offers
+   * that read them; `undefined` when none.
+   */
   readonly purchases: readonly Purchase[] | undefined;
+  /**
+   * Earlier purchases of the customer in each scope that holds the transaction, by the scope's
+   * `historyKey`, for scoped offers that read them (docs/concepts.md, Scopes); `undefined` when none.
+   */
+  readonly scopePurchases: readonly ScopePurchases[] | undefined;
   /** When a customer activated an offer (docs/concepts.md, Activation); absent: nobody did. */
   readonly activation: ActivationLookup | undefined;
   /** What budgets and caps spent (docs/concepts.md, Funding controls); absent: nothing. */
@@ -62,6 +78,7 @@ export function matchInput(
   purchases: readonly Purchase[] | undefined,
   activation?: ActivationLookup,
   spent?: SpentLookup,
+  scopePurchases?: readonly ScopePurchases[],
 ): MatchInput {
   const age = ageOn(customer.birthYear, customer.birthMonthDay, tx.when.year, tx.when.monthDay);
   return {
@@ -69,11 +86,42 @@ export function matchInput(
     customer,
     age,
     purchases,
+    scopePurchases,
     activation,
     spent,
     txFacts: undefined,
     customerFacts: undefined,
   };
+}
+
+/**
+ * The earlier purchases an offer's `audience` and `history` facts read: at the transaction's
+ * merchant for a merchant-bound offer, anywhere in its scope for a scoped one.
+ * @param offer - the offer
+ * @param m - the transaction's state
+ * @returns the purchases, if any
+ */
+export function purchasesOf(offer: CompiledOffer, m: MatchInput): readonly Purchase[] | undefined {
+  if (offer.scope === undefined) return m.purchases;
+  // A transaction is in few scopes that read history: a short list, searched.
+  const scoped = m.scopePurchases;
+  if (scoped === undefined) return undefined;
+  for (const s of scoped) if (s.key === offer.historyKey) return s.list;
+  return undefined;
+}
+
+/**
+ * Whether a transaction is in an offer's scope (the check `scope`): at its merchant for a
+ * merchant-bound offer; by name, id or category and not excluded for a scoped one.
+ * @param offer - the offer
+ * @param tx - the transaction
+ * @returns whether it is
+ */
+export function offerHolds(offer: CompiledOffer, tx: ParsedTransaction): boolean {
+  const scope = offer.scope;
+  return scope === undefined
+    ? offer.merchantKey === tx.merchantKey
+    : inScope(scope, tx.merchantKey, tx.merchant.id, tx.merchant.category_code);
 }
 
 /**
@@ -91,8 +139,10 @@ function activatedBy(offerId: number, m: MatchInput): WallClock | undefined {
 /**
  * The first eligibility check before `customer_cap` and `budget` (see `fundingRoom`) that an offer
  * fails for a transaction, or `undefined` when it passes them all.
- * The merchant check is implied by the index (only offers at the transaction's merchant are ever
- * candidates), so it is not repeated here; `explain` makes it for offers passed to it directly.
+ * For a merchant-bound offer the check `scope` is implied by the index (only offers at the
+ * transaction's merchant are ever candidates), so it is not repeated here; a scoped offer found
+ * by its merchant id or category code may still exclude the merchant's name. `explain` makes the
+ * whole check for offers passed to it directly.
  */
 export function firstFailedCheck(
   offer: CompiledOffer,
@@ -100,6 +150,11 @@ export function firstFailedCheck(
 ): Exclude<EligibilityCheck, 'customer_cap' | 'budget'> | undefined {
   const tx = m.tx;
   if (!offer.active) return 'active';
+  if (offer.scope !== undefined && !offerHolds(offer, tx)) return 'scope';
+  const channels = offer.channels;
+  if (channels !== undefined && (tx.channel === undefined || !channels.includes(tx.channel))) {
+    return 'channel';
+  }
   const day = tx.when.day;
   if (day < offer.validFrom || day > offer.validTo) return 'valid_dates';
   if (offer.requiresActivation && activatedBy(offer.offerId, m) === undefined) return 'activation';
@@ -109,13 +164,14 @@ export function firstFailedCheck(
   if (offer.genders.length > 0 && !offer.genders.includes(m.customer.genderKey)) return 'gender';
   if (belowMinAmount(tx.amount, offer)) return 'min_amount';
   if (offer.audience !== 'all') {
-    const returning = hasEarlierPurchase(m.purchases, tx.when, offer.lookbackDays);
+    const returning = hasEarlierPurchase(purchasesOf(offer, m), tx.when, offer.lookbackDays);
     if (returning !== (offer.audience === 'returning')) return 'audience';
   }
   if (offer.condition !== undefined) {
     if (m.txFacts === undefined) m.txFacts = transactionFactsOf(tx);
     if (m.customerFacts === undefined) m.customerFacts = customerFactsOf(m.customer, m.age);
-    const ctx = factContext(m.txFacts, m.customerFacts, m.purchases, tx, offer.lookbackDays);
+    const purchases = purchasesOf(offer, m);
+    const ctx = factContext(m.txFacts, m.customerFacts, purchases, tx, offer.lookbackDays);
     if (!offer.condition.evaluate(ctx)) return 'conditions';
   }
   return undefined;
@@ -235,9 +291,9 @@ export type MatchResult =
     };
 
 /**
- * Selects the payment for a transaction among the offers at its merchant: the highest cashback
- * as paid (after its budget and cap), ties to the lowest `offer_id` (candidates come sorted by
- * id, and only a strictly higher cashback replaces the best).
+ * Selects the payment for a transaction among its candidate offers (see `candidatesOf`): the
+ * highest cashback as paid (after its budget and cap), ties to the lowest `offer_id` (candidates
+ * come sorted by id, and only a strictly higher cashback replaces the best).
  */
 export function matchOffers(
   candidates: readonly CompiledOffer[] | undefined,

@@ -1,5 +1,5 @@
 import type { ExactAmount } from '../model/money.js';
-import type { Offer } from '../model/schemas.js';
+import type { Channel, Offer } from '../model/schemas.js';
 import type { CompiledCondition } from '../rules/index.js';
 import type { AgeBand } from './ageBands.js';
 
@@ -28,6 +28,58 @@ export interface FundingLimit {
   readonly onExhaust: 'partial' | 'skip';
 }
 
+/** One tier of a tiered reward, parsed: its rate (a percentage) from the amount `from` on. @public */
+export interface CompiledTier {
+  /** Where the tier starts, inclusive; the first tier's is 0. */
+  readonly from: ExactAmount;
+  /** Its percentage, in [0, 100]. */
+  readonly rate: ExactAmount;
+}
+
+/**
+ * An offer's reward as matching reads it (docs/concepts.md, Rewards): `discount: d` is
+ * `{ type: 'percent', rate: d }`.
+ * @public
+ */
+export type CompiledReward =
+  | {
+      /** A percentage of the amount, or of the amount up to `maxEligible`. */
+      readonly type: 'percent';
+      /** The percentage, in (0, 100]. */
+      readonly rate: ExactAmount;
+      /** The most of the amount that earns the rate; absent: all of it. */
+      readonly maxEligible: ExactAmount | undefined;
+    }
+  | {
+      /** A fixed amount, never more than the transaction's amount. */
+      readonly type: 'fixed';
+      /** The amount. */
+      readonly amount: ExactAmount;
+    }
+  | {
+      /** Rates by tiers of the amount. */
+      readonly type: 'tiers';
+      /** `whole`: the last tier reached, on the whole amount; `marginal`: each tier on its part. */
+      readonly mode: 'whole' | 'marginal';
+      /** 1 to 20 tiers, `from` strictly ascending from 0. */
+      readonly tiers: readonly CompiledTier[];
+    };
+
+/**
+ * Where a scoped offer pays (docs/concepts.md, Scopes): its lists as matching reads them.
+ * @public
+ */
+export interface CompiledScope {
+  /** Normalised merchant names (see `merchantKey`). */
+  readonly merchants: ReadonlySet<string>;
+  /** Merchant ids, as sent. */
+  readonly merchantIds: ReadonlySet<string>;
+  /** Merchant category codes, as sent. */
+  readonly mcc: ReadonlySet<string>;
+  /** Normalised merchant names that are never in scope. */
+  readonly exclude: ReadonlySet<string>;
+}
+
 /** Audience of an offer. @public */
 export type Audience = 'all' | 'new' | 'returning';
 
@@ -42,8 +94,17 @@ export interface CompiledOffer {
   readonly offer: Offer;
   /** Its id. */
   readonly offerId: number;
-  /** Normalised merchant name. */
-  readonly merchantKey: string;
+  /** Normalised `merchant_name`; `undefined` for a scoped offer. */
+  readonly merchantKey: string | undefined;
+  /** Its scope, for an offer without `merchant_name` (docs/concepts.md, Scopes). */
+  readonly scope: CompiledScope | undefined;
+  /**
+   * The key of the purchase lists its `audience` and `history` facts read: its merchant key, or,
+   * for a scoped offer, a key of its scope that no merchant key can be (it starts with U+0000).
+   */
+  readonly historyKey: string;
+  /** The channels it requires of a transaction; `undefined`: any, or none. */
+  readonly channels: readonly Channel[] | undefined;
   /** Whether the offer is active. */
   readonly active: boolean;
   /** First valid day (day number), inclusive. */
@@ -54,8 +115,8 @@ export interface CompiledOffer {
   readonly ageBands: readonly AgeBand[];
   /** Normalised genders; empty means any gender. */
   readonly genders: readonly string[];
-  /** Discount percentage, exact. */
-  readonly discount: ExactAmount;
+  /** Its reward, `discount` included as a percentage. */
+  readonly reward: CompiledReward;
   /** Days by which payment is delayed. */
   readonly warranty: number;
   /** Minimum transaction amount, inclusive. */

@@ -20,11 +20,14 @@ export {
 export { type ParsedCustomer, parseCustomer } from './parseCustomer.js';
 export { type ParsedTransaction, type ParseResult, parseTransaction } from './parseTransaction.js';
 export type {
+  Channel,
   CustomerInput,
   HistoryTransactionInput,
   Location,
   Merchant,
   Offer,
   OfferInput,
+  RewardInput,
+  ScopeInput,
   TransactionInput,
 } from './schemas.js';

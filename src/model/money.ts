@@ -171,6 +171,29 @@ function withinDigits(a: ExactAmount | string): ExactAmount | string {
   return a.scale > MAX_DECIMALS || integerDigits > MAX_INTEGER_DIGITS ? TOO_MANY_DIGITS : a;
 }
 
+/** Zero as an exact amount: the `from` of a first tier, or a tier's rate of 0. @public */
+export const ZERO_AMOUNT: ExactAmount = Object.freeze({
+  decimal: new Money(0),
+  text: '0',
+  units: 0,
+  scale: 0,
+});
+
+/**
+ * Reads an amount that may be 0 (a tier's `from` and `rate`, docs/concepts.md, Rewards): a finite
+ * JSON number at least 0 or a plain decimal string, as {@link parseAmount} reads the others.
+ * @param value - the JSON value
+ * @returns the exact amount ({@link ZERO_AMOUNT} for 0), or a reason why it is not one
+ */
+export function parseAmountOrZero(value: unknown): ExactAmount | string {
+  if (value === 0) return ZERO_AMOUNT;
+  if (typeof value === 'number' && value < 0) return 'must be at least 0';
+  if (typeof value === 'string' && PLAIN_DECIMAL.test(value) && !/[1-9]/.test(value)) {
+    return ZERO_AMOUNT;
+  }
+  return parseAmount(value);
+}
+
 /** Largest transaction amount: one trillion (10^12). */
 export const MAX_TRANSACTION_AMOUNT = 1e12;
 

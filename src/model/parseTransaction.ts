@@ -6,7 +6,7 @@ import { MAX_ID_LENGTH } from './itemKey.js';
 import type { ExactAmount } from './money.js';
 import { AMOUNT_TOO_LARGE, overMaxAmount, parseAmount } from './money.js';
 import { merchantKey } from './normalise.js';
-import type { Location } from './schemas.js';
+import type { Channel, Location } from './schemas.js';
 import { textIssue } from './storableText.js';
 
 /**
@@ -31,6 +31,8 @@ export interface ParsedTransaction {
   readonly when: WallClock;
   /** Amount, exact. */
   readonly amount: ExactAmount;
+  /** Where it was paid, when sent (docs/concepts.md, Scopes: channels). */
+  readonly channel: Channel | undefined;
 }
 
 /** Result of parsing one item: the value, or the problems with it and the key that names it. @public */
@@ -127,6 +129,16 @@ export function readAmount(v: unknown, issues: FieldIssue[]): ExactAmount | unde
   return undefined;
 }
 
+/** Why a `channel` is not one (the words the schema's enumeration gives). */
+const CHANNEL_ISSUE = "must be one of 'online', 'in_store'";
+
+/** Reads an optional `channel`: absent, `online` or `in_store`; anything else is an issue. */
+function readChannel(v: unknown, issues: FieldIssue[]): Channel | undefined {
+  if (v === undefined || v === 'online' || v === 'in_store') return v;
+  issues.push({ path: 'channel', message: CHANNEL_ISSUE });
+  return undefined;
+}
+
 const SCRATCH: FieldIssue[] = [];
 
 /**
@@ -187,6 +199,7 @@ export function parseTransaction(
     merchant = { id, name, category_code: category };
   }
   const location = readLocation(input.location, issues, history);
+  const channel = readChannel(input.channel, issues);
   if (issues.length > 0 || when === undefined || amount === undefined || merchant === undefined) {
     return { ok: false, key: keyOk ? transactionId : `#${index}`, issues: issues.slice() };
   }
@@ -201,6 +214,7 @@ export function parseTransaction(
       location,
       when,
       amount,
+      channel,
     },
   };
 }

@@ -3,9 +3,12 @@ import { parseDay } from './day.js';
 import { MAX_ID_LENGTH } from './itemKey.js';
 import {
   AMOUNT_TOO_LARGE,
+  compareExact,
+  type ExactAmount,
   overMaxAmount,
   PLAIN_DECIMAL,
   parseAmount,
+  parseAmountOrZero,
   TOO_MANY_DIGITS,
 } from './money.js';
 import { textIssue } from './storableText.js';
@@ -104,6 +107,12 @@ export const MerchantSchema = z.object({
   category_code: text(),
 });
 
+/**
+ * Where a card payment was made (docs/concepts.md, Rewards and scopes): on line or at a till.
+ * Optional on a transaction; an offer's `channels` requires it. @public
+ */
+export const ChannelSchema = z.enum(['online', 'in_store']);
+
 /** Customer: all four fields required. @public */
 export const CustomerSchema = z.object({
   customer_id: IdSchema,
@@ -121,6 +130,7 @@ export const TransactionSchema = z.object({
   amount: TransactionAmountSchema,
   merchant: MerchantSchema,
   location: LocationSchema,
+  channel: ChannelSchema.optional(),
 });
 
 /**
@@ -153,6 +163,7 @@ export const HistoryTransactionSchema = z.object({
     category_code: text().optional(),
   }),
   location: LocationSchema.optional(),
+  channel: ChannelSchema.optional(),
 });
 
 /** Audience of an offer (extension): everyone, first-time or returning customers of the merchant. @public */
@@ -219,19 +230,197 @@ export const OFFER_ID_TEXT = new RegExp(`^[0-9]{1,${OFFER_ID_TEXT_DIGITS}}$`);
  * digits, which must then write an {@link OfferIdSchema}.
  */
 export const OfferIdTextSchema = z.string().regex(OFFER_ID_TEXT, 'must be a whole number');
+/** A percentage: above 0 and at most 100, a number or a plain decimal string. */
+function percentage() {
+  return AmountSchema.refine((v) => !overHundred(v), 'must be at most 100');
+}
+
+/** An amount that may be 0 (a tier's `from` and `rate`), read by `parseAmountOrZero`. */
+const AmountOrZeroSchema = z
+  .union([
+    z.number().finite('must be a finite number').min(0, 'must be at least 0'),
+    z.string().regex(PLAIN_DECIMAL, 'must be a plain decimal string'),
+  ])
+  .refine((v) => parseAmountOrZero(v) !== TOO_MANY_DIGITS, TOO_MANY_DIGITS);
+
+/**
+ * A percentage of the amount, or of the amount up to `max_eligible_amount` (docs/concepts.md,
+ * Rewards). `discount: d` is `{ type: 'percent', rate: d }`. @public
+ */
+export const PercentRewardSchema = z.object({
+  type: z.literal('percent'),
+  rate: percentage(),
+  max_eligible_amount: AmountSchema.optional(),
+});
+
+/**
+ * A fixed amount per purchase, never more than the purchase's amount (docs/concepts.md, Rewards).
+ * At most `scale` decimals, which `compileOffers` checks. @public
+ */
+export const FixedRewardSchema = z.object({
+  type: z.literal('fixed'),
+  amount: AmountSchema,
+});
+
+/** One tier of a tiered reward: its rate from the amount `from` on. @public */
+export const TierSchema = z.object({
+  from: AmountOrZeroSchema,
+  rate: AmountOrZeroSchema.refine((v) => {
+    const a = parseAmountOrZero(v);
+    return typeof a === 'string' || !a.decimal.gt(100);
+  }, 'must be at most 100'),
+});
+
+/** Most tiers of a tiered reward. */
+const MAX_TIERS = 20;
+
+/** A valid amount (one the tier schema accepted), or `undefined`. */
+function tierAmount(v: unknown): ExactAmount | undefined {
+  const a = parseAmountOrZero(v);
+  return typeof a === 'string' ? undefined : a;
+}
+
+/**
+ * The rules over a list of tiers: the first from 0, `from` strictly ascending, some rate above 0.
+ * Run whenever the list is a list, whatever else is wrong: every problem at once.
+ */
+function checkTiers(tiers: unknown, ctx: z.RefinementCtx<unknown>): void {
+  if (!Array.isArray(tiers) || tiers.length === 0) return;
+  const first = tierAmount((tiers[0] as { from?: unknown } | null)?.from);
+  if (first !== undefined && first.units !== 0) {
+    ctx.addIssue({ code: 'custom', path: ['tiers', 0, 'from'], message: 'must be 0' });
+  }
+  let previous = first;
+  let paying = false;
+  tiers.forEach((tier: unknown, i) => {
+    const t = (typeof tier === 'object' && tier !== null ? tier : {}) as Record<string, unknown>;
+    const from = tierAmount(t.from);
+    const rate = tierAmount(t.rate);
+    if (rate !== undefined && !rate.decimal.isZero()) paying = true;
+    if (
+      i > 0 &&
+      from !== undefined &&
+      previous !== undefined &&
+      compareExact(from, previous) <= 0
+    ) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['tiers', i, 'from'],
+        message: `must be above the previous tier's from (${previous.text})`,
+      });
+    }
+    previous = from;
+  });
+  const rates = tiers.map((t) => tierAmount((t as { rate?: unknown } | null)?.rate));
+  if (!paying && rates.every((r) => r !== undefined)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['tiers'],
+      message: 'must have a tier with a rate above 0',
+    });
+  }
+}
+
+/**
+ * Rates by tiers of the amount (docs/concepts.md, Rewards): `whole`, the rate of the last tier
+ * whose `from` is at most the amount, on the whole amount; `marginal`, each tier's rate on the
+ * part of the amount between its `from` and the next tier's. 1 to 20 tiers, `from` strictly
+ * ascending from 0, each rate in [0, 100], at least one above 0. @public
+ */
+export const TiersRewardSchema = z
+  .object({
+    type: z.literal('tiers'),
+    mode: z.enum(['whole', 'marginal']),
+    tiers: z
+      .array(TierSchema, 'must be a list')
+      .min(1, 'must have at least 1 tier')
+      .max(MAX_TIERS, `must have at most ${MAX_TIERS} tiers`),
+  })
+  .superRefine((r, ctx) => checkTiers(r.tiers, ctx), {
+    when: (payload) => Array.isArray((payload.value as { tiers?: unknown } | null)?.tiers),
+  });
+
+/** The reward shapes, by their `type`. */
+const REWARD_TYPES = ['percent', 'fixed', 'tiers'] as const;
+
+/** An offer's reward (docs/concepts.md, Rewards): a percentage, a fixed amount or tiers. @public */
+export const RewardSchema = z.discriminatedUnion(
+  'type',
+  [PercentRewardSchema, FixedRewardSchema, TiersRewardSchema],
+  {
+    error: (issue) =>
+      issue.code === 'invalid_union' && issue.input !== undefined
+        ? `must be one of ${REWARD_TYPES.map((t) => `'${t}'`).join(', ')}`
+        : undefined,
+  },
+);
+
+/** A non-blank name of a merchant, kept trimmed (matched by its normalised form). */
+function merchantName() {
+  return z.string().trim().min(1, 'must not be empty');
+}
+
+/** A non-blank code (a merchant id, an MCC), kept and compared exactly as sent. */
+function code() {
+  return z.string().refine((s) => s.trim().length > 0, 'must not be empty');
+}
+
+/**
+ * Where an offer pays when it is not at one merchant (docs/concepts.md, Scopes): a transaction is
+ * in scope when its normalised merchant name is in `merchants`, or its `merchant.id` in
+ * `merchant_ids`, or its `merchant.category_code` in `mcc`, and its name is not in
+ * `exclude_merchants`. At least one of the first three is not empty. @public
+ */
+export const ScopeSchema = z
+  .object({
+    merchants: z.array(merchantName(), 'must be a list').optional(),
+    merchant_ids: z.array(code(), 'must be a list').optional(),
+    mcc: z.array(code(), 'must be a list').optional(),
+    exclude_merchants: z.array(merchantName(), 'must be a list').optional(),
+  })
+  .refine(
+    (s) => (s.merchants?.length ?? 0) + (s.merchant_ids?.length ?? 0) + (s.mcc?.length ?? 0) > 0,
+    'must list at least one merchant, merchant id or mcc',
+  );
+
+/** An offer's fields of which it has exactly one, and what each alternative is called. */
+const EITHER: readonly (readonly [string, string])[] = [
+  ['discount', 'reward'],
+  ['merchant_name', 'scope'],
+];
+
+/** Exactly one of each pair of {@link EITHER}, on the offer as sent. */
+function checkEither(raw: unknown, ctx: z.RefinementCtx<unknown>): void {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return;
+  const o = raw as Record<string, unknown>;
+  for (const [a, b] of EITHER) {
+    if (o[a] !== undefined && o[b] !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [b],
+        message: `cannot be given with ${a}: an offer has exactly one of them`,
+      });
+    } else if (o[a] === undefined && o[b] === undefined) {
+      ctx.addIssue({ code: 'custom', path: [a], message: `is required (or ${b})` });
+    }
+  }
+}
 
 /** Offer with `active` and the extensions (docs/concepts.md, Offers). @public */
 export const OfferSchema = z
   .object({
     offer_id: OfferIdSchema,
     name: z.string(),
-    merchant_name: z.string().trim().min(1, 'must not be empty'),
+    merchant_name: merchantName().optional(),
+    scope: ScopeSchema.optional(),
+    channels: z.array(ChannelSchema, 'must be a list').min(1, 'must not be empty').optional(),
     merchant_logo: z.url().optional(),
     warranty: wholeDays(),
     age: z.array(z.string()).optional(),
     gender: z.array(z.string()).optional(),
     category_name: z.string().optional(),
-    discount: AmountSchema.refine((v) => !overHundred(v), 'must be at most 100'),
+    discount: percentage().optional(),
+    reward: RewardSchema.optional(),
     valid_from: DaySchema,
     valid_to: DaySchema,
     active: z.boolean().optional(),
@@ -257,7 +446,9 @@ export const OfferSchema = z
       const o = payload.value as { valid_from?: unknown; valid_to?: unknown } | null;
       return isDay(o?.valid_from) && isDay(o?.valid_to);
     },
-  });
+  })
+  // Exactly one of `discount` and `reward`, of `merchant_name` and `scope`: always checked.
+  .superRefine((o, ctx) => checkEither(o, ctx), { when: () => true });
 
 /**
  * An activation (docs/concepts.md, Activation): a customer opts in to an offer from `date` on
@@ -336,6 +527,8 @@ export interface TransactionInput {
   merchant: Merchant;
   /** Where the transaction was made. */
   location: Location;
+  /** `online` or `in_store`; an offer with `channels` pays only transactions that give one. */
+  channel?: Channel;
 }
 
 /**
@@ -362,6 +555,8 @@ export interface HistoryTransactionInput {
   };
   /** Where the transaction was made. */
   location?: Location;
+  /** `online` or `in_store`, as a submitted transaction's. */
+  channel?: Channel;
 }
 
 /**
@@ -373,8 +568,14 @@ export interface OfferInput {
   offer_id: number;
   /** The offer's name. */
   name: string;
-  /** The merchant it pays at, matched by its key (`merchantKey`). */
-  merchant_name: string;
+  /**
+   * The merchant it pays at, matched by its key (`merchantKey`); an offer has this or `scope`.
+   */
+  merchant_name?: string;
+  /** Where it pays when not at one merchant (docs/concepts.md, Scopes); or `merchant_name`. */
+  scope?: ScopeInput;
+  /** The channels it pays on; absent, every transaction whatever its channel. */
+  channels?: Channel[];
   /** A URL of the merchant's logo. */
   merchant_logo?: string;
   /** Days from the transaction to the payment: a whole number from 0 to 36,500. */
@@ -385,8 +586,13 @@ export interface OfferInput {
   gender?: string[];
   /** The category's name. */
   category_name?: string;
-  /** The percentage paid back: above 0, at most 100; a number or a plain decimal string. */
-  discount: string | number;
+  /**
+   * The percentage paid back: above 0, at most 100; a number or a plain decimal string. An offer
+   * has this or `reward`.
+   */
+  discount?: string | number;
+  /** What it pays (docs/concepts.md, Rewards): a percentage, a fixed amount or tiers; or `discount`. */
+  reward?: RewardInput;
   /** The first day, `YYYY-MM-DD`. */
   valid_from: string;
   /** The last day, `YYYY-MM-DD`, not before `valid_from`. */
@@ -431,3 +637,47 @@ export type Offer = Omit<OfferInput, 'active'> & { readonly active: boolean };
 
 /** An activation as sent. @public */
 export type ActivationInput = z.input<typeof ActivationSchema>;
+/**
+ * An offer's reward as loaded (docs/concepts.md, Rewards): amounts and rates are numbers or plain
+ * decimal strings.
+ * @public
+ */
+export type RewardInput =
+  | {
+      type: 'percent';
+      /** The percentage: above 0, at most 100. */
+      rate: string | number;
+      /** The most of a purchase's amount the rate applies to. */
+      max_eligible_amount?: string | number;
+    }
+  | {
+      type: 'fixed';
+      /** Paid per purchase, never more than its amount; at most `scale` decimals. */
+      amount: string | number;
+    }
+  | {
+      type: 'tiers';
+      /** `whole`: the last reached tier's rate on the whole amount; `marginal`: each on its part. */
+      mode: 'whole' | 'marginal';
+      /** 1 to 20 tiers, `from` strictly ascending from 0, each `rate` from 0 to 100. */
+      tiers: { from: string | number; rate: string | number }[];
+    };
+
+/**
+ * An offer's scope as loaded (docs/concepts.md, Scopes): a transaction is in it when its merchant
+ * name, id or category code is listed and its name is not excluded.
+ * @public
+ */
+export interface ScopeInput {
+  /** Merchant names, matched as `merchant_name` is. */
+  merchants?: string[];
+  /** Merchant ids, matched exactly. */
+  merchant_ids?: string[];
+  /** Merchant category codes, matched exactly. */
+  mcc?: string[];
+  /** Merchant names never in the scope. */
+  exclude_merchants?: string[];
+}
+
+/** The channel of a transaction. @public */
+export type Channel = 'online' | 'in_store';

@@ -224,7 +224,10 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     tokenSecret: options.tokenSecret,
   });
   if (options.offers !== undefined) {
-    compileOffers(options.offers, { operators: engine.options.operators });
+    compileOffers(options.offers, {
+      operators: engine.options.operators,
+      scale: engine.options.scale,
+    });
   }
   const startDispatcher = (webhooks: CheckedPartners['webhooks']) =>
     startWebhookDispatcher({ ...options.webhooks, store, partners: webhooks });
@@ -307,7 +310,10 @@ function checkChanges(
     if (!Array.isArray(changes.offers)) {
       throw new TypeError('reload changes: offers must be an array');
     }
-    compileOffers(changes.offers, { operators: engine.options.operators });
+    compileOffers(changes.offers, {
+      operators: engine.options.operators,
+      scale: engine.options.scale,
+    });
   }
   return changes.partners === undefined
     ? undefined

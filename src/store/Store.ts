@@ -156,10 +156,16 @@ export interface FundingRecount {
   readonly caps: readonly number[];
 }
 
-/** Which purchases a lookback reads: pairs of customer and merchant key, from a day on. @public */
+/**
+ * Which purchases a lookback reads: pairs of customer and merchant key, and customers read at every
+ * merchant (for offers scoped to many merchants, docs/concepts.md, Scopes), from a day on.
+ * @public
+ */
 export interface PurchaseQuery {
-  /** Customer and merchant key pairs (distinct). */
+  /** Customer and merchant key pairs (distinct), of customers not in `customers`. */
   readonly pairs: readonly { readonly customerId: string; readonly merchantKey: string }[];
+  /** Customers (distinct) whose transactions at any merchant are read; absent: none. */
+  readonly customers?: readonly string[];
   /** First day, `YYYY-MM-DD`, inclusive: transactions of earlier days are left out. */
   readonly fromDay: string;
 }
@@ -182,8 +188,9 @@ export interface TransactionRepository {
    */
   insert(partner: string, transactions: readonly TransactionRecord[]): Promise<readonly string[]>;
   /**
-   * The partner's transactions of these customers at these merchant keys (`merchant_key`) whose
-   * `day` is on or after `fromDay`, in any order: the earlier purchases a batch's lookbacks read.
+   * The partner's transactions whose `day` is on or after `fromDay` of the query's pairs (a
+   * customer at a merchant key, `merchant_key`) and of its `customers` (at any merchant), in any
+   * order: the earlier purchases a batch's lookbacks read.
    */
   purchases(partner: string, query: PurchaseQuery): Promise<readonly TransactionRecord[]>;
 }

@@ -3,7 +3,15 @@
 // `createEngine` takes a `Store`; this entry is the one a store author needs.
 
 // The offer the offer repository keeps, and the inputs the records hold parts of.
-export type { Location, Merchant, Offer, OfferInput } from '../model/index.js';
+export type {
+  Channel,
+  Location,
+  Merchant,
+  Offer,
+  OfferInput,
+  RewardInput,
+  ScopeInput,
+} from '../model/index.js';
 // Errors a store raises: the engine and the HTTP API answer them as 503 (docs/stores.md).
 export { StorageFullError, StoreUnavailableError } from './errors.js';
 

@@ -1,4 +1,4 @@
-import type { Location, Merchant, Offer } from '../model/schemas.js';
+import type { Channel, Location, Merchant, Offer } from '../model/schemas.js';
 
 /**
  * A registered customer as a store keeps it: the partner API's shape, validated and with its id
@@ -45,6 +45,8 @@ export interface TransactionRecord {
   readonly description: string;
   /** Location, when sent (always for submitted transactions). */
   readonly location?: Location;
+  /** Where it was paid, when sent (docs/concepts.md, Scopes: channels). */
+  readonly channel?: Channel;
 }
 
 /**

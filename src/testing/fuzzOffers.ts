@@ -6,6 +6,7 @@ import { pushMerged } from '../core/replay/pushMerged.js';
 import { ReturnCursor } from '../core/replay/ReturnCursor.js';
 import { replay } from '../core/replay/replay.js';
 import { type ReturnOutcome, sortReturnOutcomes } from '../core/returns/ReturnOutcome.js';
+import { candidatesOf } from '../matching/candidates.js';
 import { compileOfferSet } from '../matching/compileOffers.js';
 import { assertKnownKeys } from '../model/knownKeys.js';
 import { merchantKey } from '../model/normalise.js';
@@ -94,8 +95,29 @@ interface OfferShape {
   readonly min_amount?: unknown;
   readonly max_cashback?: unknown;
   readonly discount?: unknown;
+  readonly reward?: unknown;
+  readonly scope?: unknown;
   readonly budget?: unknown;
   readonly customer_cap?: unknown;
+}
+
+/** The lists of an offer's scope as sent (`[]` for one it does not have). */
+function scopeList(o: OfferShape, field: string): string[] {
+  const list = (o.scope as Record<string, unknown> | null | undefined)?.[field];
+  return Array.isArray(list) ? list.filter((x): x is string => typeof x === 'string') : [];
+}
+
+/** Amounts where an offer's reward changes: tier starts, a fixed amount, `max_eligible_amount`. */
+function rewardThresholds(o: OfferShape): number[] {
+  const r = (o.reward ?? {}) as {
+    amount?: unknown;
+    max_eligible_amount?: unknown;
+    tiers?: unknown;
+  };
+  const tiers = Array.isArray(r.tiers) ? r.tiers : [];
+  return [r.amount, r.max_eligible_amount, ...tiers.map((t) => (t as { from?: unknown })?.from)]
+    .map(num)
+    .filter((a): a is number => a !== undefined);
 }
 
 const text = (value: unknown): string | undefined =>
@@ -106,17 +128,20 @@ const num = (value: unknown): number | undefined => {
 };
 
 /**
- * Amounts at and around the offers' thresholds: `min_amount`, where a cap starts to bind, and
- * where one or two payments spend a budget or a customer cap.
+ * Amounts at and around the offers' thresholds: `min_amount`, where a cap starts to bind, where a
+ * reward changes (tier starts, fixed amounts, `max_eligible_amount`), and where one or two
+ * payments spend a budget or a customer cap.
  */
 function thresholds(offers: readonly OfferShape[]): number[] {
   const at = new Set<number>(fundingThresholds(offers));
   for (const o of offers) {
     const min = num(o.min_amount);
     const cap = num(o.max_cashback);
-    const discount = num(o.discount);
+    const reward = o.reward as { type?: unknown; rate?: unknown } | undefined;
+    const rate = num(o.discount) ?? (reward?.type === 'percent' ? num(reward.rate) : undefined);
     if (min !== undefined) at.add(min);
-    if (cap !== undefined && discount !== undefined && discount > 0) at.add((cap * 100) / discount);
+    if (cap !== undefined && rate !== undefined && rate > 0) at.add((cap * 100) / rate);
+    for (const a of rewardThresholds(o)) at.add(a);
   }
   return [...at]
     .flatMap((a) => [a - 0.01, a, a + 0.01])
@@ -124,11 +149,28 @@ function thresholds(offers: readonly OfferShape[]): number[] {
     .map((a) => Number(a.toFixed(2)));
 }
 
+/**
+ * The merchants transactions are aimed at: the offers' names, those their scopes list or exclude,
+ * and their scopes' merchant ids and category codes, besides others that no offer names.
+ */
+function aimedMerchants(offers: readonly OfferShape[]) {
+  const names = offers.flatMap((o) => [
+    ...(text(o.merchant_name) === undefined ? [] : [text(o.merchant_name) as string]),
+    ...scopeList(o, 'merchants'),
+    ...scopeList(o, 'exclude_merchants'),
+  ]);
+  const ids = [...new Set(['m-1', ...offers.flatMap((o) => scopeList(o, 'merchant_ids'))])];
+  const codes = [...new Set(['5999', ...offers.flatMap((o) => scopeList(o, 'mcc'))])];
+  return {
+    names: [...new Set(names)],
+    other: fc.record({ id: fc.constantFrom(...ids), category_code: fc.constantFrom(...codes) }),
+  };
+}
+
 /** Customers, history and transactions aimed at the offers: their merchants, dates and amounts. */
 function dataSets(offers: readonly OfferShape[], maxTransactions: number) {
-  const merchants = [
-    ...new Set(offers.map((o) => text(o.merchant_name)).filter((m) => m !== undefined)),
-  ];
+  const aim = aimedMerchants(offers);
+  const merchants = aim.names;
   const froms = offers
     .map((o) => text(o.valid_from))
     .filter((d) => d !== undefined)
@@ -144,7 +186,7 @@ function dataSets(offers: readonly OfferShape[], maxTransactions: number) {
     ...(aimed.length > 0 ? [fc.constantFrom(...aimed)] : []),
     fc.integer({ min: 1, max: 50_000 }).map((cents) => cents / 100),
   );
-  const tx = (history: boolean) =>
+  const tx = () =>
     fc
       .tuple(
         transactionArbitrary({
@@ -155,8 +197,9 @@ function dataSets(offers: readonly OfferShape[], maxTransactions: number) {
           wideAmounts: false,
         }),
         amount,
+        aim.other,
       )
-      .map(([t, a]) => ({ ...t, amount: a, ...(history ? {} : {}) }));
+      .map(([t, a, m]) => ({ ...t, amount: a, merchant: { ...t.merchant, ...m } }));
   return fc
     .record({
       customers: fc.uniqueArray(customerArbitrary({ customerIds }), {
@@ -164,8 +207,8 @@ function dataSets(offers: readonly OfferShape[], maxTransactions: number) {
         minLength: 1,
         maxLength: customerIds.length,
       }),
-      history: fc.array(tx(true), { maxLength: 8 }),
-      transactions: fc.array(tx(false), { minLength: 1, maxLength: maxTransactions }),
+      history: fc.array(tx(), { maxLength: 8 }),
+      transactions: fc.array(tx(), { minLength: 1, maxLength: maxTransactions }),
       activations: activationsFor(offers, customerIds, dates),
       days: fundedDays(offers, dates, maxTransactions),
       cuts: fc.array(fc.nat(), { maxLength: 4 }),
@@ -285,11 +328,12 @@ function fail(message: string): never {
 
 /**
  * Fuzzes offers with fast-check: generates customers, history and transactions aimed at them
- * (their merchants, validity dates and amount thresholds; for budgets and caps, amounts that
- * spend them and days close together) and checks, on each data set, the exported invariants,
+ * (their merchants, and the names, ids and category codes their scopes list or exclude; channels;
+ * validity dates and amount thresholds, tier starts and fixed amounts included; for budgets and
+ * caps, amounts that spend them and days close together) and checks, on each data set, the exported invariants,
  * that pushing the transactions in any chunks pays the same, that the offers' order changes
- * nothing, and that each outcome is the one `explain` gives, at merchants without a budget or a
- * cap (docs/testing.md, `cashback fuzz`). Deterministic for a given `seed`.
+ * nothing, and that each outcome is the one `explain` gives where no candidate offer has a budget
+ * or a cap (docs/testing.md, `cashback fuzz`). Deterministic for a given `seed`.
  * @param offers - offers in their JSON shape, e.g. an offers file
  * @param options - core options (`operators`, `scale`, …) and `runs`, `seed`, `maxTransactions`
  * @returns the runs made, the seed, and the first failure shrunk to a small data set
@@ -307,7 +351,7 @@ export function fuzzOffers(
 ): FuzzReport {
   assertKnownKeys(options, OPTION_KEYS, 'fuzzOffers options');
   const { runs = 1000, seed, maxTransactions = 20, replay: underTest = replay, ...core } = options;
-  const compiled = compileOfferSet(offers, { operators: core.operators });
+  const compiled = compileOfferSet(offers, { operators: core.operators, scale: core.scale });
   const run = (data: FuzzDataSet, cuts: readonly number[], order: readonly number[]) => {
     const result = underTest(data, core);
     invariants.all(data, result, core);
@@ -338,10 +382,16 @@ export function fuzzOffers(
     if (JSON.stringify(again) !== JSON.stringify(expected))
       fail('another order of the offers changes the outcomes');
     data.transactions.forEach((t, i) => {
-      // explain's context holds no spending of budgets and caps: at a merchant with such an
-      // offer, the funding invariants and the chunked replay above check the outcome instead.
-      const name = (t as { merchant: { name: string } }).merchant.name;
-      if (compiled.byMerchant.get(merchantKey(name))?.some((o) => o.funded) === true) return;
+      // explain's context holds no spending of budgets and caps: where such an offer is a
+      // candidate, the funding invariants and the chunked replay above check the outcome instead.
+      const m = (t as { merchant: Record<string, string> }).merchant;
+      const candidates = candidatesOf(
+        compiled,
+        merchantKey(m.name ?? ''),
+        m.id ?? '',
+        m.category_code ?? '',
+      );
+      if (candidates?.some((o) => o.funded) === true) return;
       const id = (t as { customer_id: string }).customer_id;
       const customer = data.customers.find(
         (c) => (c as { customer_id: string }).customer_id === id,

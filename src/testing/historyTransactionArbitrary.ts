@@ -47,6 +47,7 @@ export function historyTransactionArbitrary(
       },
       ...(k.description ? { description: t.description } : {}),
       ...(k.location ? { location: { ...t.location } } : {}),
+      ...(t.channel === undefined ? {} : { channel: t.channel }),
     };
     return h;
   });

@@ -10,7 +10,15 @@ export type { RoundingName } from '../model/money.js';
 export type { CoreOptions } from '../model/options.js';
 // What the store conformance suite's signature reaches (a `Store` and every type it names):
 // exported by this entry too, as `RoundingName` above, so that a caller names them from here.
-export type { Location, Merchant, Offer, OfferInput } from '../model/schemas.js';
+export type {
+  Channel,
+  Location,
+  Merchant,
+  Offer,
+  OfferInput,
+  RewardInput,
+  ScopeInput,
+} from '../model/schemas.js';
 export type { OperatorRegistry } from '../rules/index.js';
 // The payment ledger (docs/concepts.md, The lifecycle of a payment): the types its signatures name.
 export type {
@@ -82,11 +90,14 @@ export {
   scenarioArbitrary,
 } from './scenarioArbitrary.js';
 export type {
+  ChannelJson,
   CustomerJson,
   FundingPeriodJson,
   HistoryTransactionJson,
   LocationJson,
   OfferJson,
+  RewardJson,
+  ScopeJson,
   TransactionJson,
 } from './shapes.js';
 export { type StoreConformanceOptions, storeConformance } from './storeConformance.js';

@@ -5,11 +5,11 @@ import { wholeNumber } from '../model/wholeNumber.js';
 import { centsArbitrary } from './_internals/amounts.js';
 import { conditionArbitrary } from './_internals/conditions.js';
 import { dayNumbers } from './_internals/dates.js';
-import { OFFER_MERCHANTS, PLACES } from './_internals/pools.js';
+import { CATEGORIES, MERCHANT_IDS, OFFER_MERCHANTS, PLACES } from './_internals/pools.js';
 import { sometimes, withoutUndefined } from './_internals/sometimes.js';
 import { genderArbitrary, merchantNameArbitrary } from './_internals/variants.js';
 import type { DayRange } from './DayRange.js';
-import type { FundingPeriodJson, OfferJson } from './shapes.js';
+import type { ChannelJson, FundingPeriodJson, OfferJson, RewardJson, ScopeJson } from './shapes.js';
 
 /**
  * Options of {@link offerArbitrary}. Every field is optional.
@@ -71,6 +71,25 @@ export interface OfferArbitraryOptions {
    * @defaultValue `['male', 'female', 'other']`
    */
   readonly genders?: readonly string[];
+  /**
+   * Draw a `reward` instead of `discount` on about a third of the offers (docs/concepts.md,
+   * Rewards): a percentage up to a `max_eligible_amount`, a fixed whole amount (valid at any
+   * scale), or 1 to 4 tiers, `whole` or `marginal`, some at rate 0.
+   * @defaultValue `true`
+   */
+  readonly rewards?: boolean;
+  /**
+   * Draw a `scope` instead of `merchant_name` on about a quarter of the offers (docs/concepts.md,
+   * Scopes): names of `merchants`, merchant ids `m-1` to `m-9`, category codes `5411`, `5812`,
+   * `5942`, `5541` (those transactions are drawn with), sometimes names excluded.
+   * @defaultValue `true`
+   */
+  readonly scopes?: boolean;
+  /**
+   * Draw `channels` (`online`, `in_store` or both) on about a quarter of the offers.
+   * @defaultValue `true`
+   */
+  readonly channels?: boolean;
 }
 
 const KEYS: readonly (keyof OfferArbitraryOptions)[] = [
@@ -83,6 +102,9 @@ const KEYS: readonly (keyof OfferArbitraryOptions)[] = [
   'conditions',
   'cities',
   'genders',
+  'rewards',
+  'scopes',
+  'channels',
 ];
 
 /** An age label: `A-B` (A ≤ B) or `A+`. */
@@ -132,11 +154,99 @@ const fundingArbitrary = fc.record({
   ),
 });
 
+/** A rate in [0, 100] with up to 2 decimals, 0 now and then. */
+const tierRate = fc.oneof(
+  { weight: 4, arbitrary: centsArbitrary(1, 3_000) },
+  { weight: 1, arbitrary: fc.constant(0) },
+);
+
+/** Every reward shape; fixed amounts are whole, valid at every scale. */
+const rewardArbitrary: fc.Arbitrary<RewardJson> = fc.oneof(
+  fc
+    .tuple(centsArbitrary(1, 10_000), sometimes(centsArbitrary(100, 30_000), 1))
+    .map(
+      ([rate, cap]): RewardJson =>
+        withoutUndefined({ type: 'percent', rate, max_eligible_amount: cap }),
+    ),
+  fc.integer({ min: 1, max: 50 }).map((amount): RewardJson => ({ type: 'fixed', amount })),
+  fc
+    .tuple(
+      fc.constantFrom<'whole' | 'marginal'>('whole', 'marginal'),
+      fc.uniqueArray(fc.integer({ min: 1, max: 30_000 }), { maxLength: 3 }),
+      centsArbitrary(1, 3_000),
+      fc.array(tierRate, { minLength: 3, maxLength: 3 }),
+    )
+    .map(([mode, froms, first, rates]): RewardJson => {
+      const starts = [...froms].sort((a, b) => a - b).map((c) => c / 100);
+      return {
+        type: 'tiers',
+        mode,
+        tiers: [
+          { from: 0, rate: first },
+          ...starts.map((from, i) => ({ from, rate: rates[i] ?? 0 })),
+        ],
+      };
+    }),
+);
+
+/** A scope over the pools: names, ids or category codes, sometimes names excluded. */
+function scopeArbitrary(names: fc.Arbitrary<string>): fc.Arbitrary<ScopeJson> {
+  const list = <T>(a: fc.Arbitrary<T>) => fc.array(a, { minLength: 1, maxLength: 3 });
+  return fc
+    .record({
+      merchants: sometimes(list(names), 1),
+      merchant_ids: sometimes(list(fc.constantFrom(...MERCHANT_IDS)), 2),
+      mcc: sometimes(list(fc.constantFrom(...CATEGORIES)), 1),
+      exclude_merchants: sometimes(list(names), 3),
+    })
+    .map((s): ScopeJson => {
+      const scope = withoutUndefined(s);
+      const lists = (scope.merchants ?? []).length + (scope.mcc ?? []).length;
+      // At least one of merchants, merchant_ids and mcc.
+      return lists + (scope.merchant_ids ?? []).length > 0 ? scope : { ...scope, mcc: ['5411'] };
+    });
+}
+
+const channelsArbitrary = fc.constantFrom<ChannelJson[]>(
+  ['online'],
+  ['in_store'],
+  ['online', 'in_store'],
+);
+
+/** Where an offer pays and what: `merchant_name` or `scope`, `discount` or `reward`, `channels`. */
+function placeAndReward(
+  options: OfferArbitraryOptions,
+  merchants: fc.Arbitrary<string>,
+): fc.Arbitrary<Partial<OfferJson>> {
+  const discount = fc.oneof(
+    { weight: 3, arbitrary: centsArbitrary(1, 10_000) },
+    centsArbitrary(1, 100),
+  );
+  return fc
+    .record({
+      merchant: merchants,
+      scope:
+        (options.scopes ?? true) ? sometimes(scopeArbitrary(merchants), 3) : fc.constant(undefined),
+      discount,
+      reward: (options.rewards ?? true) ? sometimes(rewardArbitrary, 2) : fc.constant(undefined),
+      channels:
+        (options.channels ?? true) ? sometimes(channelsArbitrary, 3) : fc.constant(undefined),
+    })
+    .map(({ merchant, scope, discount: d, reward, channels }) =>
+      withoutUndefined({
+        ...(scope === undefined ? { merchant_name: merchant } : { scope }),
+        ...(reward === undefined ? { discount: d } : { reward }),
+        channels,
+      }),
+    );
+}
+
 /**
  * Valid offers in the JSON shape `compileOffers` loads (`active` and the extensions
  * included, docs/concepts.md, Offers): merchant names from a small pool in spelling variants, discounts
  * with up to 2 decimals in (0, 100], age labels `A-B` / `A+`, genders, optional simple conditions,
- * with `funding` sometimes a `budget` and a `customer_cap`.
+ * with `funding` sometimes a `budget` and a `customer_cap`; and, unless switched off, scopes,
+ * rewards of every shape and channels.
  * Offer ids are drawn from a range; a set of offers needs unique ids (see the example).
  * @param options - pools and ranges
  * @returns an arbitrary of offers
@@ -165,9 +275,8 @@ export function offerArbitrary(options: OfferArbitraryOptions = {}): fc.Arbitrar
   const base = fc.record({
     offer_id: fc.integer(ids),
     name: fc.constantFrom('Spring deal', 'Cashback', 'Welcome back', ''),
-    merchant_name: merchants,
+    place: placeAndReward(options, merchants),
     warranty: fc.integer({ min: 0, max: 60 }),
-    discount: fc.oneof({ weight: 3, arbitrary: centsArbitrary(1, 10_000) }, centsArbitrary(1, 100)),
     // The whole range often, so that offers meet transactions.
     range: fc.oneof(
       fc.constant<[number, number]>([days.min, days.max]),
@@ -202,9 +311,10 @@ export function offerArbitrary(options: OfferArbitraryOptions = {}): fc.Arbitrar
       : fc.constant(undefined);
   const funding = (options.funding ?? false) ? fundingArbitrary : fc.constant({});
   return fc.tuple(base, extensions, funding, conditions).map(([b, ext, limits, cond]) => {
-    const { range, ...rest } = b;
+    const { range, place, ...rest } = b;
     const [from, to] = range[0] <= range[1] ? range : [range[1], range[0]];
     return withoutUndefined({
+      ...place,
       ...rest,
       valid_from: formatDay(from),
       valid_to: formatDay(to),

@@ -40,12 +40,18 @@ export interface OfferJson {
   offer_id: number;
   /** Display name. */
   name: string;
-  /** Merchant the offer is at, matched by normalised name. */
-  merchant_name: string;
+  /** Merchant the offer is at, matched by normalised name; or `scope` instead. */
+  merchant_name?: string;
+  /** Where a scoped offer pays, instead of `merchant_name` (docs/concepts.md, Scopes). */
+  scope?: ScopeJson;
+  /** The channels it requires of a transaction; absent: any. */
+  channels?: ChannelJson[];
   /** Days from the transaction's day to the payment. */
   warranty: number;
-  /** Percentage in (0, 100], as a number or a decimal string. */
-  discount: number | string;
+  /** Percentage in (0, 100], as a number or a decimal string; or `reward` instead. */
+  discount?: number | string;
+  /** What it pays, instead of `discount` (docs/concepts.md, Rewards). */
+  reward?: RewardJson;
   /** First valid day, `YYYY-MM-DD`. */
   valid_from: string;
   /** Last valid day, `YYYY-MM-DD`. */
@@ -88,6 +94,50 @@ export interface OfferJson {
   /** The operator's own data, JSON values only: kept and reported, never read. */
   metadata?: Record<string, unknown>;
 }
+
+/**
+ * Where a transaction was paid.
+ * @public
+ */
+export type ChannelJson = 'online' | 'in_store';
+
+/**
+ * An offer's scope: merchant names, merchant ids or category codes (at least one listed), minus
+ * the names excluded.
+ * @example
+ * ```ts
+ * const groceries: ScopeJson = { mcc: ['5411'], exclude_merchants: ['Big Box'] };
+ * ```
+ * @public
+ */
+export interface ScopeJson {
+  /** Merchant names, matched normalised. */
+  merchants?: string[];
+  /** Merchant ids, matched as sent. */
+  merchant_ids?: string[];
+  /** Merchant category codes, matched as sent. */
+  mcc?: string[];
+  /** Merchant names never in scope. */
+  exclude_merchants?: string[];
+}
+
+/**
+ * An offer's reward: a percentage (up to an eligible amount), a fixed amount, or tiers.
+ * @example
+ * ```ts
+ * const tiered: RewardJson = { type: 'tiers', mode: 'marginal',
+ *   tiers: [{ from: 0, rate: 1 }, { from: 20, rate: 5 }] };
+ * ```
+ * @public
+ */
+export type RewardJson =
+  | { type: 'percent'; rate: number | string; max_eligible_amount?: number | string }
+  | { type: 'fixed'; amount: number | string }
+  | {
+      type: 'tiers';
+      mode: 'whole' | 'marginal';
+      tiers: { from: number | string; rate: number | string }[];
+    };
 
 /**
  * A customer.
@@ -135,6 +185,8 @@ export interface TransactionJson {
   merchant: { id: string; name: string; category_code: string };
   /** Where the purchase happened. */
   location: LocationJson;
+  /** Where it was paid, when sent. */
+  channel?: ChannelJson;
 }
 
 /**
@@ -162,4 +214,6 @@ export interface HistoryTransactionJson {
   merchant: { id?: string; name: string; category_code?: string };
   /** Where the purchase happened. */
   location?: LocationJson;
+  /** Where it was paid, when sent. */
+  channel?: ChannelJson;
 }

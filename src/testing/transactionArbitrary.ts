@@ -52,6 +52,12 @@ export interface TransactionArbitraryOptions {
    * @defaultValue `true`
    */
   readonly wideAmounts?: boolean;
+  /**
+   * Sometimes carry a `channel` (`online` or `in_store`; docs/concepts.md, Scopes), a third of
+   * the time each, and none the other third.
+   * @defaultValue `true`
+   */
+  readonly channels?: boolean;
 }
 
 /** Every key of {@link TransactionArbitraryOptions}. */
@@ -63,6 +69,7 @@ const TRANSACTION_ARBITRARY_KEYS: readonly (keyof TransactionArbitraryOptions)[]
   'dates',
   'offsets',
   'wideAmounts',
+  'channels',
 ];
 
 /**
@@ -88,6 +95,7 @@ export function resolveTransactionOptions(
     dates: options.dates ?? defaults.dates,
     offsets: options.offsets ?? true,
     wideAmounts: options.wideAmounts ?? true,
+    channels: options.channels ?? true,
   };
 }
 

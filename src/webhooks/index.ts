@@ -8,10 +8,13 @@
 // The store contract (`cashback-engine/store`) that a dispatcher reads the outbox through:
 // exported by this entry too, so that a caller names what it passes from the entry it calls.
 export type {
+  Channel,
   Location,
   Merchant,
   Offer,
   OfferInput,
+  RewardInput,
+  ScopeInput,
 } from '../model/index.js';
 // The payment ledger (docs/concepts.md, The lifecycle of a payment): the types its signatures name.
 export type {

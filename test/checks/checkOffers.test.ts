@@ -240,6 +240,132 @@ describe('overlap', () => {
   });
 });
 
+/** An offer paying `reward`, at its merchant or (with `scope`) scoped. */
+function rewarded(reward: unknown, over: Raw = {}): Raw {
+  const { discount: _, ...rest } = offer(over);
+  return { ...rest, reward };
+}
+function scopedOffer(scope: unknown, over: Raw = {}): Raw {
+  const { merchant_name: _, ...rest } = offer(over);
+  return { ...rest, scope };
+}
+const tiers = (mode: string, ...list: [number, number][]) => ({
+  type: 'tiers',
+  mode,
+  tiers: list.map(([from, rate]) => ({ from, rate })),
+});
+
+describe('rewards that cannot act as meant', () => {
+  test('tier_unreachable: below min_amount in whole mode, past max_cashback in marginal mode, past every amount', () => {
+    const { findings } = checkOffers([
+      rewarded(tiers('whole', [0, 1], [20, 2], [50, 3]), { min_amount: 20 }),
+      rewarded(tiers('marginal', [0, 10], [100, 5], [200, 1]), { offer_id: 2, max_cashback: 15 }),
+      rewarded(tiers('marginal', [0, 1], [1e12, 5]), { offer_id: 3 }),
+    ]);
+    const tiered = findings.filter((f) => f.rule === 'tier_unreachable');
+    expect(tiered.map((f) => [f.rule, f.offers[0]?.offer_id, f.path, f.message])).toEqual([
+      [
+        'tier_unreachable',
+        1,
+        'reward.tiers.0',
+        'tier 0 (rate 1%) never applies: it ends at 20, at or below min_amount 20: every purchase that qualifies is in a later tier',
+      ],
+      [
+        'tier_unreachable',
+        2,
+        'reward.tiers.2',
+        'tier 2 (rate 1%) never applies: it starts at 200, where the tiers before it already pay max_cashback 15',
+      ],
+      [
+        'tier_unreachable',
+        3,
+        'reward.tiers.1',
+        'tier 1 (rate 5%) never applies: it starts at 1000000000000, above every amount the engine accepts (1000000000000)',
+      ],
+    ]);
+    expect(
+      only('tier_unreachable', [rewarded(tiers('marginal', [0, 1], [20, 2]), { min_amount: 50 })]),
+    ).toEqual([]);
+  });
+
+  test('fixed_covers_purchase: a fixed amount at or above min_amount, or without one', () => {
+    const fixed = { type: 'fixed', amount: 10 };
+    expect(only('fixed_covers_purchase', [rewarded(fixed, { min_amount: 75 })])).toEqual([]);
+    expect(only('fixed_covers_purchase', [rewarded(fixed, { min_amount: 10 })])).toEqual([
+      'fixed_covers_purchase: 1',
+    ]);
+    const [finding] = checkOffers([rewarded(fixed, { max_cashback: 4 })]).findings;
+    expect(finding?.message).toBe(
+      'the fixed reward pays up to 4 and the offer has no min_amount: any purchase up to 4 earns its whole amount back',
+    );
+    expect(
+      only('fixed_covers_purchase', [rewarded(fixed, { min_amount: 5, max_cashback: 4 })]),
+    ).toEqual([]);
+  });
+
+  test('eligible_below_minimum: max_eligible_amount below min_amount', () => {
+    const capped = { type: 'percent', rate: 5, max_eligible_amount: 50 };
+    expect(only('eligible_below_minimum', [rewarded(capped, { min_amount: 100 })])).toEqual([
+      'eligible_below_minimum: 1',
+    ]);
+    expect(only('eligible_below_minimum', [rewarded(capped, { min_amount: 50 })])).toEqual([]);
+  });
+});
+
+describe('scoped offers', () => {
+  test('always_loses: a merchant-bound offer that a scoped one with a lower id always beats', () => {
+    const wide = scopedOffer({ merchants: ['Coffee House', 'Bakery'] }, { discount: 8 });
+    const bound = offer({ offer_id: 2, discount: 5 });
+    expect(only('always_loses', [wide, bound])).toEqual(['always_loses: 2,1']);
+    // A scope that excludes the name, or finds it by category only, proves nothing.
+    const excluding = scopedOffer(
+      { mcc: ['5812'], merchants: ['Coffee House'], exclude_merchants: ['coffee house'] },
+      { discount: 8 },
+    );
+    expect(only('always_loses', [excluding, bound])).toEqual([]);
+    expect(only('always_loses', [scopedOffer({ mcc: ['5812'] }, { discount: 8 }), bound])).toEqual(
+      [],
+    );
+    // Nor does one that asks for a channel the other does not.
+    expect(only('always_loses', [{ ...wide, channels: ['online'] }, bound])).toEqual([]);
+    // A scoped offer is never reported as always losing.
+    expect(
+      only('always_loses', [
+        offer({ discount: 9 }),
+        scopedOffer({ merchants: ['Coffee House'] }, { offer_id: 2 }),
+      ]),
+    ).toEqual([]);
+  });
+
+  test('scope_unmatched: only with a sample, for scopes and merchants none of its transactions is in', () => {
+    const offers = [
+      scopedOffer({ mcc: ['5411'] }),
+      scopedOffer({ merchant_ids: ['m-9'] }, { offer_id: 2 }),
+      offer({ offer_id: 3, merchant_name: 'Bakery' }),
+      offer({ offer_id: 4 }),
+    ];
+    const sample = [
+      { merchant: { id: 'm-1', name: ' coffee HOUSE', category_code: '5411' } },
+      { merchant: { name: 'Florist' } },
+      'not a transaction',
+    ];
+    const { findings } = checkOffers(offers, { sample });
+    expect(findings.map((f) => [f.rule, f.offers[0]?.offer_id, f.path])).toEqual([
+      ['scope_unmatched', 2, 'scope'],
+      ['scope_unmatched', 3, 'merchant_name'],
+    ]);
+    expect(findings[0]?.message).toBe(
+      'no transaction of the sample (3) is in its scope: the offer would pay none of them',
+    );
+    expect(only('scope_unmatched', offers)).toEqual([]);
+  });
+
+  test('merchant_name_variants and overlap read the names a scope lists', () => {
+    const offers = [offer(), scopedOffer({ merchants: ['COFFEE house'] }, { offer_id: 2 })];
+    expect(fired(offers)).toEqual(['merchant_name_variants: 1,2', 'overlap: 1,2']);
+  });
+});
+
 describe('checkOffers options', () => {
   test('rejects an unknown option and a today that is not a date', () => {
     expect(() => checkOffers([], { todya: '2025-01-01' } as never)).toThrow(/did you mean 'today'/);

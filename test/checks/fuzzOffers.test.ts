@@ -82,9 +82,10 @@ describe('fuzzOffers', () => {
           options,
         );
     const budget = fuzzOffers(offers, { runs: 300, seed: 5, replay: ignoring('budget') });
-    // Found by the invariants, on a data set shrunk to two purchases in one week.
+    // Found by the invariants, or by the chunked replay (which runs this package's replay), on a
+    // data set shrunk to two purchases in one week.
     expect(budget.failure?.message).toMatch(
-      /^the payments of offer 1 in week of .* more than the budget of 30/,
+      /^(the payments of offer 1 in week of .* more than the budget of 30|pushed in chunks at .*, the outcomes differ)/,
     );
     expect(budget.failure?.counterexample.transactions.length).toBeLessThanOrEqual(2);
     const cap = fuzzOffers(offers, { runs: 300, seed: 5, replay: ignoring('customer_cap') });
@@ -96,15 +97,20 @@ describe('fuzzOffers', () => {
   test('covers late returns: a build that reads returns by their date, not their arrival, is caught', () => {
     const offers = [offer({ discount: 10, warranty: 7, budget: { amount: 30, period: 'month' } })];
     expect(fuzzOffers(offers, { runs: 150, seed: 9 }).failure).toBeUndefined();
-    // A faulty build: it drops reported_at, so a return reported after the payment day lowers
-    // the confirmed payment (and gives its budget back) instead of clawing back.
+    // A faulty build: it drops reported_at (where it does not come before the date, which it
+    // still refuses), so a return reported after the payment day lowers the confirmed payment
+    // (and gives its budget back) instead of clawing back.
     const byDate: typeof replay = (data, options) =>
       replay(
         {
           ...data,
           returns: (data.returns ?? []).map((r) => {
-            const { reported_at: _, ...rest } = r as Record<string, unknown>;
-            return rest;
+            const { reported_at, ...rest } = r as Record<string, unknown>;
+            const before =
+              typeof reported_at === 'string' &&
+              typeof rest.date === 'string' &&
+              reported_at.slice(0, 19) < rest.date.slice(0, 19);
+            return before ? r : rest;
           }),
         },
         options,
@@ -115,6 +121,50 @@ describe('fuzzOffers', () => {
       (r) => (r as { reported_at?: string }).reported_at !== undefined,
     );
     expect(late?.length).toBeGreaterThan(0);
+  });
+
+  test('aims at scopes, rewards and channels: nothing wrong with the real engine, and a build that ignores exclusions or channels is caught', () => {
+    const { merchant_name: _m, discount: _d, ...base } = offer();
+    const offers = [
+      {
+        ...base,
+        scope: { mcc: ['5411'], exclude_merchants: ['Big Box'] },
+        reward: {
+          type: 'tiers',
+          mode: 'marginal',
+          tiers: [
+            { from: 0, rate: 2 },
+            { from: 40, rate: 6 },
+          ],
+        },
+        audience: 'returning',
+      },
+      {
+        ...base,
+        offer_id: 2,
+        merchant_name: 'Big Box',
+        reward: { type: 'fixed', amount: 5 },
+        min_amount: 20,
+        channels: ['online'],
+      },
+    ];
+    expect(fuzzOffers(offers, { runs: 150, seed: 9 }).failure).toBeUndefined();
+    const without =
+      (drop: (o: Record<string, unknown>) => Record<string, unknown>): typeof replay =>
+      (data, options) =>
+        replay({ ...data, offers: (data.offers as Record<string, unknown>[]).map(drop) }, options);
+    const noExclusion = fuzzOffers(offers, {
+      runs: 300,
+      seed: 9,
+      replay: without((o) => (o.scope === undefined ? o : { ...o, scope: { mcc: ['5411'] } })),
+    });
+    expect(noExclusion.failure?.message).toMatch(/excluded from the scope|outcomes differ/);
+    const noChannels = fuzzOffers(offers, {
+      runs: 300,
+      seed: 9,
+      replay: without(({ channels: _c, ...o }) => o),
+    });
+    expect(noChannels.failure?.message).toMatch(/channel .* is not in online|outcomes differ/);
   });
 
   test('rejects an unknown option', () => {

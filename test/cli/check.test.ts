@@ -24,7 +24,7 @@ describe('cashback check', () => {
       'docs/examples/offers.json:119: warning inactive: offer 6 (line 107): active is false: the offer never pays',
     );
     expect(r.stdout).toMatch(
-      /^7 offers checked \(today 2025-06-01\): 0 errors, 2 warnings, 1 info$/m,
+      /^10 offers checked \(today 2025-06-01\): 0 errors, 2 warnings, 1 info$/m,
     );
   });
 
@@ -51,6 +51,24 @@ describe('cashback check', () => {
       path: 'valid_to',
       line: 13,
     });
+  });
+
+  test('warns of an offer whose scope no transaction of --sample is in, and exits 2 without the file', async () => {
+    const { merchant_name: _, ...rest } = offer();
+    const file = offersFile('scoped.json', [{ ...rest, scope: { mcc: ['5411'] } }]);
+    const sample = join(cli.dir, 'sample.csv');
+    writeFileSync(
+      sample,
+      'transaction_id,merchant.name,merchant.category_code\nt1,Coffee House,5812\n',
+    );
+    const r = await cli.run(['check', file, '--today', '2025-06-01', '--sample', sample]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(
+      `${file}:13: warning scope_unmatched: offer 1 (line 2): no transaction of the sample (1) is in its scope`,
+    );
+    const missing = await cli.run(['check', file, '--sample', join(cli.dir, 'nowhere.csv')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/nowhere\.csv/);
   });
 
   test('exits 2 on a file that is not JSON or not an array, and on a bad --today', async () => {

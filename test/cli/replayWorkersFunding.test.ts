@@ -2,7 +2,8 @@
  * `cashback replay --workers N` with funding controls, as users run it (the built command as a
  * child process): budgets shared by customers of different partitions, per offer, day, week and
  * month, caps and activations give the files and summary of one worker, equal to `replay()`'s,
- * from NDJSON (lines routed from their bytes) and CSV (records) alike.
+ * from NDJSON (lines routed from their bytes) and CSV (records) alike; so do scoped offers with a
+ * budget spanning many merchants, caps and history over a scope (their lines pooled).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -161,5 +162,96 @@ describe('cashback replay --workers with budgets, caps and activations', () => {
       const [one, ...more] = outputs[kind] as string[];
       for (const o of more) expect(o, kind).toBe(one);
     }
+  }, 120_000);
+});
+
+describe('cashback replay --workers with a scoped offer that has a budget', () => {
+  const data = generatedData(2032, 240, 2500);
+  const ids = (from: number, to: number) =>
+    Array.from({ length: to - from + 1 }, (_, i) => `m-${from + i}`);
+  const base = { name: 'scoped', warranty: 7, valid_from: '2025-01-01', valid_to: '2026-12-31' };
+  const offers = [
+    ...data.offers.map((o) => {
+      const offer = o as { offer_id: number };
+      return { ...offer, age: [], ...FUNDING[offer.offer_id] };
+    }),
+    // A budget across ten merchant ids, whatever their names.
+    {
+      ...base,
+      offer_id: 20,
+      scope: { merchant_ids: ids(1, 10), exclude_merchants: ['Penny Candy'] },
+      reward: { type: 'fixed', amount: 1.5 },
+      budget: { amount: 20, period: 'month' },
+    },
+    // History over two merchants; the lines of the others at these names go by customer.
+    {
+      ...base,
+      offer_id: 21,
+      scope: { merchants: ['Corner Shop', 'Green Grocer'] },
+      reward: {
+        type: 'tiers',
+        mode: 'marginal',
+        tiers: [
+          { from: 0, rate: 1 },
+          { from: 50, rate: 4 },
+        ],
+      },
+      audience: 'returning',
+      lookback_days: 20,
+    },
+    // A cap per customer over ten other ids, online purchases only.
+    {
+      ...base,
+      offer_id: 22,
+      scope: { merchant_ids: ids(40, 49) },
+      discount: 6,
+      channels: ['online'],
+      customer_cap: { count: 2, period: 'month' },
+    },
+  ];
+  const people = data.customers as { customer_id: string }[];
+  const activations = people.map(({ customer_id }) => ({
+    customer_id,
+    offer_id: 5,
+    date: '2025-02-01T00:00:00',
+  }));
+  const transactions = data.transactions.map((t, i) => ({
+    ...nested(t),
+    ...(i % 3 === 0 ? {} : { channel: i % 3 === 1 ? 'online' : 'in_store' }),
+  }));
+  const reference = replay({ offers, customers: data.customers, activations, transactions });
+
+  it('pays as one replay with 1, 2 and 3 workers, the scoped budget running out across customers', async () => {
+    expect(reference.errors.some((e) => /offer 20 failed its budget check/.test(e.message))).toBe(
+      true,
+    );
+    for (const id of [20, 21, 22]) {
+      const paid = reference.payments.filter((p) => p.offer_id === id);
+      expect(new Set(paid.map((p) => partitionOfId(p.customer_id, 3))).size, `offer ${id}`).toBe(3);
+    }
+    const inputs = [
+      '--offers',
+      file('scoped-offers.json', JSON.stringify(offers)),
+      '--customers',
+      file('scoped-customers.ndjson', ndjson(data.customers)),
+      '--activations',
+      file('scoped-activations.json', JSON.stringify(activations)),
+      '--transactions',
+      file('scoped-tx.ndjson', ndjson(transactions)),
+      '--json',
+    ];
+    const outputs: string[] = [];
+    for (const workers of ['1', '2', '3']) {
+      const out = join(work, `scoped-${workers}.csv`);
+      const errors = join(work, `scoped-${workers}-errors.ndjson`);
+      const r = await cashback([...inputs, '--workers', workers, '--out', out, '--errors', errors]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(paymentsCsv(out), `${workers} workers`).toEqual(reference.payments);
+      expect(lines(errors), `${workers} workers`).toEqual(reference.errors);
+      expect(JSON.parse(r.stdout)).toMatchObject(reference.summary);
+      outputs.push(readFileSync(out, 'utf8') + readFileSync(errors, 'utf8') + r.stdout);
+    }
+    const [one, ...more] = outputs;
+    for (const o of more) expect(o).toBe(one);
   }, 120_000);
 });

@@ -390,13 +390,24 @@ describe('cashback serve', () => {
     expect(customers).toEqual({ Added: 2, Updated: 0, Errors: {} });
     expect(history).toEqual([{ event_id: expect.any(String), errors: {} }]);
     const paid: string[] = transactions[0].payments.map((p: Json) => p.transaction_id);
-    expect(paid.sort()).toEqual(['t-001', 't-002']);
+    expect(paid.sort()).toEqual(['t-001', 't-002', 't-004', 't-005', 't-006']);
+    // Each reward shape and scope of the sample offers pays: 3% by category, a fixed 10 online,
+    // marginal tiers 0.20 + 4.00 + 5.00.
+    expect(
+      (transactions[0].payments as Json[])
+        .filter((p) => ['t-004', 't-005', 't-006'].includes(p.transaction_id))
+        .map((p) => [p.transaction_id, p.cashback]),
+    ).toEqual([
+      ['t-004', 1.26],
+      ['t-005', 10],
+      ['t-006', 9.2],
+    ]);
     expect(Object.keys(transactions[0].errors)).toEqual(['t-003']);
-    expect(byQuery.total_count).toBe(2);
-    expect(byQuery.transactions).toHaveLength(2);
+    expect(byQuery.total_count).toBe(5);
+    expect(byQuery.transactions).toHaveLength(5);
     expect(byHeaders).toEqual(byQuery);
-    // The sample data is from 2025: by the server's clock both payments are confirmed.
-    expect(byQuery.transactions.map((t: Json) => t.status)).toEqual(['confirmed', 'confirmed']);
+    // The sample data is from 2025: by the server's clock every payment is confirmed.
+    expect(byQuery.transactions.map((t: Json) => t.status)).toEqual(Array(5).fill('confirmed'));
     expect(pending.total_count).toBe(0);
     // Half of t-001, returned before its payment day but reported after it, is clawed back (what
     // the return would have taken: 0.34 less the 0.17 that 2.10 earns); t-002, returned on its
@@ -425,7 +436,14 @@ describe('cashback serve', () => {
       status: 'confirmed',
       changes: [{ kind: 'clawback', return_id: 'r-001', amount: 0.17 }],
     });
-    expect(Array.isArray(offers)).toBe(true); // [] once the 2025 sample offers have ended
+    // The sample offers run to 2035: every active one is listed, the scoped ones without a
+    // merchant_name.
+    expect(offers.map((o: Json) => o.offer_id)).toEqual([1, 2, 3, 4, 5, 7, 8, 9, 10]);
+    expect(offers.find((o: Json) => o.offer_id === 10)).toMatchObject({
+      scope: { merchants: ['Maison Home', 'Casa Living'] },
+      reward: { type: 'tiers', mode: 'marginal' },
+    });
+    expect(offers.find((o: Json) => o.offer_id === 8)?.merchant_name).toBeUndefined();
 
     // Load: concurrent batches that each earn cashback, and SIGTERM while requests are in flight.
     const auth = token.Token as string;
@@ -1097,7 +1115,7 @@ describe('cashback serve', () => {
       '--partners',
       partners,
     ]);
-    expect(served.stdout()).toMatch(/offers {8}7 from/);
+    expect(served.stdout()).toMatch(/offers {8}10 from/);
     const r = await fetch(`${url}/get-token`, {
       headers: { applicationId: 'bank-a', applicationKey: 'bank-a-key-0123456789' },
     });

@@ -234,10 +234,10 @@ describe('cashback serve --memory', () => {
       '--memory-max-records',
       '20',
     ]);
-    // The seven sample offers are 7 records; 9 customers make 16, 80% of 20.
+    // The ten sample offers are 10 records; 6 customers make 16, 80% of 20.
     const token = await demoToken(served);
-    const nine = Array.from({ length: 9 }, (_, i) => customer(`c-${i}`));
-    expect((await post(served, token, '/customers/', nine)).status).toBe(200);
+    const six = Array.from({ length: 6 }, (_, i) => customer(`c-${i}`));
+    expect((await post(served, token, '/customers/', six)).status).toBe(200);
     const warning = () => served.logs().find((l) => l.level === 40);
     await served.until(() => warning() !== undefined, 'the warning');
     expect(warning()).toMatchObject({ records: 16, maxRecords: 20 });
@@ -319,12 +319,12 @@ describe('cashback migrate', () => {
     const first = await runCli(cli.dir, ['migrate', '--data-dir', dataDir]);
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout).toBe(
-      `cashback migrate: applied 0001_initial, 0002_deliveries, 0003_returns, 0004_activations, 0005_funding, 0006_return_totals, 0007_ledger to PGlite in ${join(dataDir, 'db')}; schema version 7\n`,
+      `cashback migrate: applied 0001_initial, 0002_deliveries, 0003_returns, 0004_activations, 0005_funding, 0006_return_totals, 0007_ledger, 0008_channel to PGlite in ${join(dataDir, 'db')}; schema version 8\n`,
     );
     const again = await runCli(cli.dir, ['migrate', '--data-dir', dataDir]);
     expect(again.code).toBe(0);
     expect(again.stdout).toBe(
-      `cashback migrate: nothing to apply; PGlite in ${join(dataDir, 'db')} is at schema version 7\n`,
+      `cashback migrate: nothing to apply; PGlite in ${join(dataDir, 'db')} is at schema version 8\n`,
     );
   });
 
@@ -336,7 +336,7 @@ describe('cashback migrate', () => {
         const first = await runCli(cli.dir, ['migrate', '--database-url', db.url]);
         expect(first.code, first.stderr).toBe(0);
         expect(first.stdout).toMatch(
-          /^cashback migrate: applied 0001_initial, 0002_deliveries, 0003_returns, 0004_activations, 0005_funding, 0006_return_totals, 0007_ledger to PostgreSQL at postgres:\/\/\S+; schema version 7\n$/,
+          /^cashback migrate: applied 0001_initial, 0002_deliveries, 0003_returns, 0004_activations, 0005_funding, 0006_return_totals, 0007_ledger, 0008_channel to PostgreSQL at postgres:\/\/\S+; schema version 8\n$/,
         );
         const again = await runCli(cli.dir, ['migrate'], { DATABASE_URL: db.url });
         expect(again.code).toBe(0);

@@ -60,6 +60,7 @@ describe('decide and its offers', () => {
       offers: set.offers,
       historyKeys: set.historyKeys,
       maxLookbackDays: set.maxLookbackDays,
+      historyKeysOf: set.historyKeysOf,
     };
     expect(() => decide(batch, { ...state(), offers: lookAlike })).toThrow(
       new TypeError('state.offers must be an OfferSet from compileOffers, got an object'),

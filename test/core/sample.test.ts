@@ -89,7 +89,7 @@ describe('the bundled sample data set', () => {
       currency: 'EUR',
       // As of the latest date-time of the sample, every payment day has begun.
       liability: {
-        asOf: '2026-01-02T09:15:00.000',
+        asOf: '2036-01-02T09:15:00.000',
         pending: { count: 0, cashback: '0.00' },
         confirmed: { count: 9, cashback: '38.52' },
         cancelled: { count: 0, cashback: '0.00' },

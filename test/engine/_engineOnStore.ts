@@ -685,6 +685,14 @@ export function describeEngineOnStore(createStore: () => Promise<Store>): void {
       expect(event?.payload).toEqual({ type: 'offer.updated', timestamp: NOON, data: seedShape });
     });
 
+    test('lists an offer of the seed shape byte for byte as before: its keys in their order', async () => {
+      const engine = await engineOf();
+      await engine.upsertOffers([offer({ discount: '5.50', min_amount: 10 })]);
+      expect(JSON.stringify(await engine.activeOffers())).toBe(
+        '[{"offer_id":1,"name":"Coffee 5%","merchant_name":"Coffee House","merchant_logo":"https://example.com/coffee.png","warranty":14,"age":[],"gender":[],"category_name":"Food","discount":5.5,"valid_from":"2025-01-01","valid_to":"2025-12-31","active":true,"min_amount":10}]',
+      );
+    });
+
     test('follows offer changes: a deactivated offer leaves the list', async () => {
       const engine = await engineOf();
       await engine.upsertOffers([offer(), offer({ offer_id: 2 })]);
@@ -1216,6 +1224,143 @@ export function describeEngineOnStore(createStore: () => Promise<Store>): void {
         'down',
         'Europe/Paris',
       ]);
+    });
+  });
+
+  describe('rewards and scopes through the store', () => {
+    /** A scoped offer paying `reward`. */
+    function scopedOffer(over: Record<string, unknown> = {}): Record<string, unknown> {
+      const { merchant_name: _, discount: _d, ...rest } = offer();
+      return { ...rest, scope: { mcc: ['5411'] }, reward: { type: 'fixed', amount: 2 }, ...over };
+    }
+    const grocer = (name: string, over: Record<string, unknown> = {}) =>
+      tx({ merchant: { id: name, name, category_code: '5411' }, ...over });
+
+    test('lists reward, scope and channels as loaded, amounts as numbers, and no merchant_name', async () => {
+      const engine = await engineOf({
+        partners: createMemoryPartners([{ application_id: A, webhook_url: 'https://a.example/h' }]),
+      });
+      const {
+        age: _a,
+        gender: _g,
+        merchant_logo: _l,
+        category_name: _c,
+        ...bare
+      } = scopedOffer({
+        scope: { mcc: ['5411'], exclude_merchants: ['  Big Box '] },
+        reward: {
+          type: 'tiers',
+          mode: 'marginal',
+          tiers: [
+            { from: '0', rate: '1.5' },
+            { from: 20, rate: 5 },
+          ],
+        },
+        channels: ['online'],
+      });
+      await engine.upsertOffers([bare]);
+      const listed = {
+        offer_id: 1,
+        name: 'Coffee 5%',
+        scope: { mcc: ['5411'], exclude_merchants: ['Big Box'] },
+        channels: ['online'],
+        warranty: 14,
+        valid_from: '2025-01-01',
+        valid_to: '2025-12-31',
+        active: true,
+        age: [],
+        gender: [],
+        reward: {
+          type: 'tiers',
+          mode: 'marginal',
+          tiers: [
+            { from: 0, rate: 1.5 },
+            { from: 20, rate: 5 },
+          ],
+        },
+      };
+      expect(await engine.activeOffers()).toEqual([listed]);
+      expect(Object.keys((await engine.activeOffers())[0] ?? {})).not.toContain('merchant_name');
+      const [event] = await outboxOf(engine, A);
+      expect(event?.payload).toEqual({ type: 'offer.updated', timestamp: NOON, data: listed });
+    });
+
+    test('a scoped returning offer counts stored purchases at any merchant of its scope', async () => {
+      const engine = await ready([scopedOffer({ audience: 'returning' })]);
+      await engine.addHistory(A, [
+        history({
+          transaction_id: 'h1',
+          merchant: { name: 'Coffee House', category_code: '5812' },
+        }),
+        // History without a category code is in no mcc scope.
+        history({ transaction_id: 'h2', merchant: { name: 'Green Grocer' } }),
+      ]);
+      const first = await engine.addTransactions(A, [grocer('Corner Shop')]);
+      expect(first.details.errors.map((e) => e.code)).toEqual(['no_offer']);
+      await engine.addHistory(A, [
+        history({
+          transaction_id: 'h3',
+          merchant: { name: 'Green Grocer', category_code: '5411' },
+        }),
+      ]);
+      const second = await engine.addTransactions(A, [
+        grocer('Corner Shop', { transaction_id: 't2', date: '2025-06-03T09:00:00' }),
+      ]);
+      expect(second.payments).toEqual([
+        { cashback: 2, payment_date: '2025-06-17', transaction_id: 't2' },
+      ]);
+    });
+
+    test('a batch reads scopes and merchants together: earlier items of its own count', async () => {
+      const engine = await ready([
+        scopedOffer({ offer_id: 1, audience: 'returning' }),
+        offer({ offer_id: 2, audience: 'new' }),
+      ]);
+      const r = await engine.addTransactions(A, [
+        grocer('Green Grocer', { date: '2025-06-02T09:00:00' }),
+        tx({ transaction_id: 't2', date: '2025-06-02T10:00:00' }),
+        grocer('Corner Shop', { transaction_id: 't3', date: '2025-06-02T11:00:00' }),
+        tx({ transaction_id: 't4', date: '2025-06-02T12:00:00' }),
+      ]);
+      expect(r.details.payments.map((p) => [p.transaction_id, p.offer_id])).toEqual([
+        ['t2', 2],
+        ['t3', 1],
+      ]);
+    });
+
+    test("keeps a transaction's channel and judges channels on it", async () => {
+      const engine = await ready([offer({ channels: ['in_store'] })]);
+      const r = await engine.addTransactions(A, [
+        tx({ channel: 'in_store' }),
+        tx({ transaction_id: 't2', channel: 'online' }),
+      ]);
+      expect(r.payments.map((p) => p.transaction_id)).toEqual(['t1']);
+      expect(r.errors).toEqual({
+        t2: 'No cashback offer associated with this transaction: offer 1 failed its channel check',
+      });
+      const stored = await engine.store.transactions.get(A, ['t1', 't2']);
+      expect(stored.map((t) => t.channel).sort()).toEqual(['in_store', 'online']);
+    });
+
+    test('a return works a fixed reward out on the net amount', async () => {
+      const engine = await ready([
+        scopedOffer({ reward: { type: 'fixed', amount: 10 }, min_amount: 50 }),
+      ]);
+      await engine.addTransactions(A, [
+        grocer('Green Grocer', { amount: 100 }),
+        grocer('Green Grocer', { transaction_id: 't2', amount: 100 }),
+      ]);
+      const r = await engine.addReturns(A, [
+        { return_id: 'r1', transaction_id: 't1', date: '2025-06-03T10:00:00', amount: 95 },
+        { return_id: 'r2', transaction_id: 't2', date: '2025-06-03T10:00:00', amount: 45 },
+      ]);
+      // t1: net 5 is below min_amount 50; t2: min(10, 55) stands.
+      expect(r.adjustments.map((a) => [a.transaction_id, a.previous_cashback, a.cashback])).toEqual(
+        [
+          ['t1', 10, 0],
+          ['t2', 10, 10],
+        ],
+      );
     });
   });
 }

@@ -10,7 +10,6 @@ import { screenCustomers } from '../../src/core/customers.js';
 import { purchaseOf, screenHistory } from '../../src/core/decide.js';
 import { type CashbackEngine, createEngine } from '../../src/engine/entry.js';
 import {
-  compileOffers,
   type DecideState,
   decide,
   type ParsedCustomer,
@@ -20,6 +19,8 @@ import {
   parseTransaction,
   resolveOptions,
 } from '../../src/index.js';
+import { scopeHistoryKeys } from '../../src/matching/candidates.js';
+import { compileOfferSet } from '../../src/matching/compileOffers.js';
 import {
   customerArbitrary,
   historyTransactionArbitrary,
@@ -34,7 +35,8 @@ const OPTIONS = resolveOptions({ timeZone: 'Europe/Paris' });
 interface PartnerModel {
   customers: Map<string, ParsedCustomer>;
   ids: Set<string>;
-  purchases: Map<string, Purchase[]>;
+  /** Every stored transaction, by customer. */
+  stored: Map<string, ParsedTransaction[]>;
   payments: Payment[];
 }
 
@@ -48,22 +50,37 @@ interface Real {
 }
 
 function stateOf(model: Model, partner: PartnerModel): DecideState {
+  const offers = compileOfferSet([...model.offers.values()]);
+  // A customer's purchases at a merchant key, or in a scope (by its key), worked out from every
+  // stored transaction of the customer.
+  const purchases = (c: string, k: string): Purchase[] =>
+    (partner.stored.get(c) ?? [])
+      .filter(
+        (tx) =>
+          tx.merchantKey === k ||
+          scopeHistoryKeys(
+            offers,
+            tx.merchantKey,
+            tx.merchant.id,
+            tx.merchant.category_code,
+          ).includes(k),
+      )
+      .map(purchaseOf);
   return {
-    offers: compileOffers([...model.offers.values()]),
+    offers,
     options: OPTIONS,
     customer: (id) => partner.customers.get(id),
     hasTransaction: (id) => partner.ids.has(id),
-    purchases: (c, k) => partner.purchases.get(`${c}\u0000${k}`),
+    purchases,
   };
 }
 
 function store(partner: PartnerModel, accepted: readonly ParsedTransaction[]): void {
   for (const tx of accepted) {
     partner.ids.add(tx.transactionId);
-    const key = `${tx.customerId}\u0000${tx.merchantKey}`;
-    const list = partner.purchases.get(key) ?? [];
-    list.push(purchaseOf(tx));
-    partner.purchases.set(key, list);
+    const list = partner.stored.get(tx.customerId) ?? [];
+    list.push(tx);
+    partner.stored.set(tx.customerId, list);
   }
 }
 
@@ -298,7 +315,7 @@ describe('the engine against a model', () => {
             partners: Object.fromEntries(
               PARTNERS.map((p) => [
                 p,
-                { customers: new Map(), ids: new Set(), purchases: new Map(), payments: [] },
+                { customers: new Map(), ids: new Set(), stored: new Map(), payments: [] },
               ]),
             ),
           };

@@ -14,7 +14,7 @@ import { chromium } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { backtestReport } from '../../src/files/index.js';
 import { backtest } from '../../src/index.js';
-import { doubledOffers, REPORT_SHA256 } from './_reportBytes.js';
+import { doubledOffers, REPORT_SHA256, seedOffers } from './_reportBytes.js';
 import { generatedData, nested, sampleData } from './generated.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -23,9 +23,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('the backtest HTML report', () => {
   it('has the bytes of the report from before for the sample data', async () => {
-    const { offers, customers, history, transactions } = sampleData();
+    const { customers, history, transactions } = sampleData();
     const result = await backtest({
-      baseline: offers,
+      baseline: seedOffers(),
       candidate: doubledOffers(),
       customers,
       history,
@@ -58,6 +58,35 @@ describe('the backtest HTML report', () => {
     for (const c of shown.charts) expect(c.marks, c.id).toBeGreaterThan(5);
     expect(shown.problems).toEqual([]);
     expect(shown.requests).toEqual([]);
+  });
+
+  it('shows the tables by merchant category and reward type only when an offer has a reward or a scope', async () => {
+    const data = generatedData(8, 40, 600);
+    type OfferJson = { offer_id: number; merchant_name?: string; discount?: number };
+    const seedShaped = (data.offers as OfferJson[]).filter(
+      (o) => o.merchant_name !== undefined && o.discount !== undefined,
+    );
+    const tiered = seedShaped.map(({ discount, ...o }) =>
+      o.offer_id === 1
+        ? {
+            ...o,
+            reward: { type: 'tiers', mode: 'marginal', tiers: [{ from: 0, rate: discount }] },
+          }
+        : { ...o, discount },
+    );
+    const run = (candidate: unknown[]) =>
+      backtest({
+        baseline: seedShaped,
+        candidate,
+        customers: data.customers,
+        transactions: data.transactions.map(nested),
+      });
+    const plain = backtestReport(await run(seedShaped));
+    expect(plain).not.toContain('By reward type');
+    const html = backtestReport(await run(tiered));
+    expect(html).toContain('<h2>By merchant category (MCC)</h2>');
+    expect(html).toContain('<h2>By reward type</h2>');
+    expect(html).toMatch(/<th>tiers<\/th>/);
   });
 
   it('renders the budget burn chart and shows the tables of budgets and held-back cashback', async () => {

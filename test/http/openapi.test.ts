@@ -508,6 +508,41 @@ describe('the response check of the HTTP tests', () => {
     }
   });
 
+  test('accepts offers of every reward shape, scope and channels; rejects a reward amount as text', () => {
+    const { merchant_name: _, discount: _d, ...bare } = offer({ active: true });
+    const scoped = {
+      ...bare,
+      scope: { mcc: ['5411'], exclude_merchants: ['X'] },
+      channels: ['online'],
+    };
+    const rewards = [
+      { type: 'percent', rate: 5, max_eligible_amount: 200 },
+      { type: 'fixed', amount: 10 },
+      {
+        type: 'tiers',
+        mode: 'marginal',
+        tiers: [
+          { from: 0, rate: 0 },
+          { from: 20, rate: 5 },
+        ],
+      },
+    ];
+    for (const reward of rewards) {
+      expect(() =>
+        checkAgainstOpenApi('GET', '/active-offers', 200, [{ ...scoped, reward }]),
+      ).not.toThrow();
+    }
+    for (const reward of [
+      { type: 'fixed', amount: '10' },
+      { type: 'percent', rate: 5, extra: 1 },
+      { type: 'tiers', mode: 'stepped', tiers: [{ from: 0, rate: 1 }] },
+    ]) {
+      expect(() =>
+        checkAgainstOpenApi('GET', '/active-offers', 200, [{ ...scoped, reward }]),
+      ).toThrow(/does not match/);
+    }
+  });
+
   test('rejects an error body off the one shape, or an unknown error code', () => {
     expect(() =>
       checkAgainstOpenApi('POST', '/transactions', 400, { error: 'invalid_json' }),

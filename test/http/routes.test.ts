@@ -356,6 +356,42 @@ describe('GET /active-offers', () => {
   });
 });
 
+describe('rewards, scopes and channels over HTTP', () => {
+  test('lists scoped offers with reward, scope and channels, and pays a transaction on its channel', async () => {
+    const s = await ready();
+    const { merchant_name: _m, discount: _d, ...bare } = offer({ offer_id: 9 });
+    const scoped = {
+      ...bare,
+      scope: { mcc: ['5411'] },
+      channels: ['online'],
+      reward: { type: 'fixed', amount: '2.50' },
+    };
+    await s.engine.upsertOffers([scoped]);
+    const offers = await s.get(A, '/active-offers');
+    expect(offers.body.find((o: { offer_id: number }) => o.offer_id === 9)).toEqual({
+      ...bare,
+      scope: { mcc: ['5411'] },
+      channels: ['online'],
+      reward: { type: 'fixed', amount: 2.5 },
+      active: true,
+    });
+    const grocer = { id: 'g1', name: 'Green Grocer', category_code: '5411' };
+    const r = await s.post(A, '/transactions', [
+      tx({ merchant: grocer, channel: 'online' }),
+      tx({ transaction_id: 't2', merchant: grocer }),
+      tx({ transaction_id: 't3', merchant: grocer, channel: 'phone' }),
+    ]);
+    expect(r.status).toBe(200);
+    expect(r.body[0].payments).toEqual([
+      { transaction_id: 't1', cashback: 2.5, payment_date: '2025-06-16' },
+    ]);
+    expect(r.body[0].errors).toEqual({
+      t2: 'No cashback offer associated with this transaction: offer 9 failed its channel check',
+      t3: "Invalid transaction: channel must be one of 'online', 'in_store'",
+    });
+  });
+});
+
 describe('GET /healthz and GET /openapi.json', () => {
   test('need no token', async () => {
     h = await startHarness();

@@ -83,11 +83,11 @@ describe('compileOffers', () => {
       "5 age.2: '40-30' is not an age label A-B or A+",
       '6 merchant_name: must not be empty',
       '#6 offer_id: is required',
-      '#6 merchant_name: is required',
       '#6 warranty: is required',
-      '#6 discount: is required',
       '#6 valid_from: is required',
       '#6 valid_to: is required',
+      '#6 discount: is required (or reward)',
+      '#6 merchant_name: is required (or scope)',
     ]);
   });
 
@@ -186,7 +186,7 @@ describe('compileOffers', () => {
   test('rejects an unknown option, naming the nearest known one', () => {
     expect(() => compileOffers([offer()], { operator: undefined } as never)).toThrow(
       new TypeError(
-        "compileOffers options: unknown option 'operator'; did you mean 'operators'? (known: operators)",
+        "compileOffers options: unknown option 'operator'; did you mean 'operators'? (known: operators, scale)",
       ),
     );
   });

@@ -351,7 +351,12 @@ describe('explain', () => {
     const set = compileOffers([offer()]);
     const e = explain(tx(), { offers: set, customer: customer() });
     expect(e).toEqual(explain(tx(), { offers: [offer()], customer: customer() }));
-    const lookAlike = { offers: set.offers, historyKeys: new Set<string>(), maxLookbackDays: 0 };
+    const lookAlike = {
+      offers: set.offers,
+      historyKeys: new Set<string>(),
+      maxLookbackDays: 0,
+      historyKeysOf: () => [],
+    };
     expect(() => explain(tx(), { offers: lookAlike, customer: customer() })).toThrow(
       new TypeError('context.offers must be an OfferSet from compileOffers, got an object'),
     );

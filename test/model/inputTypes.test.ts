@@ -6,6 +6,8 @@
 import { describe, expectTypeOf, test } from 'vitest';
 import type { z } from 'zod';
 import type {
+  Channel,
+  ChannelSchema,
   CustomerInput,
   CustomerSchema,
   HistoryTransactionInput,
@@ -16,6 +18,10 @@ import type {
   MerchantSchema,
   OfferInput,
   OfferSchema,
+  RewardInput,
+  RewardSchema,
+  ScopeInput,
+  ScopeSchema,
   TransactionInput,
   TransactionSchema,
 } from '../../src/model/schemas.js';
@@ -30,6 +36,9 @@ describe('the input types', () => {
       z.input<typeof HistoryTransactionSchema>
     >();
     expectTypeOf<OfferInput>().toEqualTypeOf<z.input<typeof OfferSchema>>();
+    expectTypeOf<RewardInput>().toEqualTypeOf<z.input<typeof RewardSchema>>();
+    expectTypeOf<ScopeInput>().toEqualTypeOf<z.input<typeof ScopeSchema>>();
+    expectTypeOf<Channel>().toEqualTypeOf<z.input<typeof ChannelSchema>>();
   });
 
   test('are what the schemas give back, for the location and the merchant', () => {

@@ -63,6 +63,21 @@ describe('parseTransaction', () => {
     expect(withId.ok === false && withId.key).toBe('a');
   });
 
+  test('reads an optional channel, online or in_store, and refuses any other value, history too', () => {
+    const parsed = (t: Record<string, unknown>, asHistory = false) => {
+      const r = parseTransaction(t, 0, 'UTC', asHistory);
+      return r.ok ? r.value.channel : r.issues;
+    };
+    expect(parsed(tx())).toBeUndefined();
+    expect(parsed(tx({ channel: 'online' }))).toBe('online');
+    expect(parsed(history({ channel: 'in_store' }), true)).toBe('in_store');
+    for (const channel of ['web', 'Online', '', null, 1]) {
+      expect(parsed(tx({ channel }))).toEqual([
+        { path: 'channel', message: "must be one of 'online', 'in_store'" },
+      ]);
+    }
+  });
+
   test('accepts a history item with only the required fields', () => {
     expect(issuesOf(history(), true)).toEqual([]);
     expect(issuesOf(history({ location: 'Paris' }), true)).toEqual([
@@ -97,6 +112,9 @@ const anyValue = fc.oneof(
     '\udc00',
     '\ud83d\ude00',
     `1.${'5'.repeat(1001)}`,
+    'online',
+    'in_store',
+    'ONLINE',
   ),
   fc.double(),
   fc.integer({ min: -5, max: 5 }),
@@ -112,6 +130,7 @@ function mutate(base: Record<string, unknown>) {
           'merchant.name',
           'merchant.id',
           'location.city',
+          'channel',
           'extra',
         ),
         anyValue,

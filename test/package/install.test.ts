@@ -27,6 +27,7 @@ import { requireCurrentDist } from './_distCurrent.js';
 import { packInto } from './_pack.js';
 
 const MAX_PACKAGES = 45;
+// 25 MB until rewards and scopes added about 0.1 MB to dist/ (docs/concepts.md, Rewards).
 const MAX_BYTES = 26_000_000;
 
 let work: string;

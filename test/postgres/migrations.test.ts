@@ -101,7 +101,7 @@ describe('migrations', () => {
     }
   });
 
-  it('on PGlite: version 7 brings a store of version 6 forward: its offers and payments at revision 1', async () => {
+  it('on PGlite: versions 7 and 8 bring a store of version 6 forward: its offers and payments at revision 1', async () => {
     const db = await PGlite.create();
     try {
       await applyMigrations(pgliteDriver(db, false), MIGRATIONS.slice(0, 6));
@@ -123,7 +123,7 @@ describe('migrations', () => {
            cashback_amount, payment_date, country, city, event_id, order_key)
          VALUES ('bank-a', 't1', 'c1', 4, 1.5, '2025-06-02', 'FR', 'Lyon', 'e1', '\\x0074')`,
       );
-      expect(await migrate({ db })).toEqual([7]);
+      expect(await migrate({ db })).toEqual([7, 8]);
       const store = await createPgliteStore({ db });
       const [current] = await store.offers.list();
       expect(current).toMatchObject({ offer, revision: 1 });

@@ -49,6 +49,9 @@ interface Customer {
 interface Stored {
   readonly customerId: string;
   readonly merchant: string;
+  /** The merchant's id and category code as sent (`''` when a history item had none). */
+  readonly merchantId: string;
+  readonly category: string;
   readonly at: Instant;
   readonly day: number;
 }
@@ -147,6 +150,44 @@ function evaluate(node: Json, facts: Json): boolean {
     default:
       throw new Error(`reference: operator ${String(node.operator)}`);
   }
+}
+
+/** Eligibility, scope: at the offer's merchant, or in its scope (docs/concepts.md, Scopes). */
+function inPlace(offer: Json, merchant: string, id: string, category: string): boolean {
+  if (typeof offer.merchant_name === 'string') return merchantOf(offer.merchant_name) === merchant;
+  const scope = offer.scope as Json;
+  const names = (key: string) => ((scope[key] as string[] | undefined) ?? []).map(merchantOf);
+  if (names('exclude_merchants').includes(merchant)) return false;
+  return (
+    names('merchants').includes(merchant) ||
+    ((scope.merchant_ids as string[] | undefined) ?? []).includes(id) ||
+    ((scope.mcc as string[] | undefined) ?? []).includes(category)
+  );
+}
+
+/** What an offer's discount or reward pays on an amount, unrounded (docs/concepts.md, Rewards). */
+function rewardOn(offer: Json, amount: Dec): Dec {
+  if (offer.discount !== undefined) return amount.times(dec(offer.discount)).div(100);
+  const r = offer.reward as Json;
+  if (r.type === 'fixed') return D.min(amount, dec(r.amount));
+  if (r.type === 'percent') {
+    const eligible =
+      r.max_eligible_amount === undefined ? amount : D.min(amount, dec(r.max_eligible_amount));
+    return eligible.times(dec(r.rate)).div(100);
+  }
+  const tiers = (r.tiers as Json[]).map((t) => ({ from: dec(t.from), rate: dec(t.rate) }));
+  if (r.mode === 'whole') {
+    let rate = new D(0);
+    for (const t of tiers) if (t.from.lte(amount)) rate = t.rate;
+    return amount.times(rate).div(100);
+  }
+  let sum = new D(0);
+  tiers.forEach((t, i) => {
+    const end = tiers[i + 1]?.from;
+    const top = end === undefined || amount.lt(end) ? amount : end;
+    if (top.gt(t.from)) sum = sum.plus(top.minus(t.from).times(t.rate).div(100));
+  });
+  return sum;
 }
 
 /** A budget or a customer cap (docs/concepts.md, Funding controls). */
@@ -280,7 +321,7 @@ export function referenceReplay(
     tx: {
       transactionId: string;
       customerId: string;
-      merchant: { name: string };
+      merchant: { name: string; id: string; category_code: string };
       when: { seconds: number; dayText: string };
     },
   ) => {
@@ -288,6 +329,8 @@ export function referenceReplay(
     stored.push({
       customerId: tx.customerId,
       merchant: merchantOf(tx.merchant.name),
+      merchantId: tx.merchant.id,
+      category: tx.merchant.category_code,
       at: instantOf(raw, tx.when.seconds),
       day: dayNumber(tx.when.dayText),
     });
@@ -328,21 +371,25 @@ export function referenceReplay(
     const weekday = ((new Date(dayNo * 86_400_000).getUTCDay() + 6) % 7) + 1;
     const instant = instantOf(item, tx.when.seconds);
     const at = (period: string) => periodOf(period, day, dayNo, weekday);
-    // Audience: earlier purchases are strictly before this one and at most lookback days before its day.
-    const earlier = (lookback: number) =>
+    // Audience: earlier purchases are strictly before this one and at most lookback days before
+    // its day, at the offer's merchant or in its scope.
+    const earlier = (offer: Json, lookback: number) =>
       stored.filter(
         (p) =>
           p.customerId === tx.customerId &&
-          p.merchant === merchant &&
+          inPlace(offer, p.merchant, p.merchantId, p.category) &&
           before(p.at, instant) &&
           p.day >= dayNo - lookback,
       ).length;
+    const channel = (item as Json).channel;
 
     let best: { offer: Json; cashback: Dec } | undefined;
     let matched = false;
     for (const offer of data.offers as readonly Json[]) {
       if ((offer.active ?? true) !== true) continue;
-      if (merchantOf(offer.merchant_name as string) !== merchant) continue;
+      if (!inPlace(offer, merchant, tx.merchant.id, tx.merchant.category_code)) continue;
+      const channels = offer.channels as string[] | undefined;
+      if (channels !== undefined && !channels.includes(channel as string)) continue;
       if (day < (offer.valid_from as string) || day > (offer.valid_to as string)) continue;
       // Before the birthday nobody has an age, and no offer pays (docs/decisions.md, Outcomes).
       if (day < customer.birthday) continue;
@@ -354,8 +401,8 @@ export function referenceReplay(
       if (offer.min_amount !== undefined && amount.lt(dec(offer.min_amount))) continue;
       const lookback = (offer.lookback_days as number | undefined) ?? 365;
       const audience = offer.audience ?? 'all';
-      if (audience === 'new' && earlier(lookback) > 0) continue;
-      if (audience === 'returning' && earlier(lookback) === 0) continue;
+      if (audience === 'new' && earlier(offer, lookback) > 0) continue;
+      if (audience === 'returning' && earlier(offer, lookback) === 0) continue;
       if (offer.conditions !== undefined) {
         const facts = {
           transaction: {
@@ -364,15 +411,15 @@ export function referenceReplay(
             amount: Number(amount.toString()),
           },
           customer: { location: { city: customer.city } },
-          history: { merchant_purchases: earlier(lookback) },
+          history: { merchant_purchases: earlier(offer, lookback) },
         };
         if (!evaluate(offer.conditions as Json, facts)) continue;
       }
       // Round the raw cashback, then cap it at max_cashback rounded down to the scale.
-      let cashback = amount
-        .times(dec(offer.discount))
-        .div(100)
-        .toDecimalPlaces(options.scale, MODES[options.rounding]);
+      let cashback = rewardOn(offer, amount).toDecimalPlaces(
+        options.scale,
+        MODES[options.rounding],
+      );
       if (offer.max_cashback !== undefined) {
         const cap = dec(offer.max_cashback).toDecimalPlaces(options.scale, Decimal.ROUND_DOWN);
         if (cashback.gt(cap)) cashback = cap;

@@ -28,7 +28,12 @@ function withActivations(scenario: Scenario) {
     const name = merchant?.name;
     // The offers at its merchant first, so that activations meet offers that would pay.
     const here = scenario.offers
-      .filter((o) => typeof name === 'string' && merchantKey(o.merchant_name) === merchantKey(name))
+      .filter(
+        (o) =>
+          typeof name === 'string' &&
+          o.merchant_name !== undefined &&
+          merchantKey(o.merchant_name) === merchantKey(name),
+      )
       .map((o) => o.offer_id);
     return [{ customer_id, date, here }];
   });

@@ -11,6 +11,7 @@ import {
   parseTransaction,
   replay,
 } from '../../src/index.js';
+import { compileOfferSet } from '../../src/matching/compileOffers.js';
 import {
   customerArbitrary,
   historyTransactionArbitrary,
@@ -22,19 +23,59 @@ import {
 } from '../../src/testing/index.js';
 
 describe('arbitraries', () => {
-  it('offerArbitrary draws offers that load, at a merchant of the pool', () => {
+  it('offerArbitrary draws offers that load, at a merchant of the pool or scoped to its names', () => {
     const pool = ['Coffee House', 'Book Nook', 'Fuel Stop', 'Green Grocer'].map(merchantKey);
     fc.assert(
       fc.property(
         fc.uniqueArray(offerArbitrary(), { selector: (o) => o.offer_id, maxLength: 8 }),
         (offers) => {
-          const set = compileOffers(offers);
+          const set = compileOfferSet(offers);
           expect(set.offers).toHaveLength(offers.length);
-          for (const o of set.offers) expect(pool).toContain(merchantKey(o.merchant_name));
+          for (const o of set.compiled) {
+            const names = o.scope === undefined ? [o.merchantKey] : [...o.scope.merchants];
+            for (const name of names) expect(pool).toContain(name);
+          }
         },
       ),
       { numRuns: 200 },
     );
+  });
+
+  it('offerArbitrary draws every reward shape, scope and channel, and none when switched off', () => {
+    const seen = new Set<string>();
+    for (const o of fc.sample(offerArbitrary(), { numRuns: 500, seed: 5 })) {
+      expect(compileOffers([o], { scale: 0 }).offers).toHaveLength(1);
+      const r = o.reward;
+      seen.add(r === undefined ? 'discount' : r.type === 'tiers' ? `tiers ${r.mode}` : r.type);
+      if (r?.type === 'percent' && r.max_eligible_amount !== undefined) seen.add('max_eligible');
+      for (const key of Object.keys(o.scope ?? { merchant_name: 1 })) seen.add(key);
+      for (const c of o.channels ?? []) seen.add(c);
+    }
+    expect([...seen].sort()).toEqual(
+      [
+        'discount',
+        'percent',
+        'max_eligible',
+        'fixed',
+        'tiers whole',
+        'tiers marginal',
+        'merchant_name',
+        'merchants',
+        'merchant_ids',
+        'mcc',
+        'exclude_merchants',
+        'online',
+        'in_store',
+      ].sort(),
+    );
+    const plain = fc.sample(offerArbitrary({ rewards: false, scopes: false, channels: false }), {
+      numRuns: 200,
+      seed: 5,
+    });
+    for (const o of plain) {
+      expect(o.merchant_name !== undefined && o.discount !== undefined).toBe(true);
+      expect([o.reward, o.scope, o.channels]).toEqual([undefined, undefined, undefined]);
+    }
   });
 
   it('offerArbitrary draws budgets and caps of every kind and period with funding, and none without', () => {

@@ -1,14 +1,17 @@
 /**
  * Property 6: the exact fast path of `computeCashback` (safe integers) equals the decimal.js
- * reference `cashbackReference` for every amount, discount, cap, scale 0–4 and rounding mode,
- * huge amounts and many decimals included.
+ * reference `cashbackReference` for every amount, reward (a discount, a percent up to an eligible
+ * amount, a fixed amount, whole and marginal tiers), cap, scale 0–4 and rounding mode, huge
+ * amounts and many decimals included.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { resolveOptions } from '../../src/index.js';
 import { cashbackReference, computeCashback } from '../../src/matching/cashback.js';
 import { compileOfferSet } from '../../src/matching/compileOffers.js';
+import { compileReward } from '../../src/matching/compileReward.js';
 import { type ExactAmount, parseAmount } from '../../src/model/money.js';
+import type { RewardInput } from '../../src/model/schemas.js';
 import { amountArbitrary } from '../../src/testing/_internals/amounts.js';
 import { ROUNDINGS } from './_options.js';
 
@@ -42,6 +45,40 @@ const discount = fc
 
 const cap = fc.option(fc.oneof(decimalText, amountArbitrary(true)), { nil: undefined });
 
+/** A rate in [0, 100] with 0–8 decimals, 0 included. */
+const rate = fc.oneof(fc.constant('0'), discount);
+
+/** 1–20 tiers: `from` strictly ascending from 0, some rate above 0. */
+const tiers = fc
+  .tuple(
+    fc.uniqueArray(fc.oneof(decimalText, amountArbitrary(true), nearLimits), {
+      maxLength: 19,
+      selector: (t) => exact(t).decimal.toFixed(),
+    }),
+    fc.array(rate, { minLength: 20, maxLength: 20 }),
+    discount,
+  )
+  .map(([froms, rates, paying]) => {
+    const sorted = froms.map(exact).sort((x, y) => x.decimal.comparedTo(y.decimal));
+    const list = [
+      { from: '0', rate: paying },
+      ...sorted.map((f, i) => ({ from: f.text, rate: rates[i] })),
+    ];
+    return list;
+  });
+
+/** Every reward shape. */
+const reward = fc.oneof(
+  fc.record({ type: fc.constant('percent'), rate: discount }),
+  fc.record({
+    type: fc.constant('percent'),
+    rate: discount,
+    max_eligible_amount: fc.oneof(decimalText, amountArbitrary(true)),
+  }),
+  fc.record({ type: fc.constant('fixed'), amount: fc.oneof(decimalText, amountArbitrary(true)) }),
+  fc.record({ type: fc.constant('tiers'), mode: fc.constantFrom('whole', 'marginal'), tiers }),
+);
+
 function exact(v: number | string): ExactAmount {
   const a = parseAmount(v);
   if (typeof a === 'string') throw new Error(`bad generated amount ${String(v)}: ${a}`);
@@ -49,6 +86,45 @@ function exact(v: number | string): ExactAmount {
 }
 
 describe('computeCashback', () => {
+  it('equals the decimal.js reference for every reward shape, cap, scale and rounding mode', () => {
+    fc.assert(
+      fc.property(
+        amount,
+        reward,
+        cap,
+        fc.integer({ min: 0, max: 4 }),
+        fc.constantFrom(...ROUNDINGS),
+        (a, r, c, scale, rounding) => {
+          const [compiled] = compileOfferSet([
+            {
+              offer_id: 1,
+              name: '',
+              merchant_name: 'm',
+              warranty: 0,
+              discount: 1,
+              valid_from: '2025-01-01',
+              valid_to: '2025-12-31',
+              ...(c === undefined ? {} : { max_cashback: c }),
+            },
+          ]).compiled;
+          if (compiled === undefined) throw new Error('no offer compiled');
+          // The reward as compiled, a fixed amount with any number of places included: the
+          // property is about the arithmetic, whatever the load accepts.
+          const offer = { ...compiled, reward: compileReward(undefined, r as RewardInput) };
+          const options = resolveOptions({ scale, rounding });
+          const fast = computeCashback(exact(a), offer, options);
+          const ref = cashbackReference(exact(a), offer, options);
+          expect({
+            units: fast.units,
+            value: fast.value,
+            decimal: fast.decimal?.toFixed(),
+          }).toEqual({ units: ref.units, value: ref.value, decimal: ref.decimal?.toFixed() });
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+
   it('equals the decimal.js reference for every amount, discount, cap, scale and rounding mode', () => {
     fc.assert(
       fc.property(

@@ -94,6 +94,17 @@ export interface BacktestResult {
     readonly audience: readonly BacktestRow[];
   };
   /**
+   * By the merchant category code (`merchant.category_code`, MCC) of the paid transaction;
+   * present, with `byReward`, only when an offer of either set has a `reward` or a `scope`
+   * (docs/concepts.md, Rewards and scopes), so a backtest of merchant-bound discounts is as before.
+   */
+  readonly byCategory?: readonly BacktestRow[];
+  /**
+   * By the reward type of the offer that paid (`percent`, a `discount` included; `fixed`;
+   * `tiers`); present with `byCategory`.
+   */
+  readonly byReward?: readonly BacktestRow[];
+  /**
    * Cashback as decided, taken back by returns and net of returns, over all transactions (key
    * `total`); present only when `returns` were given.
    */
@@ -224,7 +235,8 @@ const byNumber = (a: string, b: string): number => Number(a) - Number(b);
 /**
  * Replays two offer sets over the same customers, history and transactions and returns the
  * difference per offer, per month, per day and per customer segment (paid transactions, cashback,
- * customers reached), with Vega-Lite specifications of the report's charts (docs/backtest.md).
+ * customers reached), and, with rewards or scopes, per merchant category and reward type, with
+ * Vega-Lite specifications of the report's charts (docs/backtest.md).
  * Transactions are parsed once and decided by both sets chunk by chunk, so they may stream.
  * @param data - both offer sets, customers, optional history, and the transactions
  * @param options - the `createReplay` options (`asOf`, the instant of both sets' liability, and
@@ -260,6 +272,8 @@ export async function backtest(
     openSet(data.candidate, shared, withReturns, resolved),
   ] as const;
   const sessions = [opened[0].session, opened[1].session] as const;
+  const rewardTypes = [opened[0].rewardTypes, opened[1].rewardTypes] as const;
+  const shapes = rewardTypes.some((types) => types.shaped);
   const cursor = new ReturnCursor(data.returns ?? [], resolved.timeZone);
   const pushReturns = (date: WallClock | undefined | null): void => {
     const run = cursor.take(date);
@@ -284,6 +298,8 @@ export async function backtest(
     age: new Table(),
     gender: new Table(),
     audience: new Table(),
+    category: new Table(),
+    reward: new Table(),
     total: new Table(),
   };
   const count = (items: readonly ParseResult<ParsedTransaction>[]): void => {
@@ -308,6 +324,10 @@ export async function backtest(
         add(tables.gender, customer.genderKey);
         add(tables.audience, returning ? 'returning' : 'new');
         add(tables.total, 'total');
+        if (shapes) {
+          add(tables.category, tx.merchant.category_code);
+          add(tables.reward, rewardTypes[set].of.get(o.payment.offer_id) ?? 'percent');
+        }
       }
       const stored = outcomes[0][i] as Outcome;
       if (
@@ -336,6 +356,12 @@ export async function backtest(
       gender: tables.gender.build(scale, byText),
       audience: tables.audience.build(scale, byText),
     },
+    ...(shapes
+      ? {
+          byCategory: tables.category.build(scale, byText),
+          byReward: tables.reward.build(scale, byText),
+        }
+      : {}),
     ...(data.returns === undefined ? {} : { returns: netOf(summaries, scale) }),
     ...funding,
     liability: backtestLiability(summaries, scale),
@@ -359,13 +385,31 @@ function openSet(
   shared: Omit<ReplayData, 'offers'>,
   options: CreateReplayOptions,
   resolved: ResolvedOptions,
-): { readonly session: ReplayCore; readonly funding: SetFunding } {
+): {
+  readonly session: ReplayCore;
+  readonly funding: SetFunding;
+  readonly rewardTypes: RewardTypes;
+} {
   if (!Array.isArray(offers)) {
     throw new TypeError(`backtest offers must be an array, got ${describeValue(offers)}`);
   }
-  const set = compileOfferSet(offers, { operators: resolved.operators });
+  const set = compileOfferSet(offers, { operators: resolved.operators, scale: resolved.scale });
   const funding = setFunding(set, resolved, options.returns === true);
-  return { session: openReplay({ ...shared, offers: set }, options, funding.watch), funding };
+  const rewardTypes: RewardTypes = {
+    of: new Map(set.compiled.map((o) => [o.offerId, o.reward.type])),
+    shaped: set.compiled.some((o) => o.offer.reward !== undefined || o.scope !== undefined),
+  };
+  return {
+    session: openReplay({ ...shared, offers: set }, options, funding.watch),
+    funding,
+    rewardTypes,
+  };
+}
+
+/** The reward type of each offer of a set, and whether any has a `reward` or a `scope`. */
+interface RewardTypes {
+  readonly of: ReadonlyMap<number, string>;
+  readonly shaped: boolean;
 }
 
 /**

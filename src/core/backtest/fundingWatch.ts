@@ -2,6 +2,8 @@
 // chunk is looked at with the input `decide` gave matching (what was spent before it, the
 // chunk's earlier payments included) and what matching decided. The checks and amounts are
 // matching's own (`firstFailedCheck`, `fundingRoom`, `computeCashback`).
+
+import { candidatesOfTx } from '../../matching/candidates.js';
 import { cashbackDecimal, compareCashback, computeCashback } from '../../matching/cashback.js';
 import type { CompiledOfferSet } from '../../matching/compileOffers.js';
 import {
@@ -34,10 +36,15 @@ export function withoutFunding(set: CompiledOfferSet): CompiledOfferSet {
     ]),
   );
   const of = (o: CompiledOffer): CompiledOffer => plain.get(o) ?? o;
+  const index = (m: ReadonlyMap<string, readonly CompiledOffer[]>) =>
+    new Map([...m].map(([key, list]) => [key, list.map(of)]));
   return {
     ...set,
     compiled: set.compiled.map(of),
-    byMerchant: new Map([...set.byMerchant].map(([key, list]) => [key, list.map(of)])),
+    byMerchant: index(set.byMerchant),
+    byMerchantId: index(set.byMerchantId),
+    byCategory: index(set.byCategory),
+    scopedHistory: set.scopedHistory.map(of),
   };
 }
 
@@ -57,14 +64,14 @@ export function watchFunding(
   plain: CompiledOfferSet,
   returns: HeldBackReturns | undefined,
 ): ChunkWatcher {
-  const fundedKeys = new Set(
-    [...offers.byMerchant].filter(([, list]) => list.some((o) => o.funded)).map(([key]) => key),
-  );
   const byId = new Map(offers.compiled.map((o) => [o.offerId, o]));
+  // A scope's purchases may be at merchants without a funded offer: then every item is kept.
+  const everyItem = offers.scopedHistory.length > 0;
+  const funded = (tx: ParsedTransaction) => candidatesOfTx(offers, tx)?.some((o) => o.funded);
   return (items, state) => {
-    // Only items at a merchant with a funded offer can be held back or spend a budget; the others
-    // touch neither those merchants' purchases nor any counter.
-    const kept = items.filter((item) => item.ok && fundedKeys.has(item.value.merchantKey));
+    // Only items with a funded candidate can be held back or spend a budget; the others touch
+    // neither those candidates' purchases nor any counter.
+    const kept = items.filter((item) => item.ok && (everyItem || funded(item.value) === true));
     if (kept.length === 0) return undefined;
     // The same state with no budget and no cap: history does not depend on payments.
     const unfunded = decide(kept, { ...state, offers: plain, spent: undefined }).outcomes;
@@ -77,7 +84,7 @@ export function watchFunding(
       const tx = m.tx;
       const would = best.get(tx);
       if (would === undefined) return;
-      budgetChecks(offers.byMerchant.get(tx.merchantKey) ?? [], m, r, burn, options);
+      budgetChecks(candidatesOfTx(offers, tx) ?? [], m, r, burn, options);
       if (would.ok && heldBack(byId.get(would.payment.offer_id), would, m, r, held, options)) {
         returns?.keep(tx, would);
       }

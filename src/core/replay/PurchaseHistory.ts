@@ -5,10 +5,11 @@ import { purchaseOf } from '../decide.js';
 import { PurchaseLists } from '../PurchaseLists.js';
 
 /**
- * The purchases a replay keeps for lookbacks and `history` facts: only at merchants whose offers
- * read history, and only those that the lookback of a transaction that is not late can reach, so
- * memory grows with customers and merchants, not with the transactions read (docs/replay.md,
- * Streaming large data sets).
+ * The purchases a replay keeps for lookbacks and `history` facts: only at merchants and in scopes
+ * whose offers read history (a purchase in a scope is kept under the scope's key as well,
+ * docs/concepts.md, Scopes), and only those that the lookback of a transaction that is not late
+ * can reach, so memory grows with customers and merchants, not with the transactions read
+ * (docs/replay.md, Streaming large data sets).
  */
 export class PurchaseHistory {
   private readonly lists = new PurchaseLists();
@@ -33,13 +34,13 @@ export class PurchaseHistory {
   }
 
   /**
-   * The purchases of a customer at a merchant, as `DecideState.purchases` reads them.
+   * The purchases of a customer under a history key, as `DecideState.purchases` reads them.
    * @param customerId - the customer
-   * @param merchantKey - the merchant key
+   * @param historyKey - a merchant key, or a scope's key
    * @returns the list, if any
    */
-  get(customerId: string, merchantKey: string): readonly Purchase[] | undefined {
-    return this.lists.get(customerId, merchantKey);
+  get(customerId: string, historyKey: string): readonly Purchase[] | undefined {
+    return this.lists.get(customerId, historyKey);
   }
 
   /**
@@ -49,6 +50,10 @@ export class PurchaseHistory {
    */
   store(accepted: readonly ParsedTransaction[]): void {
     const { historyKeys } = this.offers;
+    if (this.offers.scopedHistory.length > 0) {
+      this.storeScoped(accepted);
+      return;
+    }
     if (historyKeys.size === 0) return;
     for (const tx of accepted) {
       if (tx.when.day > this.newestDay && historyKeys.has(tx.merchantKey)) {
@@ -57,16 +62,37 @@ export class PurchaseHistory {
     }
     this.cutoff = this.newestDay - this.lateness - this.offers.maxLookbackDays;
     for (const tx of accepted) {
-      if (!historyKeys.has(tx.merchantKey)) continue;
-      let list = this.lists.listFor(tx.customerId, tx.merchantKey);
-      if (list.length > 0 && (list[0] as Purchase).day < this.cutoff) {
-        const before = list.length;
-        list = list.filter((p) => p.day >= this.cutoff);
-        this.kept -= before - list.length;
-        this.lists.set(tx.customerId, tx.merchantKey, list);
-      }
-      list.push(purchaseOf(tx));
-      this.kept++;
+      if (historyKeys.has(tx.merchantKey)) this.keep(tx, tx.merchantKey);
     }
+  }
+
+  /** `store` when scoped offers read history: each purchase under every key that reads it. */
+  private storeScoped(accepted: readonly ParsedTransaction[]): void {
+    const offers = this.offers;
+    const keys = accepted.map((tx) =>
+      offers.historyKeysOf(tx.merchantKey, tx.merchant.id, tx.merchant.category_code),
+    );
+    accepted.forEach((tx, i) => {
+      if (tx.when.day > this.newestDay && (keys[i] as readonly string[]).length > 0) {
+        this.newestDay = tx.when.day;
+      }
+    });
+    this.cutoff = this.newestDay - this.lateness - this.offers.maxLookbackDays;
+    accepted.forEach((tx, i) => {
+      for (const key of keys[i] as readonly string[]) this.keep(tx, key);
+    });
+  }
+
+  /** Keeps a purchase under one key, dropping what fell before the cutoff from that list. */
+  private keep(tx: ParsedTransaction, key: string): void {
+    let list = this.lists.listFor(tx.customerId, key);
+    if (list.length > 0 && (list[0] as Purchase).day < this.cutoff) {
+      const before = list.length;
+      list = list.filter((p) => p.day >= this.cutoff);
+      this.kept -= before - list.length;
+      this.lists.set(tx.customerId, key, list);
+    }
+    list.push(purchaseOf(tx));
+    this.kept++;
   }
 }

@@ -105,7 +105,7 @@ export function replayCore(
   const resolved: ResolvedOptions = resolveCoreOptions(options);
   const lateness = latenessDays(options.maxLatenessDays, defaultLateness);
   const offers = Array.isArray(data.offers)
-    ? compileOfferSet(data.offers, { operators: resolved.operators })
+    ? compileOfferSet(data.offers, { operators: resolved.operators, scale: resolved.scale })
     : compiledOfferSet(data.offers, 'data.offers');
   const start: ReplayStart = startReplay(
     offers,
@@ -150,7 +150,7 @@ export function replayCore(
   const pushParsed = (items: readonly ParseResult<ParsedTransaction>[]): readonly Outcome[] => {
     // The screener throws for a late item before anything of the chunk is decided or recorded: a
     // chunk that throws leaves the session as it was.
-    const facts = classify(items, customers, offers.historyKeys);
+    const facts = classify(items, customers, offers);
     const marks = screener.screen(facts);
     if (facts.latest !== undefined) liability.saw(facts.latest);
     const outcomes = withDuplicates(items, marks, decideScreened);
@@ -161,7 +161,7 @@ export function replayCore(
     rejected,
     timeZone: resolved.timeZone,
     pushParsed,
-    classify: (items) => classify(items, customers, offers.historyKeys),
+    classify: (items) => classify(items, customers, offers),
     decideScreened,
     push(transactions) {
       const items = parseTransactions(transactions, resolved.timeZone, false, offset);

@@ -1,7 +1,9 @@
+import type { CompiledOfferSet } from '../../matching/compileOffers.js';
 import { formatDay } from '../../model/day.js';
 import type { ParsedTransaction } from '../../model/parseTransaction.js';
 import { TransactionIdSet } from '../../model/TransactionIdSet.js';
 import { type ChunkFacts, ITEM, MARK, screenMark } from '../screening.js';
+import { readsHistoryOf } from './classify.js';
 import { LateTransactionError } from './LateTransactionError.js';
 
 /**
@@ -14,11 +16,11 @@ export class Screener {
   private newestDay = Number.NEGATIVE_INFINITY;
 
   /**
-   * @param historyKeys - merchant keys whose offers read history
+   * @param offers - the offers: which merchants and scopes read history
    * @param lateness - `maxLatenessDays`
    */
   constructor(
-    private readonly historyKeys: ReadonlySet<string>,
+    private readonly offers: CompiledOfferSet,
     readonly lateness: number,
   ) {}
 
@@ -50,7 +52,7 @@ export class Screener {
     for (const tx of accepted) {
       this.ids.add(tx.transactionId);
       const day = tx.when.day;
-      if (day > this.newestDay && this.historyKeys.has(tx.merchantKey)) this.newestDay = day;
+      if (day > this.newestDay && readsHistoryOf(this.offers, tx)) this.newestDay = day;
     }
   }
 

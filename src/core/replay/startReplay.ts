@@ -50,7 +50,7 @@ export function startReplay(
   const registered = new Map<string, ParsedCustomer>();
   for (const c of customerBatch.accepted) registered.set(c.customerId, c);
   const activationStart = applyActivations(offers, registered, activations, options.timeZone);
-  const screener = new Screener(offers.historyKeys, lateness);
+  const screener = new Screener(offers, lateness);
   const items = parseTransactions(history, options.timeZone, true);
   const historyBatch = screenHistory(items, {
     offers,

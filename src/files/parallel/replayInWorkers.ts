@@ -64,7 +64,7 @@ export async function replayInWorkers(
   const asOf = asOfInstant(options.asOf, resolved.timeZone);
   const small = await readSmallInputs(paths, options);
   // Offers are checked here, so that an invalid one is reported once, before any thread starts.
-  const offerSet = compileOfferSet(small.offers);
+  const offerSet = compileOfferSet(small.offers, { scale: resolved.scale });
   const count = Math.max(1, Math.min(workers, availableParallelism() * 4));
   const routes = new Routes(offerSet, count);
   const shared = shareInputs(offerSet, small, resolved, lateness, routes);

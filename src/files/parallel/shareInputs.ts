@@ -70,8 +70,7 @@ export function shareInputs(
   });
   start.history.forEach((item, i) => {
     if (!item.ok || !stored.has(item.value)) return;
-    const { customerId, merchantKey } = item.value;
-    parts[routes.ofTransaction(customerId, merchantKey)]?.history.push(history[i]);
+    parts[routes.ofTransaction(item.value)]?.history.push(history[i]);
   });
   return {
     rejected: start.rejected,

@@ -15,7 +15,10 @@ export interface CheckedOffer {
 /** What every rule reads. */
 export interface CheckContext {
   readonly offers: readonly CheckedOffer[];
-  /** Valid offers by merchant key, each list by ascending `offer_id`. */
+  /**
+   * Valid offers by each merchant key they certainly pay at (a merchant-bound offer's, the names a
+   * scoped one lists and does not exclude), each list by ascending `offer_id`.
+   */
   readonly byMerchant: ReadonlyMap<
     string,
     readonly (CheckedOffer & { readonly compiled: CompiledOffer })[]
@@ -23,6 +26,8 @@ export interface CheckContext {
   readonly options: ResolvedOptions;
   /** Day number of `today`, when given. */
   readonly today: number | undefined;
+  /** Transactions a scope is checked against (`scope_unmatched`), when given. */
+  readonly sample: readonly unknown[] | undefined;
 }
 
 /** One rule: the findings it makes. */

@@ -12,10 +12,18 @@
  * - `budget_below_payment`: the budget is below the largest single payment the offer can make;
  * - `cap_unreachable`: the customer cap's amount never limits a payment, or its count is never
  *   reached (docs/concepts.md, Funding controls);
+ * - `tier_unreachable`: a tier of a tiered reward never changes what is paid (above every amount,
+ *   below `min_amount` in `whole` mode, past `max_cashback` in `marginal` mode);
+ * - `fixed_covers_purchase`: a fixed reward at or above `min_amount` (or with none): a purchase
+ *   earns its whole amount back;
+ * - `eligible_below_minimum`: `max_eligible_amount` below `min_amount`: every purchase earns the
+ *   same;
+ * - `scope_unmatched`: no transaction of a given sample is at the offer's merchant or in its scope;
  * - `condition_never_true`: the conditions are false for every transaction the offer's other
  *   fields let through;
- * - `always_loses`: another offer at the merchant qualifies whenever this one does and pays at
- *   least as much, with a lower `offer_id`, so this one is never selected;
+ * - `always_loses`: another offer at the merchant (merchant-bound, or scoped and listing it)
+ *   qualifies whenever this merchant-bound one does and pays at least as much, with a lower
+ *   `offer_id`, so this one is never selected;
  * - `merchant_name_variants`: merchant names that differ only by case, spacing or Unicode form
  *   and so meet the same merchants;
  * - `overlap`: offers at one merchant valid on the same days, and which pays more for which
@@ -32,6 +40,10 @@ export type OfferCheckRule =
   | 'zero_funding'
   | 'budget_below_payment'
   | 'cap_unreachable'
+  | 'tier_unreachable'
+  | 'fixed_covers_purchase'
+  | 'eligible_below_minimum'
+  | 'scope_unmatched'
   | 'condition_never_true'
   | 'always_loses'
   | 'merchant_name_variants'

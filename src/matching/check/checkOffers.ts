@@ -11,12 +11,16 @@ import type { CheckContext, CheckedOffer, OfferCheck } from './CheckContext.js';
 import { capUnreachable } from './capUnreachable.js';
 import { conditionNeverTrue } from './conditionNeverTrue.js';
 import { duplicateOfferId } from './duplicateOfferId.js';
+import { eligibleBelowMinimum } from './eligibleBelowMinimum.js';
 import { expired } from './expired.js';
+import { fixedCoversPurchase } from './fixedCoversPurchase.js';
 import { inactive } from './inactive.js';
 import { invalidOffer } from './invalidOffer.js';
 import { merchantNameVariants } from './merchantNameVariants.js';
 import type { FindingLevel, OfferFinding } from './OfferFinding.js';
 import { overlap } from './overlap.js';
+import { scopeUnmatched } from './scopeUnmatched.js';
+import { tierUnreachable } from './tierUnreachable.js';
 import { zeroFunding } from './zeroFunding.js';
 import { zeroMaxCashback } from './zeroMaxCashback.js';
 
@@ -27,6 +31,12 @@ export interface CheckOffersOptions extends CoreOptions {
    * @defaultValue none: the `expired` rule does not run
    */
   readonly today?: string;
+  /**
+   * Transactions (the partner API's shape, as in a transactions file) that each scoped offer's
+   * scope is matched against: a scope none of them is in is `scope_unmatched`.
+   * @defaultValue none: the `scope_unmatched` rule does not run
+   */
+  readonly sample?: readonly unknown[];
 }
 
 /** What {@link checkOffers} found. @public */
@@ -47,6 +57,10 @@ const RULES: readonly OfferCheck[] = [
   zeroFunding,
   budgetBelowPayment,
   capUnreachable,
+  tierUnreachable,
+  fixedCoversPurchase,
+  eligibleBelowMinimum,
+  scopeUnmatched,
   conditionNeverTrue,
   alwaysLoses,
   merchantNameVariants,
@@ -54,16 +68,46 @@ const RULES: readonly OfferCheck[] = [
 ];
 
 const LEVELS: readonly FindingLevel[] = ['error', 'warning', 'info'];
-const OPTION_KEYS: readonly string[] = [...CORE_OPTION_KEYS, 'today'];
+const OPTION_KEYS: readonly string[] = [...CORE_OPTION_KEYS, 'today', 'sample'];
 
 function load(raw: unknown, index: number, options: CoreOptions): CheckedOffer {
   try {
-    const [compiled] = compileOfferSet([raw], { operators: options.operators }).compiled;
+    const [compiled] = compileOfferSet([raw], {
+      operators: options.operators,
+      scale: options.scale,
+    }).compiled;
     return { index, raw, compiled, issues: undefined };
   } catch (error) {
     if (!(error instanceof OfferValidationError)) throw error;
     return { index, raw, compiled: undefined, issues: error.issues };
   }
+}
+
+/**
+ * Valid offers by each merchant key they certainly pay at: a merchant-bound offer's, and each name
+ * a scoped offer lists and does not exclude (a merchant id or category code says nothing of the
+ * name). Each list by ascending `offer_id`.
+ */
+function groupByMerchant(loaded: readonly CheckedOffer[]): CheckContext['byMerchant'] {
+  const byMerchant = new Map<string, (CheckedOffer & { compiled: CompiledOffer })[]>();
+  for (const offer of loaded) {
+    const c = offer.compiled;
+    if (c === undefined) continue;
+    const scope = c.scope;
+    const keys =
+      scope === undefined
+        ? [c.merchantKey as string]
+        : [...scope.merchants].filter((k) => !scope.exclude.has(k));
+    for (const key of keys) {
+      const list = byMerchant.get(key);
+      if (list === undefined) byMerchant.set(key, [{ ...offer, compiled: c }]);
+      else list.push({ ...offer, compiled: c });
+    }
+  }
+  for (const list of byMerchant.values()) {
+    list.sort((a, b) => a.compiled.offerId - b.compiled.offerId);
+  }
+  return byMerchant;
 }
 
 /**
@@ -96,18 +140,17 @@ export function checkOffers(
   if (options.today !== undefined && today === undefined) {
     throw new RangeError(`today must be a date YYYY-MM-DD, got ${describeValue(options.today)}`);
   }
-  const loaded = offers.map((raw, index) => load(raw, index, resolved));
-  const byMerchant = new Map<string, (CheckedOffer & { compiled: CompiledOffer })[]>();
-  for (const offer of loaded) {
-    const c = offer.compiled;
-    if (c === undefined) continue;
-    const list = byMerchant.get(c.merchantKey);
-    if (list === undefined) byMerchant.set(c.merchantKey, [{ ...offer, compiled: c }]);
-    else list.push({ ...offer, compiled: c });
+  if (options.sample !== undefined && !Array.isArray(options.sample)) {
+    throw new TypeError(`sample must be an array, got ${describeValue(options.sample)}`);
   }
-  for (const list of byMerchant.values())
-    list.sort((a, b) => a.compiled.offerId - b.compiled.offerId);
-  const ctx: CheckContext = { offers: loaded, byMerchant, options: resolved, today };
+  const loaded = offers.map((raw, index) => load(raw, index, resolved));
+  const ctx: CheckContext = {
+    offers: loaded,
+    byMerchant: groupByMerchant(loaded),
+    options: resolved,
+    today,
+    sample: options.sample,
+  };
   const findings = RULES.flatMap((rule) => rule(ctx)).sort(
     (a, b) =>
       LEVELS.indexOf(a.level) - LEVELS.indexOf(b.level) ||

@@ -31,8 +31,20 @@ const whole = (min: number, max: number): NumberDomain => ({
 });
 
 /**
+ * Whether a transaction at a merchant key can qualify for an offer: its merchant's for a
+ * merchant-bound offer; for a scoped one, a name it does not exclude, and one it lists when it
+ * lists neither ids nor category codes (which any name may have).
+ */
+function namePossible(offer: CompiledOffer, key: string): boolean {
+  const scope = offer.scope;
+  if (scope === undefined) return key === offer.merchantKey;
+  if (scope.exclude.has(key)) return false;
+  return scope.merchantIds.size + scope.mcc.size > 0 || scope.merchants.has(key);
+}
+
+/**
  * The domain of each fact for an offer: the schema's ranges (an hour is 0–23) narrowed by the
- * offer's own fields (`min_amount`, `age`, `gender`, `audience`, `merchant_name`). Facts not
+ * offer's own fields (`min_amount`, `age`, `gender`, `audience`, `merchant_name` or `scope`). Facts not
  * listed take any value of their type.
  */
 export function factDomains(offer: CompiledOffer): ReadonlyMap<string, Domain> {
@@ -73,7 +85,7 @@ export function factDomains(offer: CompiledOffer): ReadonlyMap<string, Domain> {
     ],
     [
       'transaction.merchant.name',
-      { kind: 'string', oneOf: undefined, accepts: (n) => merchantKey(n) === offer.merchantKey },
+      { kind: 'string', oneOf: undefined, accepts: (n) => namePossible(offer, merchantKey(n)) },
     ],
     [
       'history.merchant_purchases',

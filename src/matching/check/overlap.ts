@@ -1,15 +1,16 @@
 import { formatDay } from '../../model/day.js';
 import type { CompiledOffer } from '../offer.js';
 import { type CheckedOffer, type OfferCheck, ref } from './CheckContext.js';
+import { plainRate } from './rewardText.js';
 
 /** Groups larger than this are listed without the comparison of amounts. */
 const MAX_COMPARED = 50;
 
 type Valid = CheckedOffer & { readonly compiled: CompiledOffer };
 
-/** Before rounding: `min(amount × discount / 100, cap)`. */
+/** Before rounding: `min(amount × rate / 100, cap)`, for an offer with a plain percentage. */
 function pays(offer: CompiledOffer, amount: number): number {
-  const raw = (amount * Number(offer.discount.text)) / 100;
+  const raw = (amount * (plainRate(offer.reward) as number)) / 100;
   return offer.maxCashback === undefined ? raw : Math.min(raw, Number(offer.maxCashback.text));
 }
 
@@ -20,7 +21,9 @@ function winners(offers: readonly CompiledOffer[]): string {
     o.maxCashback === undefined ? [] : [Number(o.maxCashback.text)],
   );
   const breaks = [
-    ...new Set(caps.flatMap((cap) => offers.map((o) => (cap * 100) / Number(o.discount.text)))),
+    ...new Set(
+      caps.flatMap((cap) => offers.map((o) => (cap * 100) / (plainRate(o.reward) as number))),
+    ),
   ].sort((x, y) => x - y);
   const segments: { id: number; upTo: number | undefined }[] = [];
   for (let i = 0; i <= breaks.length; i++) {
@@ -41,12 +44,13 @@ function winners(offers: readonly CompiledOffer[]): string {
 }
 
 /**
- * `overlap` (information): active offers at one merchant key valid on some common days, and
- * which pays most for which amounts when all qualify (before rounding; ties go to the lower
+ * `overlap` (information): active offers at one merchant key (merchant-bound, or scoped offers
+ * that list the name) valid on some common days, and, when each pays a plain percentage, which
+ * pays most for which amounts when all qualify (before rounding; ties go to the lower
  * `offer_id`).
  */
 export const overlap: OfferCheck = (ctx) =>
-  [...ctx.byMerchant.values()].flatMap((group) => {
+  [...ctx.byMerchant].flatMap(([key, group]) => {
     const active = group.filter((o) => o.compiled.active);
     const overlapping = active.filter((o) =>
       active.some(
@@ -63,7 +67,7 @@ export const overlap: OfferCheck = (ctx) =>
     const days = from <= to ? `all on ${formatDay(from)}..${formatDay(to)}` : 'on overlapping days';
     const ids = offers.map((o) => o.offerId).join(', ');
     const who =
-      offers.length > MAX_COMPARED
+      offers.length > MAX_COMPARED || offers.some((o) => plainRate(o.reward) === undefined)
         ? ''
         : `; when all qualify, before rounding, the most is paid by ${winners(offers)}`;
     return [
@@ -71,7 +75,7 @@ export const overlap: OfferCheck = (ctx) =>
         rule: 'overlap' as const,
         level: 'info' as const,
         offers: overlapping.map(ref),
-        message: `offers ${ids} at '${offers[0]?.merchantKey}' are valid together (${days})${who}`,
+        message: `offers ${ids} at '${key}' are valid together (${days})${who}`,
       },
     ];
   });

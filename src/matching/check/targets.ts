@@ -54,10 +54,16 @@ function conditionsText(offer: CompiledOffer): string {
  * are not recognised, so the answer may be a false "no", never a false "yes". An offer that
  * requires activation never covers another: activations are per offer, so a customer who earns
  * `a` need not have activated `b`. Nor does one with a budget or a customer cap: once they run
- * out, `b` no longer qualifies (docs/concepts.md, Funding controls).
+ * out, `b` no longer qualifies (docs/concepts.md, Funding controls). With `channels`, `b` covers
+ * `a` only when `a` requires channels that `b` all accepts.
  */
 export function targetsSuperset(a: CompiledOffer, b: CompiledOffer): boolean {
   if (!b.active || b.requiresActivation || b.funded) return false;
+  // A transaction without a channel, or on one `b` leaves out, may still qualify for `a`.
+  const channels = b.channels;
+  if (channels !== undefined && !(a.channels?.every((c) => channels.includes(c)) ?? false)) {
+    return false;
+  }
   if (b.validFrom > a.validFrom || b.validTo < a.validTo) return false;
   if (b.minAmount !== undefined) {
     if (a.minAmount === undefined || compareExact(b.minAmount, a.minAmount) > 0) return false;

@@ -37,6 +37,13 @@ function indexIn(customers: Map<string, TransactionRecord[]>, t: TransactionReco
   else list.push(t);
 }
 
+/** Takes back the last `indexIn` of `t` (its list's last record). */
+function unindex(customers: Map<string, TransactionRecord[]>, t: TransactionRecord): void {
+  const list = customers.get(t.customer_id) as TransactionRecord[];
+  list.pop();
+  if (list.length === 0) customers.delete(t.customer_id);
+}
+
 /** Index of the first element of the sorted `days` that is not before `day`. */
 function lowerBound(days: readonly string[], day: string): number {
   let lo = 0;
@@ -70,6 +77,13 @@ export class PartnerData {
    * (docs/stores.md, the memory store).
    */
   private readonly byMerchant = new Map<string, Map<string, TransactionRecord[]>>();
+  /**
+   * Every stored transaction by customer, each list in the order stored: what a query of whole
+   * customers reads (offers scoped to many merchants). Built the first time a query names
+   * customers (one pass over `stored`), then kept as transactions arrive; never without such
+   * offers.
+   */
+  private byCustomer: Map<string, TransactionRecord[]> | undefined;
   readonly payments = new Map<string, PaymentRecord>();
   readonly returns = new PartnerReturns();
   /** Payments' histories, clawbacks and confirmations. */
@@ -108,6 +122,7 @@ export class PartnerData {
         const customers = byMerchant.get(t.merchant_key);
         if (customers !== undefined) indexIn(customers, t);
       }
+      if (this.byCustomer !== undefined) indexIn(this.byCustomer, t);
       added.push(t);
     }
     return added;
@@ -122,25 +137,40 @@ export class PartnerData {
     for (let i = added.length - 1; i >= 0; i--) {
       const t = added[i] as TransactionRecord;
       this.stored.pop();
+      if (this.byCustomer !== undefined) unindex(this.byCustomer, t);
       const customers = this.byMerchant.get(t.merchant_key);
-      if (customers === undefined) continue;
-      const list = customers.get(t.customer_id) as TransactionRecord[];
-      list.pop();
-      if (list.length === 0) customers.delete(t.customer_id);
+      if (customers !== undefined) unindex(customers, t);
     }
     this.transactionIds.truncate(idsBefore);
   }
 
   /** The stored transactions a lookback query asks for. */
   purchases(query: PurchaseQuery): TransactionRecord[] {
-    this.index(query.pairs);
+    const whole = new Set(query.customers);
+    const pairs =
+      whole.size === 0 ? query.pairs : query.pairs.filter((p) => !whole.has(p.customerId));
+    this.index(pairs);
     const out: TransactionRecord[] = [];
-    for (const { customerId, merchantKey } of query.pairs) {
+    for (const { customerId, merchantKey } of pairs) {
       const list = this.byMerchant.get(merchantKey)?.get(customerId);
       if (list === undefined) continue;
       for (const t of list) if (t.day >= query.fromDay) out.push(t);
     }
+    if (whole.size === 0) return out;
+    const byCustomer = this.customerIndex();
+    for (const customerId of whole) {
+      for (const t of byCustomer.get(customerId) ?? []) if (t.day >= query.fromDay) out.push(t);
+    }
     return out;
+  }
+
+  /** The index by customer, built on first use. */
+  private customerIndex(): Map<string, TransactionRecord[]> {
+    if (this.byCustomer === undefined) {
+      this.byCustomer = new Map();
+      for (const t of this.stored) indexIn(this.byCustomer, t);
+    }
+    return this.byCustomer;
   }
 
   /** Indexes the merchant keys of `pairs` not indexed yet, in one pass over `stored`. */

@@ -14,10 +14,13 @@ import { sqlStore } from './sqlStore.js';
 // The store contract (`cashback-engine/store`) that the stores made here are: exported by this
 // entry too, so that a caller names the types of what it gets from the entry it calls.
 export type {
+  Channel,
   Location,
   Merchant,
   Offer,
   OfferInput,
+  RewardInput,
+  ScopeInput,
 } from '../../model/index.js';
 export type {
   ActivationQuery,

@@ -10,7 +10,7 @@ import type { SqlRow } from './sql.js';
 
 /** The columns of a transaction (table alias `t`) as `transactionRecord` reads them. */
 export const TRANSACTION_COLUMNS =
-  't.transaction_id, t.customer_id, t.source, t.date, t.day, t.amount::text AS amount, t.merchant_key, t.merchant_id, t.merchant_name, t.category_code, t.description, t.country, t.city';
+  't.transaction_id, t.customer_id, t.source, t.date, t.day, t.amount::text AS amount, t.merchant_key, t.merchant_id, t.merchant_name, t.category_code, t.description, t.country, t.city, t.channel';
 
 /** A stored transaction from its row; `location` left out when the row has none. */
 export function transactionRecord(row: SqlRow): TransactionRecord {
@@ -28,6 +28,9 @@ export function transactionRecord(row: SqlRow): TransactionRecord {
       category_code: row.category_code as string,
     },
     description: row.description as string,
+    ...(row.channel === null || row.channel === undefined
+      ? {}
+      : { channel: row.channel as TransactionRecord['channel'] }),
   };
   return row.country === null || row.country === undefined
     ? record

@@ -145,10 +145,11 @@ function transactions(db: SqlClient, inUnit: boolean): TransactionRepository {
       }
       const rows = await db.query(
         `INSERT INTO cashback_transactions (partner, transaction_id, customer_id, source, date, day,
-           amount, merchant_key, merchant_id, merchant_name, category_code, description, country, city)
+           amount, merchant_key, merchant_id, merchant_name, category_code, description, country, city,
+           channel)
          SELECT $1, u.* FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
            $7::numeric[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[],
-           $13::text[], $14::text[]) AS u
+           $13::text[], $14::text[], $15::text[]) AS u
          ON CONFLICT (partner, transaction_id) DO NOTHING
          RETURNING transaction_id`,
         [
@@ -166,13 +167,19 @@ function transactions(db: SqlClient, inUnit: boolean): TransactionRepository {
           list.map((t) => t.description),
           list.map((t) => t.location?.country ?? null),
           list.map((t) => t.location?.city ?? null),
+          list.map((t) => t.channel ?? null),
         ],
       );
       return rows.map((r) => r.transaction_id as string);
     },
     purchases: async (partner, query) => {
       requirePartner(partner);
-      if (query.pairs.length === 0) return [];
+      // Whole customers (offers scoped to many merchants) read every merchant: their pairs are in it.
+      const wholeSet = new Set(query.customers);
+      const whole = [...wholeSet];
+      const pairs =
+        whole.length === 0 ? query.pairs : query.pairs.filter((p) => !wholeSet.has(p.customerId));
+      if (pairs.length === 0 && whole.length === 0) return [];
       const rows = await db.query(
         `SELECT t.* FROM unnest($2::text[], $3::text[]) AS p(customer_id, merchant_key),
          LATERAL (
@@ -180,12 +187,20 @@ function transactions(db: SqlClient, inUnit: boolean): TransactionRepository {
            WHERE t.partner = $1 AND t.customer_id = p.customer_id
              AND t.merchant_key = p.merchant_key AND t.day >= $4
            OFFSET 0
+         ) AS t
+         UNION ALL
+         SELECT t.* FROM unnest($5::text[]) AS c(customer_id),
+         LATERAL (
+           SELECT ${TRANSACTION_COLUMNS} FROM cashback_transactions t
+           WHERE t.partner = $1 AND t.customer_id = c.customer_id AND t.day >= $4
+           OFFSET 0
          ) AS t`,
         [
           partner,
-          query.pairs.map((p) => p.customerId),
-          query.pairs.map((p) => p.merchantKey),
+          pairs.map((p) => p.customerId),
+          pairs.map((p) => p.merchantKey),
           query.fromDay,
+          whole,
         ],
       );
       return rows.map(transactionRecord);

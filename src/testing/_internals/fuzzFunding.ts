@@ -5,6 +5,7 @@ import { dayNumbers } from './dates.js';
 /** What `fuzzOffers` reads of an offer's funding controls (docs/concepts.md, Funding controls). */
 export interface FundedShape {
   readonly discount?: unknown;
+  readonly reward?: unknown;
   readonly budget?: unknown;
   readonly customer_cap?: unknown;
 }
@@ -26,14 +27,16 @@ function isFunded(o: FundedShape): boolean {
 
 /**
  * Transaction amounts whose cashback is a whole budget or cap amount, or half of one, so that one
- * or two purchases spend it and the next is paid in part or refused.
+ * or two purchases spend it and the next is paid in part or refused (for a discount or a percent
+ * reward; other rewards reach their limits at whatever amounts they are drawn).
  * @param offers - the offers fuzzed
  * @returns the amounts, before `fuzzOffers` adds a cent either side
  */
 export function fundingThresholds(offers: readonly FundedShape[]): number[] {
   const at: number[] = [];
   for (const o of offers) {
-    const discount = num(o.discount);
+    const reward = o.reward as { type?: unknown; rate?: unknown } | undefined;
+    const discount = num(o.discount) ?? (reward?.type === 'percent' ? num(reward.rate) : undefined);
     if (discount === undefined || discount <= 0) continue;
     for (const limit of [amountOf(o.budget), amountOf(o.customer_cap)]) {
       if (limit === undefined) continue;

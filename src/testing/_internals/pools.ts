@@ -30,3 +30,9 @@ export const PLACES: readonly { readonly country: string; readonly city: string 
 
 /** Genders as partners send them; offers and customers compare them trimmed and lower-cased. */
 export const GENDERS: readonly string[] = ['male', 'female', 'other'];
+
+/** Merchant category codes (MCC) transactions carry and category scopes list. */
+export const CATEGORIES: readonly string[] = ['5411', '5812', '5942', '5541'];
+
+/** Merchant ids transactions carry and merchant-id scopes list: few, so that they meet. */
+export const MERCHANT_IDS: readonly string[] = Array.from({ length: 9 }, (_, i) => `m-${i + 1}`);

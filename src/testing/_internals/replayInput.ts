@@ -3,6 +3,7 @@ import { type ExactAmount, parseAmount } from '../../model/money.js';
 import { type ResolvedOptions, resolveOptions } from '../../model/options.js';
 import { type ParsedTransaction, parseTransaction } from '../../model/parseTransaction.js';
 import type { InvariantOptions, ReplayInput, ReplayOutput } from '../invariants/types.js';
+import { type RewardTerms, rewardTermsOf } from './rewardTerms.js';
 
 /** A payment as the invariants read it. */
 export type ReplayPayment = ReplayOutput['payments'][number];
@@ -14,9 +15,25 @@ export interface LimitTerms {
   readonly period: 'offer' | 'day' | 'week' | 'month';
 }
 
+/** Where an offer pays, as sent: one merchant's name, or a scope's lists. */
+export interface PlaceTerms {
+  readonly merchantName: string | undefined;
+  readonly scope:
+    | {
+        readonly merchants: readonly string[];
+        readonly merchantIds: readonly string[];
+        readonly mcc: readonly string[];
+        readonly exclude: readonly string[];
+      }
+    | undefined;
+  /** The channels it requires; `undefined`: any. */
+  readonly channels: readonly string[] | undefined;
+}
+
 /** What the invariants read of an offer. */
 interface OfferTerms {
-  readonly discount: ExactAmount;
+  readonly reward: RewardTerms;
+  readonly place: PlaceTerms;
   readonly maxCashback: ExactAmount | undefined;
   readonly warranty: number;
   readonly budget: LimitTerms | undefined;
@@ -69,6 +86,29 @@ function limitOf(v: unknown, defaultPeriod: LimitTerms['period']): LimitTerms | 
   };
 }
 
+/** A list of strings as sent; `[]` for anything else. */
+function strings(v: unknown): string[] {
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+}
+
+/** Where an offer pays, as sent. */
+function placeOf(o: { merchant_name?: unknown; scope?: unknown; channels?: unknown }): PlaceTerms {
+  const s = o.scope as Record<string, unknown> | null | undefined;
+  return {
+    merchantName: typeof o.merchant_name === 'string' ? o.merchant_name : undefined,
+    scope:
+      typeof s === 'object' && s !== null
+        ? {
+            merchants: strings(s.merchants),
+            merchantIds: strings(s.merchant_ids),
+            mcc: strings(s.mcc),
+            exclude: strings(s.exclude_merchants),
+          }
+        : undefined,
+    channels: Array.isArray(o.channels) ? strings(o.channels) : undefined,
+  };
+}
+
 /**
  * Reads the offers' terms and indexes the valid submitted transactions by id and customer.
  */
@@ -84,16 +124,21 @@ export function prepareInput(input: ReplayInput, options: InvariantOptions): Pre
     const o = raw as {
       offer_id?: unknown;
       discount?: unknown;
+      reward?: unknown;
+      merchant_name?: unknown;
+      scope?: unknown;
+      channels?: unknown;
       max_cashback?: unknown;
       warranty?: unknown;
       budget?: unknown;
       customer_cap?: unknown;
     };
-    const discount = amountOf(o.discount);
-    if (typeof o.offer_id !== 'number' || discount === undefined || typeof o.warranty !== 'number')
+    const reward = rewardTermsOf(o);
+    if (typeof o.offer_id !== 'number' || reward === undefined || typeof o.warranty !== 'number')
       continue;
     offers.set(o.offer_id, {
-      discount,
+      reward,
+      place: placeOf(o),
       maxCashback: amountOf(o.max_cashback),
       warranty: o.warranty,
       budget: limitOf(o.budget, 'offer'),

@@ -179,12 +179,20 @@ export function walkReturns(input: ReplayInput, result: ReplayOutput): WalkedRet
     walk.move(i, first, 1);
     out.push(walk.entry(i, first));
   }
-  if (stuck < n) {
-    const key = walk.keys[stuck] as string;
-    throw new Error(
-      `return ${key} (#${stuck}) has no outcome in adjustments, clawbacks or returnErrors`,
-    );
-  }
+  if (stuck < n) throw new Error(noOutcome(walk, stuck));
   const outcomes = walk.adjustments.length + walk.clawbacks.length + walk.errors.length;
   throw new Error(`${outcomes - n} return outcome(s) of no return`);
+}
+
+/** Says why the return at `i` could be paired with no outcome. */
+function noOutcome(walk: Walk, i: number): string {
+  const key = walk.keys[i] as string;
+  const named = walk.errors.find((e) => e.key === key || e.key === `#${i}`);
+  const why =
+    named === undefined
+      ? ''
+      : parseReturn(walk.returns[i], i, 'UTC').ok
+        ? ` (returnErrors gives it ${named.code} where no outcome of that kind fits the order of checks)`
+        : ` (it does not read, so its outcome is invalid_return, but returnErrors gives it ${named.code})`;
+  return `return ${key} (#${i}) has no outcome in adjustments, clawbacks or returnErrors${why}`;
 }

@@ -11,8 +11,8 @@ interface Change {
 }
 
 /**
- * The offer with the change applied: the terms a return works a payment out with (`discount`,
- * `min_amount`, `max_cashback`; docs/concepts.md, Offer revisions) and `warranty`, which decides
+ * The offer with the change applied: the terms a return works a payment out with (`discount` or
+ * `reward`, `min_amount`, `max_cashback`; docs/concepts.md, Offer revisions) and `warranty`, which decides
  * the payment day of later payments only. About a third of the offers stay as they are, so that a
  * reload that changes nothing adds no revision for them.
  */
@@ -22,7 +22,7 @@ function revise(offer: OfferJson, c: Change): OfferJson {
     case 1:
       return offer;
     case 2:
-      return { ...offer, discount: c.discount };
+      return rated(offer, c.discount);
     case 3: {
       if (offer.min_amount === undefined) return { ...offer, min_amount: c.amount };
       const { min_amount: _, ...rest } = offer;
@@ -31,8 +31,17 @@ function revise(offer: OfferJson, c: Change): OfferJson {
     case 4:
       return { ...offer, max_cashback: c.amount };
     default:
-      return { ...offer, warranty: c.warranty, discount: c.discount };
+      return { ...rated(offer, c.discount), warranty: c.warranty };
   }
+}
+
+/**
+ * The offer at a new percentage: its `discount`, or for an offer with a `reward` (which cannot
+ * have a discount beside it) a percent reward of that rate in the reward's place.
+ */
+function rated(offer: OfferJson, rate: string | number): OfferJson {
+  if (offer.reward === undefined) return { ...offer, discount: rate };
+  return { ...offer, reward: { type: 'percent', rate } };
 }
 
 /**

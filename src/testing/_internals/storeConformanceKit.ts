@@ -59,6 +59,10 @@ export interface TransactionSpec {
   readonly source?: 'history' | 'transaction';
   readonly amount?: string;
   readonly description?: string;
+  /** The merchant's category code (default `5814`; empty for history). */
+  readonly category?: string;
+  /** Where it was paid; absent: not sent. */
+  readonly channel?: 'online' | 'in_store';
 }
 
 /** A stored transaction; history ones have no location and empty merchant id and category. */
@@ -78,9 +82,10 @@ export function makeTransaction(id: string, spec: TransactionSpec = {}): Transac
     merchant: {
       id: history ? '' : `m-${key}`,
       name: key.toUpperCase(),
-      category_code: history ? '' : '5814',
+      category_code: spec.category ?? (history ? '' : '5814'),
     },
     description: spec.description ?? (history ? '' : `purchase ${id}`),
+    ...(spec.channel === undefined ? {} : { channel: spec.channel }),
   };
   return history ? record : { ...record, location: { country: 'FR', city: 'Lyon' } };
 }

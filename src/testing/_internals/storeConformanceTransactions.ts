@@ -306,9 +306,102 @@ function purchaseTests(suite: Suite): void {
   });
 }
 
+/** Purchases of whole customers (offers scoped to many merchants), and a stored channel. */
+function scopedPurchaseTests(suite: Suite): void {
+  suite.describe('transactions of whole customers', () => {
+    suite.test(
+      "purchases returns a customer's transactions at every merchant from fromDay on, each once, beside the pairs of others",
+      async (store) => {
+        await store.transactions.insert(A, [
+          makeTransaction('c1-coffee', { day: '2025-03-10' }),
+          makeTransaction('c1-books', { merchant: 'book nook', day: '2025-03-11' }),
+          makeTransaction('c1-fuel', { merchant: 'fuel stop', source: 'history' }),
+          makeTransaction('c1-early', { merchant: 'book nook', day: '2025-03-09' }),
+          makeTransaction('c2-coffee', { customer: 'c2' }),
+          makeTransaction('c2-books', { customer: 'c2', merchant: 'book nook' }),
+          makeTransaction('c3-coffee', { customer: 'c3' }),
+        ]);
+        await store.transactions.insert(B, [makeTransaction('b-c1', { merchant: 'book nook' })]);
+        const ids = async (query: Parameters<Store['transactions']['purchases']>[1]) =>
+          sortedIds((await store.transactions.purchases(A, query)).map((t) => t.transaction_id));
+        assert.deepStrictEqual(
+          await ids({
+            pairs: [{ customerId: 'c2', merchantKey: 'coffee house' }],
+            customers: ['c1'],
+            fromDay: '2025-03-10',
+          }),
+          ['c1-books', 'c1-coffee', 'c1-fuel', 'c2-coffee'],
+        );
+        assert.deepStrictEqual(await ids({ pairs: [], customers: [], fromDay: '2025-01-01' }), []);
+        assert.deepStrictEqual(
+          await ids({ pairs: [], customers: ['c2', 'unknown'], fromDay: '2025-01-01' }),
+          ['c2-books', 'c2-coffee'],
+        );
+      },
+    );
+
+    suite.test(
+      'purchases of a whole customer see nothing of a unit that threw, even when read inside it',
+      async (store) => {
+        const ask = async (from: Store | StoreSession) =>
+          sortedIds(
+            (
+              await from.transactions.purchases(A, {
+                pairs: [],
+                customers: ['c1'],
+                fromDay: '2025-01-01',
+              })
+            ).map((t) => t.transaction_id),
+          );
+        await store.transactions.insert(A, [makeTransaction('w1', { merchant: 'book nook' })]);
+        const failure = new Error('the unit fails after reading');
+        await assert.rejects(
+          store.transaction(async (s) => {
+            await s.transactions.insert(A, [makeTransaction('w2', { merchant: 'fuel stop' })]);
+            // Whole customers asked for the first time, inside the unit.
+            assert.deepStrictEqual(await ask(s), ['w1', 'w2']);
+            throw failure;
+          }),
+          (e) => e === failure,
+        );
+        assert.deepStrictEqual(await ask(store), ['w1']);
+        await store.transactions.insert(A, [makeTransaction('w3')]);
+        assert.deepStrictEqual(await ask(store), ['w1', 'w3']);
+      },
+    );
+
+    suite.test(
+      'a stored transaction keeps its channel, and one sent without has none',
+      async (store) => {
+        const online = makeTransaction('t-online', { channel: 'online' });
+        const store2 = makeTransaction('t-store', { channel: 'in_store', merchant: 'book nook' });
+        const none = makeTransaction('t-none');
+        await store.transactions.insert(A, [online, store2, none]);
+        assert.deepStrictEqual(
+          sortedBy(
+            await store.transactions.get(A, ['t-online', 't-store', 't-none']),
+            (t) => t.transaction_id,
+          ),
+          sortedBy([online, store2, none], (t) => t.transaction_id),
+        );
+        const read = await store.transactions.purchases(A, {
+          pairs: [],
+          customers: ['c1'],
+          fromDay: '2025-01-01',
+        });
+        assert.deepStrictEqual(
+          sortedBy(read, (t) => t.transaction_id).map((t) => t.channel ?? null),
+          [null, 'online', 'in_store'],
+        );
+      },
+    );
+  });
+}
+
 /** Registers the tests of `transactions`. */
 export function transactionTests(suite: Suite): void {
   insertTests(suite);
   customerHoldTest(suite);
   purchaseTests(suite);
+  scopedPurchaseTests(suite);
 }

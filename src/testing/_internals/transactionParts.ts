@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import type { DayRange } from '../DayRange.js';
 import { amountArbitrary } from './amounts.js';
 import { dateTimeArbitrary } from './dates.js';
-import { PLACES } from './pools.js';
+import { CATEGORIES, MERCHANT_IDS, PLACES } from './pools.js';
 import { merchantNameArbitrary } from './variants.js';
 
 /** What submitted and history transactions share. */
@@ -14,6 +14,8 @@ export interface TransactionParts {
   readonly amount: number | string;
   readonly merchant: { readonly id: string; readonly name: string; readonly category_code: string };
   readonly location: { readonly country: string; readonly city: string };
+  /** Where it was paid; absent: not sent. */
+  readonly channel?: 'online' | 'in_store';
 }
 
 /** Resolved options of the transaction arbitraries. */
@@ -25,26 +27,31 @@ export interface PartsOptions {
   readonly dates: DayRange;
   readonly offsets: boolean;
   readonly wideAmounts: boolean;
+  readonly channels: boolean;
 }
-
-const CATEGORIES = ['5411', '5812', '5942', '5541'];
 
 /**
  * Every field of a transaction, valid.
  */
 export function transactionParts(o: PartsOptions): fc.Arbitrary<TransactionParts> {
   if (o.customerIds.length === 0) throw new RangeError('customerIds must not be empty');
-  return fc.record({
+  const channel = o.channels
+    ? fc.constantFrom<'online' | 'in_store' | undefined>(undefined, 'online', 'in_store')
+    : fc.constant(undefined);
+  const parts = fc.record({
     transaction_id: fc.integer({ min: 1, max: 999_999 }).map((n) => `${o.idPrefix}${n}`),
     customer_id: fc.constantFrom(...o.customerIds),
     description: fc.constantFrom('', 'Card payment', 'Contactless', 'Online order'),
     date: dateTimeArbitrary(o.dates, o.offsets),
     amount: amountArbitrary(o.wideAmounts),
     merchant: fc.record({
-      id: fc.integer({ min: 1, max: 99 }).map((n) => `m-${n}`),
+      id: fc.constantFrom(...MERCHANT_IDS),
       name: merchantNameArbitrary(o.merchants, o.merchantVariants),
       category_code: fc.constantFrom(...CATEGORIES),
     }),
     location: fc.constantFrom(...PLACES).map((p) => ({ country: p.country, city: p.city })),
   });
+  return fc
+    .tuple(parts, channel)
+    .map(([t, c]): TransactionParts => (c === undefined ? t : { ...t, channel: c }));
 }

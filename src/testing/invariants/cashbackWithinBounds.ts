@@ -1,9 +1,10 @@
 import { Money } from '../../model/money.js';
 import { preparedInvariant } from '../_internals/preparedInvariant.js';
 import { describePayment } from '../_internals/replayInput.js';
+import { describeReward, rewardOn } from '../_internals/rewardTerms.js';
 
 /** How far rounding may move a value up, in units of the last place. */
-function slack(rounding: string): number {
+export function slack(rounding: string): number {
   if (rounding === 'up' || rounding === 'ceil') return 1;
   if (rounding === 'down' || rounding === 'floor') return 0;
   return 0.5;
@@ -11,10 +12,11 @@ function slack(rounding: string): number {
 
 /**
  * Checks every payment's cashback (docs/concepts.md, Selection, cashback and payment): above 0 (a rounded 0 pays nothing), at most
- * `scale` decimals, at most the offer's `max_cashback`, and at most `amount × discount / 100` plus
- * what rounding may add: half a unit of the last place for the `half-*` modes, a whole one for
- * `up` and `ceil`, none for `down` and `floor`. Cashback is a JSON number, so the bounds are
- * compared as the doubles nearest to them.
+ * `scale` decimals, at most the offer's `max_cashback`, and at most what its reward pays on the
+ * amount (`amount × discount / 100` for a discount; docs/concepts.md, Rewards) plus what rounding
+ * may add: half a unit of the last place for the `half-*` modes, a whole one for `up` and `ceil`,
+ * none for `down` and `floor`. Cashback is a JSON number, so the bounds are compared as the
+ * doubles nearest to them.
  * @param input - what `replay` was given
  * @param result - what it returned
  * @param options - the options `replay` was given (time zone, scale, rounding)
@@ -41,11 +43,16 @@ export const cashbackWithinBounds = preparedInvariant((prepared, result) => {
     const cap = offer.maxCashback?.decimal;
     if (cap !== undefined && c > cap.toNumber())
       throw fail(`cashback exceeds max_cashback ${cap.toFixed()}`);
-    const raw = tx.amount.decimal.times(offer.discount.decimal).div(100);
+    const reward = offer.reward;
+    const raw = rewardOn(reward, tx.amount.decimal);
     const bound = raw.plus(lastPlace.times(slack(rounding)));
     if (c > bound.toNumber()) {
+      const what =
+        reward.type === 'percent' && reward.maxEligible === undefined
+          ? `amount ${tx.amount.text} × discount ${reward.rate.toFixed()} / 100`
+          : `${describeReward(reward)} on amount ${tx.amount.text}`;
       throw fail(
-        `cashback exceeds amount ${tx.amount.text} × discount ${offer.discount.text} / 100 = ${raw.toFixed()} rounded ${rounding} to ${scale} places`,
+        `cashback exceeds ${what} = ${raw.toFixed()} rounded ${rounding} to ${scale} places`,
       );
     }
   }

@@ -4,8 +4,11 @@ import { cashbackWithinBounds } from './cashbackWithinBounds.js';
 import { clawbacksWithinCashback } from './clawbacksWithinCashback.js';
 import { confirmedPaymentNeverChanges } from './confirmedPaymentNeverChanges.js';
 import { type ConfirmablePayments, eachPaymentConfirmedOnce } from './eachPaymentConfirmedOnce.js';
+import { fixedWithinAmount } from './fixedWithinAmount.js';
+import { marginalWithinTopRate } from './marginalWithinTopRate.js';
 import { netCashbackIsSumOfPayments } from './netCashbackIsSumOfPayments.js';
 import { oneOutcomePerTransaction } from './oneOutcomePerTransaction.js';
+import { outOfScopeNeverPaid } from './outOfScopeNeverPaid.js';
 import { paymentDateIsDayPlusWarranty } from './paymentDateIsDayPlusWarranty.js';
 import { returnedWithinAmount } from './returnedWithinAmount.js';
 import { returnNeverRaisesPayment } from './returnNeverRaisesPayment.js';
@@ -29,8 +32,29 @@ export type { InvariantOptions, ReplayInput, ReplayOutput } from './types.js';
 export interface Invariants {
   /** Every submitted transaction has exactly one outcome, keyed by its id or `#<index>`. */
   readonly oneOutcomePerTransaction: (input: ReplayInput, result: ReplayOutput) => void;
-  /** Cashback above 0, at most `max_cashback` and `amount × discount / 100` plus what rounding may add. */
+  /**
+   * Cashback above 0, at most `max_cashback` and what the reward pays on the amount
+   * (`amount × discount / 100` for a discount) plus what rounding may add.
+   */
   readonly cashbackWithinBounds: (
+    input: ReplayInput,
+    result: ReplayOutput,
+    options?: InvariantOptions,
+  ) => void;
+  /** A fixed reward never pays more than the purchase (beyond what rounding may add). */
+  readonly fixedWithinAmount: (
+    input: ReplayInput,
+    result: ReplayOutput,
+    options?: InvariantOptions,
+  ) => void;
+  /** `marginal` tiers never pay more than their top rate on the whole amount. */
+  readonly marginalWithinTopRate: (
+    input: ReplayInput,
+    result: ReplayOutput,
+    options?: InvariantOptions,
+  ) => void;
+  /** A transaction out of its offer's merchant, scope or channels is never paid by it. */
+  readonly outOfScopeNeverPaid: (
     input: ReplayInput,
     result: ReplayOutput,
     options?: InvariantOptions,
@@ -122,6 +146,9 @@ export interface Invariants {
 export const invariants: Invariants = Object.freeze({
   oneOutcomePerTransaction,
   cashbackWithinBounds,
+  fixedWithinAmount,
+  marginalWithinTopRate,
+  outOfScopeNeverPaid,
   paymentDateIsDayPlusWarranty,
   returnNeverRaisesPayment,
   netCashbackIsSumOfPayments,
@@ -142,6 +169,9 @@ export const invariants: Invariants = Object.freeze({
   all(input: ReplayInput, result: ReplayOutput, options: InvariantOptions = {}): void {
     oneOutcomePerTransaction(input, result);
     cashbackWithinBounds(input, result, options);
+    fixedWithinAmount(input, result, options);
+    marginalWithinTopRate(input, result, options);
+    outOfScopeNeverPaid(input, result, options);
     paymentDateIsDayPlusWarranty(input, result, options);
     returnNeverRaisesPayment(input, result);
     netCashbackIsSumOfPayments(input, result);

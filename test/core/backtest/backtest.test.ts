@@ -97,4 +97,63 @@ describe('backtest', () => {
       /unknown option 'timezone'/,
     );
   });
+
+  it('adds rows by merchant category and by reward type when an offer has a reward or a scope', async () => {
+    const customers = [
+      {
+        customer_id: 'c1',
+        birthday: '1990-01-01',
+        gender: 'F',
+        location: { country: 'FR', city: 'Paris' },
+      },
+    ];
+    const at = (id: string, name: string, mcc: string, amount: number) => ({
+      transaction_id: id,
+      description: '',
+      customer_id: 'c1',
+      date: '2025-06-02T10:00:00',
+      amount,
+      merchant: { id: name, name, category_code: mcc },
+      location: { country: 'FR', city: 'Paris' },
+    });
+    const base = { name: 'x', warranty: 0, valid_from: '2025-01-01', valid_to: '2025-12-31' };
+    const baseline = [{ ...base, offer_id: 1, merchant_name: 'Green Grocer', discount: 5 }];
+    const candidate = [
+      ...baseline,
+      {
+        ...base,
+        offer_id: 2,
+        scope: { mcc: ['5411'] },
+        reward: {
+          type: 'tiers',
+          mode: 'whole',
+          tiers: [
+            { from: 0, rate: 2 },
+            { from: 50, rate: 10 },
+          ],
+        },
+      },
+    ];
+    const transactions = [
+      at('t1', 'Green Grocer', '5411', 100),
+      at('t2', 'Corner Shop', '5411', 20),
+      at('t3', 'Coffee House', '5812', 20),
+    ];
+    const plain = await backtest({ baseline, candidate: baseline, customers, transactions });
+    expect(plain.byCategory).toBeUndefined();
+    expect(plain.byReward).toBeUndefined();
+    const b = await backtest({ baseline, candidate, customers, transactions });
+    expect(b.byCategory).toEqual([
+      {
+        key: '5411',
+        baseline: { paid: 1, cashback: '5.00', customers: 1 },
+        candidate: { paid: 2, cashback: '10.40', customers: 1 },
+        difference: { paid: 1, cashback: '5.40', customers: 0 },
+      },
+    ]);
+    expect(b.byReward?.map((r) => [r.key, r.baseline.paid, r.candidate.paid])).toEqual([
+      ['percent', 1, 0],
+      ['tiers', 0, 2],
+    ]);
+  });
 });

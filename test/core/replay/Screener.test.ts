@@ -7,6 +7,10 @@ import { describe, expect, test } from 'vitest';
 import { LateTransactionError } from '../../../src/core/replay/LateTransactionError.js';
 import { Screener } from '../../../src/core/replay/Screener.js';
 import { type ChunkFacts, ITEM, MARK } from '../../../src/core/screening.js';
+import { compileOfferSet } from '../../../src/matching/compileOffers.js';
+
+/** Offers that read no history: the screener reads them only for history it stores. */
+const NO_OFFERS = compileOfferSet([]);
 
 const { invalid, unknownCustomer, known, knownAtHistoryMerchant: atHistory } = ITEM;
 
@@ -21,7 +25,7 @@ function chunk(...items: [number, string?, number?][]): ChunkFacts {
 
 describe('Screener.screen', () => {
   test('marks an id stored before, or earlier in the chunk, a duplicate whoever the customer', () => {
-    const screener = new Screener(new Set(), 31);
+    const screener = new Screener(NO_OFFERS, 31);
     expect([...screener.screen(chunk([known, 't1']))]).toEqual([MARK.stored]);
     const marks = screener.screen(
       chunk(
@@ -43,7 +47,7 @@ describe('Screener.screen', () => {
   });
 
   test('counts only stored items for date order', () => {
-    const screener = new Screener(new Set(['m']), 10);
+    const screener = new Screener(NO_OFFERS, 10);
     screener.screen(chunk([atHistory, 't1', 100]));
     // A duplicate dated long before is a duplicate, not late.
     expect([...screener.screen(chunk([atHistory, 't1', 50]))]).toEqual([MARK.duplicate]);
@@ -52,7 +56,7 @@ describe('Screener.screen', () => {
   });
 
   test('throws for a late item and leaves the screener as it was before the chunk', () => {
-    const screener = new Screener(new Set(['m']), 10);
+    const screener = new Screener(NO_OFFERS, 10);
     screener.screen(chunk([atHistory, 't1', 100]));
     const late = chunk([atHistory, 't2', 120], [known, 't3'], [atHistory, 't4', 105]);
     expect(() => screener.screen(late)).toThrow(LateTransactionError);

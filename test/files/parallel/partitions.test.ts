@@ -107,7 +107,7 @@ const scenario = fc
       // In half the scenarios, funded offers are open to every customer: budgets run out, and
       // activations decide who is paid.
       if (f === null || s.transactions.length % 2 === 1) return offer;
-      const { conditions: _, min_amount: __, ...open } = offer;
+      const { conditions: _, min_amount: __, reward: ___, ...open } = offer;
       return { ...open, ...OPEN };
     }),
   }));
@@ -205,17 +205,24 @@ async function expectOneSession(
 const MERCHANTS = ['Coffee House', 'Book Nook'];
 const PEOPLE = ['c1', 'c2', 'c3', 'c4', 'c5', 'c6', 'c7'];
 
+/** Scopes over several merchants: by names, by category with an exclusion, by merchant id. */
+const SCOPES = [
+  { merchants: ['Coffee House', 'Corner Shop'] },
+  { mcc: ['5812'], exclude_merchants: ['Book Nook'] },
+  { merchant_ids: ['m-2'] },
+];
+
 /**
- * Clean data where funding decides: offers open to every customer at two merchants, with budgets
- * small enough to run out, caps, activation and history-reading audiences; many customers, so
- * that one budget is spent by customers of several partitions.
+ * Clean data where funding decides: offers open to every customer at two merchants, or scoped to
+ * several, with budgets small enough to run out, caps, activation and history-reading audiences;
+ * many customers, so that one budget is spent by customers of several partitions.
  */
 const funded = fc
   .record({
     offers: fc.array(
       fc.record(
         {
-          merchant: fc.constantFrom(...MERCHANTS, ' coffee  HOUSE '),
+          merchant: fc.constantFrom<string | object>(...MERCHANTS, ' coffee  HOUSE ', ...SCOPES),
           discount: fc.integer({ min: 1, max: 20 }),
           budget: fc.record({ amount: fc.constantFrom('0.5', 3, 12), period }),
           customer_cap: fc.oneof(
@@ -260,7 +267,7 @@ const funded = fc
       ...rest,
       offer_id: i + 1,
       name: 'Cashback',
-      merchant_name: merchant,
+      ...(typeof merchant === 'string' ? { merchant_name: merchant } : { scope: merchant }),
       warranty: 7,
       age: [],
       gender: [],
@@ -269,7 +276,11 @@ const funded = fc
       valid_to: '2025-12-31',
       ...(audience === 'all' ? {} : { audience, lookback_days: 20 }),
     }));
-    const merchant = (name: string) => ({ id: 'm-1', name, category_code: '5812' });
+    // Corner Shop is in another category, and its id is the one scope by id.
+    const merchant = (name: string) =>
+      name === 'Corner Shop'
+        ? { id: 'm-2', name, category_code: '5411' }
+        : { id: 'm-1', name, category_code: '5812' };
     return {
       offers: drawn,
       customers: PEOPLE.map((customer_id) => ({

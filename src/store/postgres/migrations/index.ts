@@ -289,4 +289,13 @@ CREATE INDEX cashback_clawbacks_listing ON cashback_payment_changes (partner, da
   WHERE kind = 'clawback';
 `,
   },
+  {
+    version: 8,
+    name: 'channel',
+    sql: `-- cashback-engine schema, version 8: where a transaction was paid (docs/concepts.md, Scopes:
+-- channels), \`online\` or \`in_store\` as validated by the engine; NULL when it was not sent (and for
+-- every transaction stored before). A nullable column without a default: no table rewrite.
+ALTER TABLE cashback_transactions ADD COLUMN channel text;
+`,
+  },
 ];

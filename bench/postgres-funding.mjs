@@ -7,7 +7,9 @@
 // whose 10% offer has a budget that never runs out, so that every batch holds the budget's
 // counter until it commits (docs/postgres.md, Budgets under load): the ratio is the median of the
 // per-round ratios of their throughputs. Then the same load at a merchant whose budget runs out
-// midway: throughput before and after. Wall-clock figures never fail the run; the exit code is 1
+// midway: throughput before and after. Last, on one process, another partner's latency while a
+// partner floods a budgeted merchant, against the same flood at an unfunded one (docs/engine.md,
+// A hot budget). Wall-clock figures never fail the run; the exit code is 1
 // when a batch is not answered 200 or the budget that ran out was not paid to the cent.
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -21,8 +23,8 @@ import { count, log, ratio, SEED } from './util.mjs';
 
 const smoke = process.argv.includes('--smoke');
 const size = smoke
-  ? { customers: 10_000, batches: 10, batch: 100, rounds: 1 }
-  : { customers: 50_000, batches: 40, batch: 100, rounds: 3 };
+  ? { customers: 10_000, batches: 10, batch: 100, rounds: 1, floodBatches: 20 }
+  : { customers: 50_000, batches: 40, batch: 100, rounds: 3, floodBatches: 60 };
 const PROCESSES = 4;
 /** Requests in flight per partner. */
 const CLIENTS = 4;
@@ -103,6 +105,7 @@ const OFFERS = [
   offer(2, 'Hot Mart', 10, { budget: { amount: 1_000_000_000 } }),
   offer(3, 'Budget Mart', 10, { budget: { amount: BUDGET } }),
   offer(4, 'Budget Mart', 2),
+  offer(5, 'Other Mart', 10),
 ];
 
 /** The built command, as `cashback serve` users run it (its report assets are beside it in dist/). */
@@ -255,6 +258,64 @@ const before = out.answers.filter((a) => a.at <= spentAt).length * size.batch;
 const after = out.answers.filter((a) => a.at > spentAt).length * size.batch;
 const outSeconds = out.seconds;
 
+// A hot budget and another partner (docs/engine.md, A hot budget): on one process, partner A
+// floods a merchant with FLOOD concurrent one-transaction batches while partner B sends
+// 10-transaction batches one after the other at a third merchant, whose offer has no budget.
+// B's median latency with A's merchant budgeted, against the same flood at a merchant without.
+const FLOOD = 50;
+const flooded = async (merchant, run) => {
+  const n = numbers(SEED + run.length);
+  const tx = (id, at) => ({
+    transaction_id: id,
+    description: '',
+    customer_id: `c-${n(size.customers)}`,
+    date: `2025-07-${two(1 + n(28))}T12:00:00`,
+    amount: `${5 + n(20)}.00`,
+    merchant: { id: 'm-1', name: at, category_code: '5411' },
+    location: { country: 'FR', city: 'Paris' },
+  });
+  const post = async (partner, batch) => {
+    const r = await fetch(`${first}/transactions`, {
+      method: 'POST',
+      headers: { Token: tokens[partner], 'content-type': 'application/json' },
+      body: JSON.stringify(batch),
+    });
+    const body = await r.text();
+    if (r.status !== 200) throw new Error(`a batch was answered ${r.status}: ${body}`);
+  };
+  let done = false;
+  let sent = 0;
+  const flood = Array.from({ length: FLOOD }, async (_, c) => {
+    for (let i = 0; !done; i++) {
+      await post('bank-a', [tx(`${run}-a${c}-${i}`, merchant)]);
+      sent++;
+    }
+  });
+  await new Promise((r) => setTimeout(r, 200));
+  const latencies = [];
+  for (let b = 0; b < size.floodBatches; b++) {
+    const batch = Array.from({ length: 10 }, (_, i) => tx(`${run}-b${b}-${i}`, 'Other Mart'));
+    const began = performance.now();
+    await post('bank-b', batch);
+    latencies.push(performance.now() - began);
+  }
+  done = true;
+  await Promise.all(flood);
+  return { median: median(latencies), sent };
+};
+const floods = { unfunded: [], budgeted: [] };
+for (let round = 0; round < size.rounds; round++) {
+  const unfunded = await flooded('Plain Mart', `fu${round}`);
+  const budgeted = await flooded('Hot Mart', `fb${round}`);
+  floods.unfunded.push(unfunded.median);
+  floods.budgeted.push(budgeted.median);
+  log(
+    `  flood round ${round + 1}: B's median ${unfunded.median.toFixed(1)} ms beside an unfunded ` +
+      `merchant (A: ${count(unfunded.sent)} batches), ${budgeted.median.toFixed(1)} ms beside a ` +
+      `budgeted one (A: ${count(budgeted.sent)})`,
+  );
+}
+
 log('');
 log(
   `hot budget against no budget: ${count(median(rates.hot))} against ${count(median(rates.none))} tx/s, ` +
@@ -264,6 +325,13 @@ log(
   `budget of ${count(BUDGET)}.00 running out: ${count(before / (spentAt / 1000))} tx/s while it ` +
     `lasted (${count(before)} transactions), ${count(after / (outSeconds - spentAt / 1000))} tx/s ` +
     `after (${count(after)}); paid from it ${paidTotal}`,
+);
+const floodRatio = median(floods.budgeted) / median(floods.unfunded);
+log(
+  `another partner beside a flood of ${FLOOD} one-transaction batches: B's median ` +
+    `${median(floods.budgeted).toFixed(1)} ms at a budgeted merchant against ` +
+    `${median(floods.unfunded).toFixed(1)} ms at an unfunded one, ${floodRatio.toFixed(2)}× ` +
+    `(target at most 1.3×)`,
 );
 if (paidTotal !== `${BUDGET}.00`) {
   console.error(`bench: the budget of ${BUDGET}.00 paid ${paidTotal}`);

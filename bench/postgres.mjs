@@ -1,6 +1,8 @@
 // Benchmark of the PostgreSQL store (run `npm run build` first).
 //   npm run bench:postgres              full sizes
 //   npm run bench:postgres -- --smoke   small sizes, seconds (CI)
+//   ... --throughput   the addTransactions rounds only (to compare with a build from before
+//                      listPayments or confirmDue: BENCH_DIST=<its index.js>)
 // `engine.addTransactions` in batches of 1,000 over the memory store, a PostgreSQL server (a
 // throwaway cluster started with scripts/pg-cluster.sh, durable settings), PGlite in memory and
 // PGlite in a data directory (what `cashback serve` uses by default),
@@ -27,6 +29,7 @@ const { createPostgresStore, createPgliteStore } = await import(
   join(dirname(process.env.BENCH_DIST), 'postgres.js')
 );
 const smoke = process.argv.includes('--smoke');
+const throughputOnly = process.argv.includes('--throughput');
 const size = smoke
   ? {
       customers: 5_000,
@@ -203,95 +206,109 @@ const bytes = (
 ).rows[0];
 await sizes.end();
 
-// listPayments page latency with many stored payments, written straight into the table.
-const listing = await freshDatabase();
-const listingStore = await createPostgresStore({ connectionString: listing.url });
-const client = new pg.Client({ connectionString: listing.url });
-await client.connect();
-await client.query(
-  `INSERT INTO cashback_payments (partner, transaction_id, customer_id, offer_id, offer_revision,
+/** `listPayments` and `confirmDue` over many stored payments: the lines they print. */
+async function ledgerFigures() {
+  // listPayments page latency with many stored payments, written straight into the table.
+  const listing = await freshDatabase();
+  const listingStore = await createPostgresStore({ connectionString: listing.url });
+  const client = new pg.Client({ connectionString: listing.url });
+  await client.connect();
+  await client.query(
+    `INSERT INTO cashback_payments (partner, transaction_id, customer_id, offer_id, offer_revision,
      cashback_amount, payment_date, country, city, event_id, order_key)
    SELECT 'bank', id, 'c' || (i % 100000), 1 + i % 1000, 1, (i % 500) / 100.0,
      to_char(date '2025-01-01' + (i % 365), 'YYYY-MM-DD'), 'DE', 'Berlin', 'event-' || (i / 1000),
      decode(regexp_replace(encode(convert_to(id, 'UTF8'), 'hex'), '(..)', '00\\1', 'g'), 'hex')
    FROM (SELECT i, 't' || lpad(i::text, 9, '0') AS id FROM generate_series(1, $1) AS i) AS s`,
-  [size.payments],
-);
-await client.query('VACUUM ANALYZE cashback_payments');
-await client.end();
-const lister = createEngine({ store: listingStore });
-const quantiles = (ms) => {
-  const sorted = [...ms].sort((a, b) => a - b);
-  const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-  return `p50 ${at(0.5).toFixed(2)} ms, p99 ${at(0.99).toFixed(2)} ms`;
-};
-/** Latencies of `size.pages` listings of pages of 100, the page drawn by `pageOf`. */
-async function pages(from, to, pageOf) {
-  const ms = [];
-  for (let i = 0; i < size.pages; i++) {
-    const start = performance.now();
-    await lister.listPayments('bank', {
-      date_from: from,
-      date_to: to,
-      page_size: 100,
-      current_page: pageOf(i),
-    });
-    ms.push(performance.now() - start);
+    [size.payments],
+  );
+  await client.query('VACUUM ANALYZE cashback_payments');
+  await client.end();
+  const lister = createEngine({ store: listingStore });
+  const quantiles = (ms) => {
+    const sorted = [...ms].sort((a, b) => a - b);
+    const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+    return `p50 ${at(0.5).toFixed(2)} ms, p99 ${at(0.99).toFixed(2)} ms`;
+  };
+  /** Latencies of `size.pages` listings of pages of 100, the page drawn by `pageOf`. */
+  async function pages(from, to, pageOf) {
+    const ms = [];
+    for (let i = 0; i < size.pages; i++) {
+      const start = performance.now();
+      await lister.listPayments('bank', {
+        date_from: from,
+        date_to: to,
+        page_size: 100,
+        current_page: pageOf(i),
+      });
+      ms.push(performance.now() - start);
+    }
+    return quantiles(ms);
   }
-  return quantiles(ms);
-}
-const perDay = Math.ceil(size.payments / 365);
-const dayPages = await pages('2025-03-01', '2025-03-01', (i) => 1 + (i % Math.ceil(perDay / 100)));
-const monthPages = await pages('2025-03-01', '2025-03-31', (i) => 1 + ((i * 7) % 10));
-const yearFirst = await pages('2025-01-01', '2025-12-31', (i) => 1 + (i % 10));
-await listingStore.close();
+  const perDay = Math.ceil(size.payments / 365);
+  const dayPages = await pages(
+    '2025-03-01',
+    '2025-03-01',
+    (i) => 1 + (i % Math.ceil(perDay / 100)),
+  );
+  const monthPages = await pages('2025-03-01', '2025-03-31', (i) => 1 + ((i * 7) % 10));
+  const yearFirst = await pages('2025-01-01', '2025-12-31', (i) => 1 + (i % 10));
+  await listingStore.close();
 
-// engine.confirmDue over `size.payments` payments due on one day, written straight into the
-// table: its time and how far the process's memory grew (it confirms 1,000 a unit of work).
-const confirming = await freshDatabase();
-const confirmStore = await createPostgresStore({ connectionString: confirming.url });
-const confirmClient = new pg.Client({ connectionString: confirming.url });
-await confirmClient.connect();
-await confirmClient.query(
-  `INSERT INTO cashback_payments (partner, transaction_id, customer_id, offer_id, offer_revision,
+  // engine.confirmDue over `size.payments` payments due on one day, written straight into the
+  // table: its time and how far the process's memory grew (it confirms 1,000 a unit of work).
+  const confirming = await freshDatabase();
+  const confirmStore = await createPostgresStore({ connectionString: confirming.url });
+  const confirmClient = new pg.Client({ connectionString: confirming.url });
+  await confirmClient.connect();
+  await confirmClient.query(
+    `INSERT INTO cashback_payments (partner, transaction_id, customer_id, offer_id, offer_revision,
      cashback_amount, payment_date, country, city, event_id, order_key)
    SELECT 'bank', id, 'c' || (i % 100000), 1 + i % 1000, 1, 0.01 + (i % 500) / 100.0,
      '2025-03-01', 'DE', 'Berlin', 'event-' || (i / 1000),
      decode(regexp_replace(encode(convert_to(id, 'UTF8'), 'hex'), '(..)', '00\\1', 'g'), 'hex')
    FROM (SELECT i, 't' || lpad(i::text, 9, '0') AS id FROM generate_series(1, $1) AS i) AS s`,
-  [size.payments],
-);
-await confirmClient.query('VACUUM ANALYZE cashback_payments');
-let eventNo = 0;
-const confirmer = createEngine({
-  store: confirmStore,
-  clock: () => new Date('2025-03-02T00:00:00Z'),
-  ids: () => `confirm-${++eventNo}`,
-});
-globalThis.gc?.();
-const rssBefore = process.memoryUsage.rss();
-let rssPeak = rssBefore;
-const sampler = setInterval(() => {
+    [size.payments],
+  );
+  await confirmClient.query('VACUUM ANALYZE cashback_payments');
+  let eventNo = 0;
+  const confirmer = createEngine({
+    store: confirmStore,
+    clock: () => new Date('2025-03-02T00:00:00Z'),
+    ids: () => `confirm-${++eventNo}`,
+  });
+  globalThis.gc?.();
+  const rssBefore = process.memoryUsage.rss();
+  let rssPeak = rssBefore;
+  const sampler = setInterval(() => {
+    rssPeak = Math.max(rssPeak, process.memoryUsage.rss());
+  }, 20);
+  const confirmStart = performance.now();
+  const confirmed = await confirmer.confirmDue();
+  const confirmSeconds = (performance.now() - confirmStart) / 1000;
+  clearInterval(sampler);
   rssPeak = Math.max(rssPeak, process.memoryUsage.rss());
-}, 20);
-const confirmStart = performance.now();
-const confirmed = await confirmer.confirmDue();
-const confirmSeconds = (performance.now() - confirmStart) / 1000;
-clearInterval(sampler);
-rssPeak = Math.max(rssPeak, process.memoryUsage.rss());
-const confirmedRows = Number(
-  (
-    await confirmClient.query(
-      'SELECT count(*) AS n FROM cashback_payments WHERE confirmed_event IS NOT NULL',
-    )
-  ).rows[0].n,
-);
-if (confirmed.payments !== size.payments || confirmedRows !== size.payments) {
-  disagreement ??= `confirmDue confirmed ${confirmed.payments} payments (${confirmedRows} stored as confirmed) of ${size.payments}`;
+  const confirmedRows = Number(
+    (
+      await confirmClient.query(
+        'SELECT count(*) AS n FROM cashback_payments WHERE confirmed_event IS NOT NULL',
+      )
+    ).rows[0].n,
+  );
+  if (confirmed.payments !== size.payments || confirmedRows !== size.payments) {
+    disagreement ??= `confirmDue confirmed ${confirmed.payments} payments (${confirmedRows} stored as confirmed) of ${size.payments}`;
+  }
+  await confirmClient.end();
+  await confirmStore.close();
+  const CONFIRM_TARGET_SECONDS = 10;
+  return `listPayments, pages of 100, ${count(size.payments)} stored payments (${count(perDay)} a day), ${size.pages} requests each:
+  one day                                  ${dayPages}
+  one month, pages 1–10                    ${monthPages}
+  one year (every payment), pages 1–10     ${yearFirst}
+engine.confirmDue, ${count(size.payments)} payments due on one day: ${confirmSeconds.toFixed(2)} s, ${count(confirmed.events)} events, ${count(confirmed.payments / confirmSeconds)} payments/s${smoke ? '' : `   target < ${CONFIRM_TARGET_SECONDS} s: ${confirmSeconds < CONFIRM_TARGET_SECONDS ? 'met' : 'MISSED'}`}
+  the process's memory grew by ${((rssPeak - rssBefore) / 2 ** 20).toFixed(0)} MiB (resident set, sampled every 20 ms)`;
 }
-await confirmClient.end();
-await confirmStore.close();
-const CONFIRM_TARGET_SECONDS = 10;
+const ledgerLines = throughputOnly ? '' : `\n${await ledgerFigures()}`;
 await admin.end();
 
 log(`
@@ -308,13 +325,7 @@ Results (medians of ${size.repeats} rounds; ratios are medians of per-round rati
   engine.addTransactions, PostgreSQL       ${count(fig.serverFunded.tps)} tx/s
   server with funding ÷ without            ${ratio(fundedServer)}   target ≥ ${FUNDING_TARGET}: ${fundedServer >= FUNDING_TARGET ? 'met' : 'MISSED'}
   memory with funding ÷ without            ${ratio(fundedMemory)}
-  database bytes per stored transaction    ${count(bytes.transactions / bytes.stored)} (transactions table with its indexes); ${count(bytes.written / bytes.stored)} with payments and outbox
-listPayments, pages of 100, ${count(size.payments)} stored payments (${count(perDay)} a day), ${size.pages} requests each:
-  one day                                  ${dayPages}
-  one month, pages 1–10                    ${monthPages}
-  one year (every payment), pages 1–10     ${yearFirst}
-engine.confirmDue, ${count(size.payments)} payments due on one day: ${confirmSeconds.toFixed(2)} s, ${count(confirmed.events)} events, ${count(confirmed.payments / confirmSeconds)} payments/s${smoke ? '' : `   target < ${CONFIRM_TARGET_SECONDS} s: ${confirmSeconds < CONFIRM_TARGET_SECONDS ? 'met' : 'MISSED'}`}
-  the process's memory grew by ${((rssPeak - rssBefore) / 2 ** 20).toFixed(0)} MiB (resident set, sampled every 20 ms)
+  database bytes per stored transaction    ${count(bytes.transactions / bytes.stored)} (transactions table with its indexes); ${count(bytes.written / bytes.stored)} with payments and outbox${ledgerLines}
 The server runs with its durable defaults (fsync, synchronous commit) on 127.0.0.1.`);
 if (disagreement !== undefined) {
   console.error(`DISAGREEMENT: ${disagreement}`);

@@ -7,8 +7,8 @@
  * without funding controls.
  *
  * The checks: every batch answered 200, with one outcome per transaction, and every payment
- * answered is stored; the budgeted offer paid its budget to the cent (the payment that crossed it
- * was cut to the remainder); no customer of either partner passed the cap's amount or count in a
+ * answered is stored; the budgeted offer paid its budget, never more and less only by a remainder
+ * that the 2% offer outbids (the payment that crossed it was cut to the remainder); no customer of either partner passed the cap's amount or count in a
  * week; the funding counters hold what the payments of their offers add up to; and the stored
  * payments are exactly what `replay()` pays for the stored transactions taken in commit order.
  *
@@ -224,13 +224,18 @@ describe.skipIf(SKIP_SERVER)('budgets and caps under load, four processes on one
     expect(stored.filter((p) => p.offer === UNFUNDED)).toHaveLength(freeShop.length);
   });
 
-  it('pays the budgeted offer its budget to the cent, while the demand is far beyond it', () => {
+  it('pays the budgeted offer its budget, less at most a remainder the 2% offer outbids, while the demand is far beyond it', () => {
     const demand = [...sent.values()]
       .flat(2)
       .filter((t) => t.merchant.name === 'Budget Mart')
       .reduce((s, t) => s.plus(new Decimal(t.amount).div(10).toDecimalPlaces(2)), new Decimal(0));
     expect(demand.toNumber()).toBeGreaterThan(2 * Number(BUDGET));
-    expect(sum(stored.filter((p) => p.offer === BUDGETED))).toBe(BUDGET);
+    // Never past it. Selection compares cashback as paid, so a remainder the 2% offer outbids
+    // (up to 2% of 25.00, the largest purchase) may stay unpaid, depending on which purchases
+    // come after it; a larger one beats the 2% of every purchase and is paid by the next.
+    const paid = new Decimal(sum(stored.filter((p) => p.offer === BUDGETED)));
+    expect(paid.lte(BUDGET), paid.toFixed(2)).toBe(true);
+    expect(new Decimal(BUDGET).minus(paid).lte('0.50'), paid.toFixed(2)).toBe(true);
     // Once it ran out, Budget Mart paid the 2% offer, to both partners.
     for (const { application_id } of PARTNERS) {
       expect(stored.some((p) => p.offer === FALLBACK && p.partner === application_id)).toBe(true);

@@ -57,6 +57,11 @@ class Walk {
     this.reads = returns.map((item, i) => parseReturn(item, i, 'UTC').ok);
   }
 
+  /** Whether the return at `i` reads (check 1). */
+  readsAt(i: number): boolean {
+    return this.reads[i] === true;
+  }
+
   private isStored(key: string): boolean {
     return (this.stored.get(key) ?? 0) > 0;
   }
@@ -67,7 +72,7 @@ class Walk {
    */
   options(i: number): Step[] {
     const key = this.keys[i] as string;
-    const reads = this.reads[i] === true;
+    const reads = this.readsAt(i);
     const stored = this.isStored(key);
     const out: Step[] = [];
     const err = this.errors[this.e];
@@ -191,7 +196,7 @@ function noOutcome(walk: Walk, i: number): string {
   const why =
     named === undefined
       ? ''
-      : parseReturn(walk.returns[i], i, 'UTC').ok
+      : walk.readsAt(i)
         ? ` (returnErrors gives it ${named.code} where no outcome of that kind fits the order of checks)`
         : ` (it does not read, so its outcome is invalid_return, but returnErrors gives it ${named.code})`;
   return `return ${key} (#${i}) has no outcome in adjustments, clawbacks or returnErrors${why}`;

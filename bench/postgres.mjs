@@ -291,7 +291,11 @@ async function ledgerFigures() {
   const confirmedRows = Number(
     (
       await confirmClient.query(
-        'SELECT count(*) AS n FROM cashback_payments WHERE confirmed_event IS NOT NULL',
+        // Confirmed: a late payment by its own row, another by an event of its day past it
+        // (docs/postgres.md, Confirmation).
+        `SELECT count(*) AS n FROM cashback_payments p WHERE p.confirmed_event IS NOT NULL
+           OR EXISTS (SELECT 1 FROM cashback_confirmation_events e WHERE e.partner = p.partner
+             AND e.payment_date = p.payment_date AND e.last_key >= p.order_key)`,
       )
     ).rows[0].n,
   );

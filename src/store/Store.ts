@@ -299,8 +299,10 @@ export interface ConfirmationRepository {
    * Confirms, with `query.event_id`, at most `query.limit` payments of one partner and one
    * payment day on or before `query.through` that are not confirmed yet and whose cashback is
    * above 0, and returns them; `undefined` when none is left. Payments another unit of work is
-   * confirming are skipped, never waited for, so that several instances confirm at once and
-   * each payment once. Inside a unit, what it confirmed is kept or undone with the unit.
+   * confirming are skipped (a store may skip the whole day that unit is confirming), so that
+   * several instances confirm at once and each payment once; a store may wait for units that
+   * are storing or changing payments of the days it confirms (docs/stores.md, Confirmation), so
+   * call it first in its unit. Inside a unit, what it confirmed is kept or undone with the unit.
    */
   take(query: ConfirmationQuery): Promise<ConfirmedPayments | undefined>;
 }

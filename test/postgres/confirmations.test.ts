@@ -1,8 +1,8 @@
 /**
- * `confirmations.take` on a PostgreSQL server (docs/postgres.md, The payment ledger): it reads
- * the payments table through its indexes only, however many payments a day has (a plan that
- * scanned the day for each 1,000 made a million payments take minutes), and a take never waits
- * for another unit's confirmations: it skips the payments that unit holds.
+ * `confirmations.take` on a PostgreSQL server (docs/postgres.md, Confirmation): it reads the
+ * payments table through its indexes only, however many payments a day has (a plan that scanned
+ * the day for each 1,000 made a million payments take minutes), and, once the days are open, a
+ * take never waits for another unit's confirmations: it skips the day that unit is reading.
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -64,8 +64,24 @@ describe.skipIf(SKIP_SERVER)('confirmations on a PostgreSQL server', () => {
     expect(await sequentialScans()).toBe(before);
   });
 
-  it('skips what another unit is confirming, without waiting for it', async () => {
+  it('skips the day another unit is confirming, without waiting for it', async () => {
     const s = store as Store;
+    const c = client as pg.Client;
+    await c.query(
+      `INSERT INTO cashback_payments (partner, transaction_id, customer_id, offer_id,
+         offer_revision, cashback_amount, payment_date, country, city, event_id, order_key)
+       SELECT 'bank', id, 'c1', 1, 1, 1.5, '2025-03-02', 'DE', 'Berlin', 'e0',
+         decode(regexp_replace(encode(convert_to(id, 'UTF8'), 'hex'), '(..)', '00\\1', 'g'), 'hex')
+       FROM (SELECT 'u' || lpad(i::text, 6, '0') AS id FROM generate_series(1, 1000) AS i) AS s`,
+    );
+    // Opens 2025-03-02 (a take that opens days waits for the units storing payments) and takes
+    // 1,000 more of 2025-03-01.
+    const opening = await s.confirmations.take({
+      through: '2025-03-02',
+      limit: 1000,
+      event_id: 'opening',
+    });
+    expect(opening?.payment_date).toBe('2025-03-01');
     let release: () => void = () => undefined;
     const released = new Promise<void>((r) => {
       release = r;
@@ -76,13 +92,13 @@ describe.skipIf(SKIP_SERVER)('confirmations on a PostgreSQL server', () => {
     });
     const holder = s.transaction(async (unit) => {
       const due = await unit.confirmations.take({
-        through: '2025-03-01',
+        through: '2025-03-02',
         limit: 1000,
         event_id: 'held',
       });
       holding();
       await released;
-      return due?.payments.map((p) => p.transaction_id) ?? [];
+      return due;
     });
     await held;
     try {
@@ -90,26 +106,38 @@ describe.skipIf(SKIP_SERVER)('confirmations on a PostgreSQL server', () => {
       let timer: ReturnType<typeof setTimeout> | undefined;
       const other = await Promise.race([
         s.transaction((unit) =>
-          unit.confirmations.take({ through: '2025-03-01', limit: 1000, event_id: 'other' }),
+          unit.confirmations.take({ through: '2025-03-02', limit: 1000, event_id: 'other' }),
         ),
         new Promise<'waited'>((r) => {
           timer = setTimeout(() => r('waited'), 5_000);
         }),
       ]);
       clearTimeout(timer);
-      expect(other === 'waited' ? other : other?.payments.length).toBe(1000);
+      expect(other === 'waited' ? other : [other?.payment_date, other?.payments.length]).toEqual([
+        '2025-03-02',
+        1000,
+      ]);
     } finally {
       release();
     }
-    const heldIds = new Set(await holder);
-    expect(heldIds.size).toBe(1000);
-    const rows = await (client as pg.Client).query(
-      `SELECT confirmed_event AS e, count(*)::int AS n FROM cashback_payments
-       WHERE confirmed_event IN ('held', 'other') GROUP BY confirmed_event ORDER BY 1`,
-    );
-    expect(rows.rows).toEqual([
-      { e: 'held', n: 1000 },
-      { e: 'other', n: 1000 },
-    ]);
+    const due = await holder;
+    expect([due?.payment_date, due?.payments.length]).toEqual(['2025-03-01', 1000]);
+    const ids = [
+      ...Array.from({ length: PAYMENTS }, (_, i) => `t${String(i + 1).padStart(6, '0')}`),
+      ...Array.from({ length: 1000 }, (_, i) => `u${String(i + 1).padStart(6, '0')}`),
+    ];
+    const events = new Map<string, number>();
+    for (const p of await s.payments.get('bank', ids)) {
+      const e = p.confirmed_event ?? 'none';
+      events.set(e, (events.get(e) ?? 0) + 1);
+    }
+    expect(Object.fromEntries(events)).toEqual({
+      e1: 1000,
+      e2: 1000,
+      e3: 1000,
+      opening: 1000,
+      held: 1000,
+      other: 1000,
+    });
   });
 });

@@ -50,7 +50,7 @@ test('the listing query of the SQL store is planned on the partial listing index
   );
   // The listing's index, and the paid payments by offer that a recount reads (migration 6).
   expect(indexes.rows.map((r) => r.indexname)).toEqual([
-    'cashback_payments_due',
+    'cashback_payments_late',
     'cashback_payments_listed',
     'cashback_payments_paid_by_offer',
     'cashback_payments_pkey',

@@ -101,7 +101,7 @@ describe('migrations', () => {
     }
   });
 
-  it('on PGlite: versions 7 and 8 bring a store of version 6 forward: its offers and payments at revision 1', async () => {
+  it('on PGlite: versions 7 to 9 bring a store of version 6 forward: its offers and payments at revision 1, its payments confirmed one by one', async () => {
     const db = await PGlite.create();
     try {
       await applyMigrations(pgliteDriver(db, false), MIGRATIONS.slice(0, 6));
@@ -123,7 +123,7 @@ describe('migrations', () => {
            cashback_amount, payment_date, country, city, event_id, order_key)
          VALUES ('bank-a', 't1', 'c1', 4, 1.5, '2025-06-02', 'FR', 'Lyon', 'e1', '\\x0074')`,
       );
-      expect(await migrate({ db })).toEqual([7, 8]);
+      expect(await migrate({ db })).toEqual([7, 8, 9]);
       const store = await createPgliteStore({ db });
       const [current] = await store.offers.list();
       expect(current).toMatchObject({ offer, revision: 1 });
@@ -135,6 +135,19 @@ describe('migrations', () => {
           confirmed_event: null,
         }),
       ]);
+      // Stored before version 9, it counts as late: its own row says it is confirmed.
+      const due = await store.confirmations.take({
+        through: '2025-06-02',
+        limit: 10,
+        event_id: 'c1',
+      });
+      expect(due?.payments.map((p) => p.transaction_id)).toEqual(['t1']);
+      expect((await db.query('SELECT late, confirmed_event FROM cashback_payments')).rows).toEqual([
+        { late: true, confirmed_event: 'c1' },
+      ]);
+      expect(
+        await store.confirmations.take({ through: '2025-06-02', limit: 10, event_id: 'c2' }),
+      ).toBe(undefined);
     } finally {
       await db.close();
     }

@@ -1,13 +1,12 @@
-import { compareText } from '../../model/compareText.js';
 import type { Offer } from '../../model/schemas.js';
 import type { ClawbackRecord, OfferRevision, PaymentChangeRecord } from '../records.js';
 import { requirePartner } from '../requirePartner.js';
-import type { ConfirmationRepository, OfferRepository, PaymentRepository } from '../Store.js';
-import { orderKey, PAYMENT_COLUMNS, paymentRecord } from './records.js';
+import type { OfferRepository, PaymentRepository } from '../Store.js';
+import { orderKey } from './records.js';
 import type { SqlClient, SqlRow } from './sql.js';
 
 // The payment ledger in SQL (docs/postgres.md, The payment ledger): offer revisions, payments'
-// histories and clawbacks, and which payments are confirmed.
+// histories and clawbacks (which payments are confirmed: confirmation.ts).
 
 /** An offer revision from its row. */
 function offerRevision(row: SqlRow): OfferRevision {
@@ -216,55 +215,6 @@ export function paymentHistory(
               )
             )[0]?.total;
       return { total: total as number, items: rows.map(clawbackRecord) };
-    },
-  };
-}
-
-/**
- * Confirmations: one statement picks the first partner and day with payments due (oldest day
- * first), locks up to `limit` of its payments not confirmed yet, skipping those another unit
- * holds, and marks them with the event. Every step is an index or a row address, whatever the
- * table holds: the day and partner are compared as one row with a scalar subquery, so that both
- * reach the index `cashback_payments_due` as parameters (joined with the pick, the planner read
- * and sorted every payment of the day for each 1,000), and the update finds its rows by their
- * address (`ctid`, stable while the unit holds their lock) rather than by a join the planner
- * may make a scan of the table.
- * @param db - a unit's connection, or the driver
- * @returns the repository
- */
-export function confirmations(db: SqlClient): ConfirmationRepository {
-  return {
-    take: async ({ through, limit, event_id }) => {
-      const rows = await db.query(
-        `WITH pick AS (
-           SELECT partner, payment_date FROM cashback_payments
-           WHERE confirmed_event IS NULL AND cashback_amount > 0 AND payment_date <= $1
-           ORDER BY payment_date, partner, order_key
-           LIMIT 1 FOR UPDATE SKIP LOCKED
-         ), due AS (
-           SELECT p.ctid FROM cashback_payments p
-           WHERE (p.payment_date, p.partner) = (SELECT payment_date, partner FROM pick)
-             AND p.confirmed_event IS NULL AND p.cashback_amount > 0
-           ORDER BY p.payment_date, p.partner, p.order_key LIMIT $2
-           FOR UPDATE OF p SKIP LOCKED
-         )
-         UPDATE cashback_payments AS p SET confirmed_event = $3
-         WHERE p.ctid = ANY (ARRAY(SELECT ctid FROM due))
-         RETURNING p.partner, ${PAYMENT_COLUMNS.split(', ')
-           .map((c) => `p.${c}`)
-           .join(', ')}`,
-        [through, limit, event_id],
-      );
-      if (rows.length === 0) return undefined;
-      const payments = rows
-        .map(paymentRecord)
-        .sort((a, b) => compareText(a.transaction_id, b.transaction_id));
-      const first = rows[0] as SqlRow;
-      return {
-        partner: first.partner as string,
-        payment_date: first.payment_date as string,
-        payments,
-      };
     },
   };
 }

@@ -60,9 +60,6 @@ export function customerRecord(row: SqlRow): CustomerRecord {
 export const PAYMENT_COLUMNS =
   'transaction_id, customer_id, offer_id::float8 AS offer_id, cashback_amount::text AS cashback_amount, payment_date, country, city, event_id, offer_revision';
 
-/** The columns of a payment as `storedPayment` reads them. */
-export const STORED_PAYMENT_COLUMNS = `${PAYMENT_COLUMNS}, clawed_back_amount::text AS clawed_back_amount, confirmed_event`;
-
 /** A payment from its row. */
 export function paymentRecord(row: SqlRow): PaymentRecord {
   return {

@@ -1,3 +1,4 @@
+import type { OutboxEvent } from '../records.js';
 import { requirePartner } from '../requirePartner.js';
 import type {
   ActivationRepository,
@@ -7,8 +8,14 @@ import type {
   StoreSession,
   TransactionRepository,
 } from '../Store.js';
+import {
+  type ConfirmationLock,
+  confirmationLock,
+  confirmations,
+  LATE_ON_INSERT,
+} from './confirmation.js';
 import { funding } from './funding.js';
-import { confirmations, offers, paymentHistory } from './ledger.js';
+import { offers, paymentHistory } from './ledger.js';
 import { lockRows } from './lockRows.js';
 import { paymentChanges } from './paymentChanges.js';
 import {
@@ -123,10 +130,11 @@ function activations(db: SqlClient): ActivationRepository {
 }
 
 /**
- * Transactions. Inside a unit, `insert` first locks the records' customers in `customer_id`
- * order (docs/stores.md, customers held by an insert), then inserts if absent: two statements.
+ * Transactions. Inside a unit, `insert` first takes the partner's confirmation lock (shared: the
+ * unit may store payments, docs/postgres.md, Confirmation) and locks the records' customers in
+ * `customer_id` order (docs/stores.md, customers held by an insert), then inserts if absent.
  */
-function transactions(db: SqlClient, inUnit: boolean): TransactionRepository {
+function transactions(db: SqlClient, lock: ConfirmationLock | undefined): TransactionRepository {
   return {
     existing: async (partner, ids) =>
       (await rowsByIds(db, TRANSACTION_IDS, partner, ids)).map((r) => r.transaction_id as string),
@@ -135,7 +143,8 @@ function transactions(db: SqlClient, inUnit: boolean): TransactionRepository {
     insert: async (partner, list) => {
       requirePartner(partner);
       if (list.length === 0) return [];
-      if (inUnit) {
+      if (lock !== undefined) {
+        await lock.share(partner);
         await lockRows(
           db,
           { table: 'cashback_customers', key: 'customer_id' },
@@ -209,21 +218,25 @@ function transactions(db: SqlClient, inUnit: boolean): TransactionRepository {
 }
 
 /**
- * Payments: the primary key (partner, transaction id) refuses a second payment. Listings leave
- * out payments at 0 with the predicate of their partial index (`cashback_amount > 0`).
+ * Payments: the primary key (partner, transaction id) refuses a second payment; `insert` holds
+ * the partner's confirmation lock (shared) and marks `late` the payments of days whose
+ * confirmation has begun (docs/postgres.md, Confirmation). Listings leave out payments at 0 with
+ * the predicate of their partial index (`cashback_amount > 0`).
  */
-function payments(db: SqlClient): PaymentRepository {
+function payments(db: SqlClient, lock: ConfirmationLock | undefined): PaymentRepository {
   return {
-    ...paymentChanges(db),
+    ...paymentChanges(db, lock),
     ...paymentHistory(db),
     insert: async (partner, list) => {
       requirePartner(partner);
       if (list.length === 0) return;
+      await lock?.share(partner);
       await db.query(
         `INSERT INTO cashback_payments (partner, transaction_id, customer_id, offer_id,
-           cashback_amount, payment_date, country, city, event_id, order_key, offer_revision)
+           cashback_amount, payment_date, country, city, event_id, order_key, offer_revision, late)
          SELECT $1, u.transaction_id, u.customer_id, u.offer_id, u.cashback_amount, u.payment_date,
-           u.country, u.city, u.event_id, decode(u.order_key, 'hex'), u.offer_revision
+           u.country, u.city, u.event_id, decode(u.order_key, 'hex'), u.offer_revision,
+           ${LATE_ON_INSERT('u.payment_date')}
          FROM unnest($2::text[], $3::text[], $4::bigint[], $5::numeric[], $6::text[], $7::text[],
            $8::text[], $9::text[], $10::text[], $11::integer[])
            AS u(transaction_id, customer_id, offer_id, cashback_amount, payment_date, country,
@@ -275,6 +288,11 @@ function outbox(db: SqlClient): OutboxRepository {
     add: async (partner, events) => {
       requirePartner(partner);
       if (events.length === 0) return;
+      // One event (a confirmation's, of up to 1,000 payments) binds as plain texts: as an array
+      // element, its payload would be escaped character by character on the way in and out.
+      const one = events.length === 1;
+      const column = (f: (e: OutboxEvent) => string) =>
+        one ? f(events[0] as OutboxEvent) : events.map(f);
       await db.query(
         `WITH counter AS (
            INSERT INTO cashback_outbox_counters AS c (partner, last_sequence) VALUES ($1, $2)
@@ -283,15 +301,19 @@ function outbox(db: SqlClient): OutboxRepository {
          )
          INSERT INTO cashback_outbox (partner, sequence, id, type, payload, created_at)
          SELECT $1, counter.first + e.n, e.id, e.type, e.payload, e.created_at
-         FROM counter, unnest($3::text[], $4::text[], $5::text[], $6::text[])
-           WITH ORDINALITY AS e(id, type, payload, created_at, n)`,
+         FROM counter, ${
+           one
+             ? '(VALUES ($3::text, $4::text, $5::text, $6::text, 1)) AS e(id, type, payload, created_at, n)'
+             : `unnest($3::text[], $4::text[], $5::text[], $6::text[])
+           WITH ORDINALITY AS e(id, type, payload, created_at, n)`
+         }`,
         [
           partner,
           events.length,
-          events.map((e) => e.id),
-          events.map((e) => e.type),
-          events.map((e) => JSON.stringify(e.payload)),
-          events.map((e) => e.created_at),
+          column((e) => e.id),
+          column((e) => e.type),
+          column((e) => JSON.stringify(e.payload)),
+          column((e) => e.created_at),
         ],
       );
     },
@@ -310,19 +332,21 @@ function outbox(db: SqlClient): OutboxRepository {
 /**
  * The repositories over one query interface.
  * @param db - a connection inside a unit of work, or the driver (one statement at a time)
- * @param inUnit - whether `db` is a unit's connection (then `transactions.insert` locks customers,
+ * @param inUnit - whether `db` is a unit's connection (then `transactions.insert` and
+ *   `returns.hold` take the partner's confirmation lock, `transactions.insert` locks customers,
  *   `returns.insert` transactions and `funding.hold` the counters it reads)
  * @returns the repositories
  */
 export function repositories(db: SqlClient, inUnit: boolean): StoreSession {
+  const lock = inUnit ? confirmationLock(db) : undefined;
   return {
     offers: offers(db, inUnit),
     customers: customers(db),
     activations: activations(db),
-    transactions: transactions(db, inUnit),
-    payments: payments(db),
+    transactions: transactions(db, lock),
+    payments: payments(db, lock),
     outbox: outbox(db),
-    returns: returns(db, inUnit),
+    returns: returns(db, lock),
     funding: funding(db, inUnit),
     confirmations: confirmations(db),
   };

@@ -1,6 +1,7 @@
 import type { ReturnRecord } from '../records.js';
 import { requirePartner } from '../requirePartner.js';
 import type { ReturnRepository } from '../Store.js';
+import type { ConfirmationLock } from './confirmation.js';
 import { type LockedRows, lockRows } from './lockRows.js';
 import { type IdLookup, rowsByIds } from './rowsByIds.js';
 import type { SqlClient, SqlRow } from './sql.js';
@@ -53,20 +54,25 @@ const INSERT = `WITH inserted AS (
   SELECT return_id FROM inserted`;
 
 /**
- * Returns. Inside a unit, `hold` and `insert` first lock the returns' transactions in
+ * Returns. Inside a unit, `hold` takes the partner's confirmation lock (shared: the unit may
+ * change payments, docs/postgres.md, Confirmation), and `hold` and `insert` lock the returns' transactions in
  * `transaction_id` order (docs/stores.md, Returns): two statements each. Lists of ids are looked
  * up by `rowsByIds`; what a transaction has had returned is one row of `cashback_return_totals`.
  * @param db - a unit's connection, or the driver
- * @param inUnit - whether `db` is a unit's connection
+ * @param lock - the unit's confirmation locks, which `hold` takes first (`undefined` outside a
+ *   unit, where nothing is locked)
  * @returns the repository
  */
-export function returns(db: SqlClient, inUnit: boolean): ReturnRepository {
+export function returns(db: SqlClient, lock: ConfirmationLock | undefined): ReturnRepository {
   return {
     existing: async (partner, ids) =>
       (await rowsByIds(db, RETURN_IDS, partner, ids)).map((r) => r.return_id as string),
     hold: async (partner, ids) => {
       requirePartner(partner);
-      if (inUnit && ids.length > 0) await lockRows(db, RETURNED, partner, ids);
+      if (lock !== undefined && ids.length > 0) {
+        await lock.share(partner);
+        await lockRows(db, RETURNED, partner, ids);
+      }
       const rows = await rowsByIds(db, RETURNED_TOTALS, partner, [...new Set(ids)]);
       return rows.map((r) => ({
         transaction_id: r.transaction_id as string,
@@ -79,7 +85,7 @@ export function returns(db: SqlClient, inUnit: boolean): ReturnRepository {
     insert: async (partner, list) => {
       requirePartner(partner);
       if (list.length === 0) return [];
-      if (inUnit) {
+      if (lock !== undefined) {
         await lockRows(
           db,
           RETURNED,

@@ -131,7 +131,15 @@ export function sqlStore(driver: SqlDriver): Store {
   return {
     ...session,
     // A recount is several statements, and an upsert of offers checks its revisions after its
-    // statement: on the store itself, a unit of its own keeps each atomic.
+    // statement; storing and changing payments take the partner's confirmation lock before their
+    // statement, and a take may open days before it reads one: on the store itself, a unit of
+    // its own keeps each atomic.
+    payments: {
+      ...session.payments,
+      insert: (partner, list) => transaction((s) => s.payments.insert(partner, list)),
+      adjust: (partner, list) => transaction((s) => s.payments.adjust(partner, list)),
+    },
+    confirmations: { take: (query) => transaction((s) => s.confirmations.take(query)) },
     funding: {
       ...session.funding,
       recount: (query) => transaction((s) => s.funding.recount(query)),

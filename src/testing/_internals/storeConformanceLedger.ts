@@ -326,7 +326,12 @@ function confirmationTests(suite: Suite): void {
         [A, '2025-03-24', ['t1']],
       );
     });
+  });
+}
 
+/** Registers the tests of confirmations racing other units, and of late purchases. */
+function confirmationRaceTests(suite: Suite): void {
+  suite.describe('confirmations beside other units', () => {
     suite.test('a take leaves the payments another unit is confirming to it', async (store) => {
       await paid(store, A, ['t1', 't2', 't3'], '2025-03-24');
       const holder = pausedUnit(store, async (s, pause) => {
@@ -372,6 +377,104 @@ function confirmationTests(suite: Suite): void {
         ids,
       );
     });
+
+    suite.test(
+      'a payment stored for a day whose confirmation began is confirmed by a later take, once',
+      async (store) => {
+        await paid(store, A, ['t1', 't2'], '2025-03-24');
+        const take = (event_id: string) =>
+          store.confirmations.take({ through: '2025-03-24', limit: 10, event_id });
+        assert.deepStrictEqual(takenIds(await take('e1')), [A, '2025-03-24', ['t1', 't2']]);
+        await paid(store, A, ['late'], '2025-03-24');
+        await paid(store, A, ['older'], '2025-03-20');
+        assert.deepStrictEqual(takenIds(await take('e2')), [A, '2025-03-20', ['older']]);
+        assert.deepStrictEqual(takenIds(await take('e3')), [A, '2025-03-24', ['late']]);
+        assert.equal(await take('e4'), undefined);
+        const got = sortedBy(
+          await store.payments.get(A, ['late', 'older', 't1', 't2']),
+          (p) => p.transaction_id,
+        );
+        assert.deepStrictEqual(
+          got.map((p) => [p.transaction_id, p.confirmed_event]),
+          [
+            ['late', 'e3'],
+            ['older', 'e2'],
+            ['t1', 'e1'],
+            ['t2', 'e1'],
+          ],
+        );
+      },
+    );
+
+    suite.test(
+      'a take confirms the payments a unit is storing for its day once that unit ends',
+      async (store) => {
+        await paid(store, A, ['t1'], '2025-03-24');
+        await store.transactions.insert(A, [makeTransaction('t2')]);
+        const storing = pausedUnit(store, async (s, pause) => {
+          await s.transactions.insert(A, [makeTransaction('t3')]);
+          await s.payments.insert(A, [makePayment('t3', { date: '2025-03-24' })]);
+          await pause();
+        });
+        await storing.paused;
+        const taking = store.confirmations.take({
+          through: '2025-03-24',
+          limit: 10,
+          event_id: 'e1',
+        });
+        // A store that opens a day waits for the units storing its payments; one that runs units
+        // one at a time answers once it ends. Either way no payment is left out.
+        await settlesBeforeRelease(storing, taking, WAITING_MS);
+        const first = takenIds(await taking);
+        const rest = takenIds(
+          await store.confirmations.take({ through: '2025-03-24', limit: 10, event_id: 'e2' }),
+        );
+        assert.deepStrictEqual(
+          sortedBy([...(first?.[2] ?? []), ...(rest?.[2] ?? [])], (id) => id),
+          ['t1', 't3'],
+        );
+        assert.equal(
+          await store.confirmations.take({ through: '2025-03-24', limit: 10, event_id: 'e3' }),
+          undefined,
+        );
+      },
+    );
+
+    suite.test(
+      'an adjust waits for a take confirming its payment, then leaves it',
+      async (store) => {
+        await paid(store, A, ['t1', 't2'], '2025-03-24');
+        const holder = pausedUnit(store, async (s, pause) => {
+          const taken = await s.confirmations.take({
+            through: '2025-03-24',
+            limit: 1,
+            event_id: 'e1',
+          });
+          await pause();
+          return takenIds(taken);
+        });
+        await holder.paused;
+        const adjusting = store.payments.adjust(A, [
+          { transaction_id: 't1', previous_cashback_amount: '0.62', cashback_amount: '0.10' },
+          { transaction_id: 't2', previous_cashback_amount: '0.62', cashback_amount: '0.10' },
+        ]);
+        await settlesBeforeRelease(holder, adjusting, WAITING_MS);
+        assert.deepStrictEqual(await holder.done, [A, '2025-03-24', ['t1']]);
+        assert.deepStrictEqual([...(await adjusting)], ['t2']);
+        const got = sortedBy(await store.payments.get(A, ['t1', 't2']), (p) => p.transaction_id);
+        assert.deepStrictEqual(
+          got.map((p) => [
+            p.transaction_id,
+            new Money(p.cashback_amount).toFixed(),
+            p.confirmed_event,
+          ]),
+          [
+            ['t1', '0.62', 'e1'],
+            ['t2', '0.1', null],
+          ],
+        );
+      },
+    );
   });
 }
 
@@ -379,4 +482,5 @@ function confirmationTests(suite: Suite): void {
 export function ledgerTests(suite: Suite): void {
   historyTests(suite);
   confirmationTests(suite);
+  confirmationRaceTests(suite);
 }

@@ -222,7 +222,18 @@ async function ledgerFigures() {
    FROM (SELECT i, 't' || lpad(i::text, 9, '0') AS id FROM generate_series(1, $1) AS i) AS s`,
     [size.payments],
   );
-  await client.query('VACUUM ANALYZE cashback_payments');
+  // What units of work keep beside the payments they store: the payments above 0 per day, which a
+  // listing's total sums (docs/postgres.md, Listings). A build from before it has no such table.
+  await client.query(
+    `DO $$ BEGIN
+       IF to_regclass('cashback_payment_days') IS NOT NULL THEN
+         INSERT INTO cashback_payment_days (partner, payment_date, count)
+         SELECT partner, payment_date, count(*) FROM cashback_payments
+         WHERE cashback_amount > 0 GROUP BY partner, payment_date;
+       END IF;
+     END $$`,
+  );
+  await client.query('VACUUM ANALYZE');
   await client.end();
   const lister = createEngine({ store: listingStore });
   const quantiles = (ms) => {

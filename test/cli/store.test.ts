@@ -319,12 +319,12 @@ describe('cashback migrate', () => {
     const first = await runCli(cli.dir, ['migrate', '--data-dir', dataDir]);
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout).toBe(
-      `cashback migrate: applied 0001_initial, 0002_deliveries, 0003_returns, 0004_activations, 0005_funding, 0006_return_totals, 0007_ledger, 0008_channel, 0009_confirmed_days to PGlite in ${join(dataDir, 'db')}; schema version 9\n`,
+      `cashback migrate: applied 0001_initial, 0002_deliveries, 0003_returns, 0004_activations, 0005_funding, 0006_return_totals, 0007_ledger, 0008_channel, 0009_confirmed_days, 0010_payment_days to PGlite in ${join(dataDir, 'db')}; schema version 10\n`,
     );
     const again = await runCli(cli.dir, ['migrate', '--data-dir', dataDir]);
     expect(again.code).toBe(0);
     expect(again.stdout).toBe(
-      `cashback migrate: nothing to apply; PGlite in ${join(dataDir, 'db')} is at schema version 9\n`,
+      `cashback migrate: nothing to apply; PGlite in ${join(dataDir, 'db')} is at schema version 10\n`,
     );
   });
 
@@ -336,7 +336,7 @@ describe('cashback migrate', () => {
         const first = await runCli(cli.dir, ['migrate', '--database-url', db.url]);
         expect(first.code, first.stderr).toBe(0);
         expect(first.stdout).toMatch(
-          /^cashback migrate: applied 0001_initial, 0002_deliveries, 0003_returns, 0004_activations, 0005_funding, 0006_return_totals, 0007_ledger, 0008_channel, 0009_confirmed_days to PostgreSQL at postgres:\/\/\S+; schema version 9\n$/,
+          /^cashback migrate: applied 0001_initial, 0002_deliveries, 0003_returns, 0004_activations, 0005_funding, 0006_return_totals, 0007_ledger, 0008_channel, 0009_confirmed_days, 0010_payment_days to PostgreSQL at postgres:\/\/\S+; schema version 10\n$/,
         );
         const again = await runCli(cli.dir, ['migrate'], { DATABASE_URL: db.url });
         expect(again.code).toBe(0);

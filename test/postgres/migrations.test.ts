@@ -101,7 +101,7 @@ describe('migrations', () => {
     }
   });
 
-  it('on PGlite: versions 7 to 9 bring a store of version 6 forward: its offers and payments at revision 1, its payments confirmed one by one', async () => {
+  it('on PGlite: versions 7 to 10 bring a store of version 6 forward: its offers and payments at revision 1, its payments confirmed one by one and counted by day', async () => {
     const db = await PGlite.create();
     try {
       await applyMigrations(pgliteDriver(db, false), MIGRATIONS.slice(0, 6));
@@ -123,7 +123,7 @@ describe('migrations', () => {
            cashback_amount, payment_date, country, city, event_id, order_key)
          VALUES ('bank-a', 't1', 'c1', 4, 1.5, '2025-06-02', 'FR', 'Lyon', 'e1', '\\x0074')`,
       );
-      expect(await migrate({ db })).toEqual([7, 8, 9]);
+      expect(await migrate({ db })).toEqual([7, 8, 9, 10]);
       const store = await createPgliteStore({ db });
       const [current] = await store.offers.list();
       expect(current).toMatchObject({ offer, revision: 1 });
@@ -135,6 +135,13 @@ describe('migrations', () => {
           confirmed_event: null,
         }),
       ]);
+      const listed = await store.payments.list('bank-a', {
+        from: '2025-06-01',
+        to: '2025-06-30',
+        offset: 0,
+        limit: 10,
+      });
+      expect([listed.total, listed.items.length]).toEqual([1, 1]);
       // Stored before version 9, it counts as late: its own row says it is confirmed.
       const due = await store.confirmations.take({
         through: '2025-06-02',

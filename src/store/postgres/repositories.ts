@@ -18,6 +18,7 @@ import { funding } from './funding.js';
 import { offers, paymentHistory } from './ledger.js';
 import { lockRows } from './lockRows.js';
 import { paymentChanges } from './paymentChanges.js';
+import { countPaymentDays } from './paymentDays.js';
 import {
   activationRecord,
   customerRecord,
@@ -220,8 +221,10 @@ function transactions(db: SqlClient, lock: ConfirmationLock | undefined): Transa
 /**
  * Payments: the primary key (partner, transaction id) refuses a second payment; `insert` holds
  * the partner's confirmation lock (shared) and marks `late` the payments of days whose
- * confirmation has begun (docs/postgres.md, Confirmation). Listings leave out payments at 0 with
- * the predicate of their partial index (`cashback_amount > 0`).
+ * confirmation has begun (docs/postgres.md, Confirmation), and adds those above 0 to their days'
+ * counts in the same statement. Listings leave out payments at 0 with the predicate of their
+ * partial index (`cashback_amount > 0`) and sum the days' counts for `total` (docs/postgres.md,
+ * Listings).
  */
 function payments(db: SqlClient, lock: ConfirmationLock | undefined): PaymentRepository {
   return {
@@ -232,15 +235,22 @@ function payments(db: SqlClient, lock: ConfirmationLock | undefined): PaymentRep
       if (list.length === 0) return;
       await lock?.share(partner);
       await db.query(
-        `INSERT INTO cashback_payments (partner, transaction_id, customer_id, offer_id,
-           cashback_amount, payment_date, country, city, event_id, order_key, offer_revision, late)
-         SELECT $1, u.transaction_id, u.customer_id, u.offer_id, u.cashback_amount, u.payment_date,
-           u.country, u.city, u.event_id, decode(u.order_key, 'hex'), u.offer_revision,
-           ${LATE_ON_INSERT('u.payment_date')}
-         FROM unnest($2::text[], $3::text[], $4::bigint[], $5::numeric[], $6::text[], $7::text[],
-           $8::text[], $9::text[], $10::text[], $11::integer[])
-           AS u(transaction_id, customer_id, offer_id, cashback_amount, payment_date, country,
-             city, event_id, order_key, offer_revision)`,
+        `WITH stored AS (
+           INSERT INTO cashback_payments (partner, transaction_id, customer_id, offer_id,
+             cashback_amount, payment_date, country, city, event_id, order_key, offer_revision, late)
+           SELECT $1, u.transaction_id, u.customer_id, u.offer_id, u.cashback_amount, u.payment_date,
+             u.country, u.city, u.event_id, decode(u.order_key, 'hex'), u.offer_revision,
+             ${LATE_ON_INSERT('u.payment_date')}
+           FROM unnest($2::text[], $3::text[], $4::bigint[], $5::numeric[], $6::text[], $7::text[],
+             $8::text[], $9::text[], $10::text[], $11::integer[])
+             AS u(transaction_id, customer_id, offer_id, cashback_amount, payment_date, country,
+               city, event_id, order_key, offer_revision)
+           RETURNING payment_date, cashback_amount
+         )
+         ${countPaymentDays(
+           `SELECT payment_date, count(*) AS n FROM stored WHERE cashback_amount > 0
+            GROUP BY payment_date`,
+         )}`,
         [
           partner,
           list.map((p) => p.transaction_id),
@@ -258,11 +268,12 @@ function payments(db: SqlClient, lock: ConfirmationLock | undefined): PaymentRep
     },
     list: async (partner, query) => {
       requirePartner(partner);
-      // One statement: the count and the page read the same snapshot.
+      // One statement: the total (the counts of the range's days, not a count of its payments)
+      // and the page read the same snapshot.
       const rows = await db.query(
         `WITH matching AS (
-           SELECT count(*)::float8 AS total FROM cashback_payments
-           WHERE partner = $1 AND payment_date BETWEEN $2 AND $3 AND cashback_amount > 0
+           SELECT coalesce(sum(count), 0)::float8 AS total FROM cashback_payment_days
+           WHERE partner = $1 AND payment_date BETWEEN $2 AND $3
          )
          SELECT matching.total, page.* FROM matching LEFT JOIN LATERAL (
            SELECT ${PAYMENT_COLUMNS} FROM cashback_payments

@@ -12,6 +12,7 @@ import {
   PARTNER_A,
   type Probe,
   plainCopy,
+  racingUnits,
   revisionOf,
   type Suite,
   takeSnapshot,
@@ -246,6 +247,30 @@ function pageTests(suite: Suite): void {
     });
     assert.deepStrictEqual(ids(last.items), SPREAD_ORDER.slice(-1));
   });
+
+  suite.test(
+    'total counts what units storing and cancelling payments of one day at once kept',
+    async (store) => {
+      const day = '2025-03-10';
+      const stored = racingUnits(store, 6, async (s, k) => {
+        await s.payments.insert(
+          A,
+          Array.from({ length: 5 }, (_, i) => makePayment(`u${k}-${i}`, { date: day })),
+        );
+        const cancel = { transaction_id: `u${k}-0`, previous_cashback_amount: '0.62' };
+        await s.payments.adjust(A, [{ ...cancel, cashback_amount: '0' }]);
+      });
+      const undone = store.transaction(async (s) => {
+        await s.payments.insert(A, [makePayment('undone', { date: day })]);
+        throw new Error('undone');
+      });
+      await Promise.all(stored);
+      await assert.rejects(undone, /undone/);
+      const listed = await store.payments.list(A, { from: day, to: day, offset: 0, limit: 100 });
+      assert.strictEqual(listed.total, 24);
+      assert.strictEqual(listed.items.length, 24);
+    },
+  );
 
   suite.test('list of a range without payments is empty', async (store) => {
     assert.deepStrictEqual(await listAll(store), { total: 0, items: [] });

@@ -260,12 +260,14 @@ function pageTests(suite: Suite): void {
         const cancel = { transaction_id: `u${k}-0`, previous_cashback_amount: '0.62' };
         await s.payments.adjust(A, [{ ...cancel, cashback_amount: '0' }]);
       });
-      const undone = store.transaction(async (s) => {
-        await s.payments.insert(A, [makePayment('undone', { date: day })]);
-        throw new Error('undone');
-      });
-      await Promise.all(stored);
-      await assert.rejects(undone, /undone/);
+      const undone = assert.rejects(
+        store.transaction(async (s) => {
+          await s.payments.insert(A, [makePayment('undone', { date: day })]);
+          throw new Error('undone');
+        }),
+        /undone/,
+      );
+      await Promise.all([...stored, undone]);
       const listed = await store.payments.list(A, { from: day, to: day, offset: 0, limit: 100 });
       assert.strictEqual(listed.total, 24);
       assert.strictEqual(listed.items.length, 24);

@@ -89,6 +89,13 @@ export async function offersStill(s: StoreSession, revision: number): Promise<vo
   if ((await s.offers.revision()) !== revision) throw new Conflict('offers');
 }
 
+/** The customers whose purchases a lookback read: those of its pairs, and those read whole. */
+function heldCustomers(lookback: Lookback | undefined): string[] {
+  if (lookback === undefined) return [];
+  const { pairs, customers = [] } = lookback.query;
+  return [...new Set([...pairs.map((p) => p.customerId), ...customers])];
+}
+
 /**
  * Stores a decided batch in one unit of work: the transactions (insert-if-absent), the lookback
  * check, then `more`. Abandons the unit when the insert reports fewer new ids than it was sent,
@@ -101,10 +108,14 @@ export async function commitBatch(
 ): Promise<Conflict | undefined> {
   const { partner, accepted, lookback, more } = batch;
   const records = accepted.map((tx) => transactionRecord(tx, batch.source));
+  // A decided batch holds the customers whose purchases it read, and no other: a racing unit can
+  // change no other part of what it decided on (docs/engine.md, concurrency). History is not
+  // decided, and holds every customer it stores purchases of, for the batches that read them.
+  const options = batch.source === 'history' ? undefined : { hold: heldCustomers(lookback) };
   try {
     await ctx.store.transaction(async (s) => {
       if (records.length > 0) {
-        const inserted = await s.transactions.insert(partner, records);
+        const inserted = await s.transactions.insert(partner, records, options);
         if (inserted.length !== records.length) throw new Conflict('ids');
       }
       if (lookback !== undefined && !(await lookbackHolds(ctx, s, partner, lookback, accepted))) {

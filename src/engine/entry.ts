@@ -97,6 +97,7 @@ export {
   type Store,
   type StoredOutboxEvent,
   type StoreSession,
+  type TransactionInsertOptions,
   type TransactionRecord,
   type TransactionRepository,
 } from '../store/index.js';

@@ -17,7 +17,12 @@ import type {
  * @public
  */
 export interface OfferRepository {
-  /** The current revision of every stored offer, active or not, by ascending `offer_id`. */
+  /**
+   * The current revision of every stored offer, active or not, by ascending `offer_id`. Inside a
+   * unit of work it holds the offers until the unit ends: it waits for the open units that
+   * inserted transactions, and their inserts wait for it, so that a unit's last `revision()` is
+   * the one it commits under (docs/stores.md, Customers held by an insert).
+   */
   list(): Promise<readonly OfferRevision[]>;
   /**
    * Every revision of these offers (docs/concepts.md, Offer revisions), by ascending `offer_id`,
@@ -171,6 +176,20 @@ export interface PurchaseQuery {
 }
 
 /**
+ * Options of `transactions.insert` (docs/stores.md, Customers held by an insert).
+ * @public
+ */
+export interface TransactionInsertOptions {
+  /**
+   * The customers the insert holds until its unit ends, in place of the records' customers
+   * (ids; repeats allowed, unregistered ones hold nothing). The engine names the customers whose
+   * purchases its batch read, and none when it read none: a batch that read no history has no
+   * lookback to keep current, and each customer held is a row lock on PostgreSQL.
+   */
+  readonly hold?: readonly string[];
+}
+
+/**
  * A partner's stored transactions, history and submitted alike: one id space per partner.
  * @public
  */
@@ -182,11 +201,17 @@ export interface TransactionRepository {
   /**
    * Inserts the transactions whose id the partner has not stored yet and returns those ids, in
    * any order. Atomic per id: when two calls race on one id, exactly one of them reports it.
-   * Ids are distinct within the call. Inside a unit of work it holds the records' customers until
-   * the unit ends: another unit's insert for any of them waits, so that unit's reads after its
-   * insert see this unit's purchases (how the engine checks the lookback it decided on).
+   * Ids are distinct within the call. Inside a unit of work it holds customers until the unit
+   * ends (the records' customers, or `options.hold`): another unit's insert that holds any of
+   * them waits, so that unit's reads after its insert see this unit's purchases (how the engine
+   * checks the lookback it decided on; docs/stores.md, Customers held by an insert). It holds the
+   * offers too, as `offers.list` in a unit does: a reload waits for the unit to end.
    */
-  insert(partner: string, transactions: readonly TransactionRecord[]): Promise<readonly string[]>;
+  insert(
+    partner: string,
+    transactions: readonly TransactionRecord[],
+    options?: TransactionInsertOptions,
+  ): Promise<readonly string[]>;
   /**
    * The partner's transactions whose `day` is on or after `fromDay` of the query's pairs (a
    * customer at a merchant key, `merchant_key`) and of its `customers` (at any merchant), in any

@@ -60,5 +60,6 @@ export type {
   Store,
   StoredOutboxEvent,
   StoreSession,
+  TransactionInsertOptions,
   TransactionRepository,
 } from './Store.js';

@@ -47,5 +47,6 @@ export type {
   Store,
   StoredOutboxEvent,
   StoreSession,
+  TransactionInsertOptions,
   TransactionRepository,
 } from './Store.js';

@@ -61,6 +61,7 @@ export type {
   StoredOutboxEvent,
   StoredPayment,
   StoreSession,
+  TransactionInsertOptions,
   TransactionRecord,
   TransactionRepository,
 } from '../store/index.js';

@@ -57,6 +57,7 @@ export type {
   StoredOutboxEvent,
   StoredPayment,
   StoreSession,
+  TransactionInsertOptions,
   TransactionRecord,
   TransactionRepository,
 } from '../store/index.js';

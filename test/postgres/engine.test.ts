@@ -65,10 +65,24 @@ describe('the engine over the PGlite store', () => {
     statements.length = 0;
     const result = await engine.addTransactions('bank-a', transactions);
     expect(result.details.payments).toHaveLength(500);
-    // offers.revision, customers.get, transactions.existing, purchases; then BEGIN, the
-    // partner's confirmation lock, the customers' lock, insert, purchases again, payments,
-    // outbox, COMMIT; the revision again: never one per item.
+    // offers.revision, customers.get, transactions.existing, purchases; then BEGIN, the offers'
+    // and the partner's confirmation locks, the lock of the customers whose purchases it read,
+    // insert, purchases again, payments, outbox, COMMIT; the revision again: never one per item.
     expect(statements.length, statements.join('\n')).toBeLessThanOrEqual(13);
+    const customerLocks = () =>
+      statements.filter((s) => s.includes('cashback_customers') && s.includes('FOR NO KEY UPDATE'));
+    expect(customerLocks()).toHaveLength(1);
+
+    // The same offer reading no history: the batch reads no purchases and holds no customer.
+    await engine.upsertOffers([offer()]);
+    statements.length = 0;
+    const plain = await engine.addTransactions(
+      'bank-a',
+      transactions.map((t) => ({ ...t, transaction_id: `p-${t.transaction_id}` })),
+    );
+    expect(plain.details.payments).toHaveLength(500);
+    expect(customerLocks()).toEqual([]);
+    expect(statements.length, statements.join('\n')).toBeLessThanOrEqual(11);
     await store.close?.();
   });
 });
@@ -80,7 +94,7 @@ function countingPglite(db: PGlite, statements: string[]): PGlite {
       get(t, prop) {
         if (prop === 'query' || prop === 'exec') {
           return (text: string, ...rest: unknown[]) => {
-            statements.push(text.replace(/\s+/g, ' ').slice(0, 80));
+            statements.push(text.replace(/\s+/g, ' ').slice(0, 240));
             return (t[prop] as (...a: unknown[]) => unknown).call(t, text, ...rest);
           };
         }

@@ -1,5 +1,6 @@
 import { ExactMoney } from '../../model/money.js';
 import { checkFundingChanges, checkFundingRanges, checkFundingRecount } from '../fundingInput.js';
+import { customersToHold } from '../insertHold.js';
 import type {
   ActivationRecord,
   CustomerRecord,
@@ -216,8 +217,10 @@ export class MemorySession implements StoreSession {
       }
       return out;
     },
-    insert: async (partner, transactions) => {
+    insert: async (partner, transactions, options) => {
       this.check();
+      // Units of the memory store run one at a time: holding a customer takes nothing more.
+      customersToHold(transactions, options);
       const data = this.db.partnerForWrite(partner);
       if (!this.db.fits(transactions.length)) {
         this.db.reserve(data.countNewTransactions(transactions));

@@ -19,9 +19,19 @@ const LOCK_KEY = `hashtextextended('cashback-engine confirm ' || $1, 0)`;
  * and by `payments.insert` and `payments.adjust` if the unit has not taken it yet.
  */
 export interface ConfirmationLock {
-  /** Takes the partner's lock shared until the unit ends, unless the unit holds it already. */
-  share(partner: string): Promise<void>;
+  /**
+   * Takes the partner's lock shared until the unit ends, unless the unit holds it already; with
+   * `offers`, the offers' lock too (`OFFERS_LOCK`), in the same statement.
+   */
+  share(partner: string, offers?: boolean): Promise<void>;
 }
+
+/**
+ * The advisory lock of the offers: shared by a unit that stores transactions, exclusive to a
+ * reload (`offers.list` in a unit). A reload waits for those units to end, so the revision a unit
+ * checks last cannot move before it commits (docs/stores.md, Customers held by an insert).
+ */
+export const OFFERS_LOCK = `hashtextextended('cashback-engine offers', 0)`;
 
 /**
  * The confirmation locks of one unit of work.
@@ -30,11 +40,18 @@ export interface ConfirmationLock {
  */
 export function confirmationLock(db: SqlClient): ConfirmationLock {
   const held = new Set<string>();
+  let offersHeld = false;
   return {
-    share: async (partner) => {
-      if (held.has(partner)) return;
-      await db.query(`SELECT pg_advisory_xact_lock_shared(${LOCK_KEY})`, [partner]);
+    share: async (partner, offers = false) => {
+      const locks: string[] = [];
+      // The offers' lock first, as a reload takes it before anything else.
+      if (offers && !offersHeld) locks.push(`pg_advisory_xact_lock_shared(${OFFERS_LOCK})`);
+      const partnerLock = !held.has(partner);
+      if (partnerLock) locks.push(`pg_advisory_xact_lock_shared(${LOCK_KEY})`);
+      if (locks.length === 0) return;
+      await db.query(`SELECT ${locks.join(', ')}`, partnerLock ? [partner] : []);
       held.add(partner);
+      if (offers) offersHeld = true;
     },
   };
 }

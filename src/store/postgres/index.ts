@@ -54,6 +54,7 @@ export type {
   Store,
   StoredOutboxEvent,
   StoreSession,
+  TransactionInsertOptions,
   TransactionRecord,
   TransactionRepository,
 } from '../index.js';

@@ -2,6 +2,7 @@ import type { Offer } from '../../model/schemas.js';
 import type { ClawbackRecord, OfferRevision, PaymentChangeRecord } from '../records.js';
 import { requirePartner } from '../requirePartner.js';
 import type { OfferRepository, PaymentRepository } from '../Store.js';
+import { OFFERS_LOCK } from './confirmation.js';
 import { orderKey } from './records.js';
 import type { SqlClient, SqlRow } from './sql.js';
 
@@ -19,7 +20,8 @@ function offerRevision(row: SqlRow): OfferRevision {
 
 /**
  * Offers and their revisions. Inside a unit, `list` holds the offers until the unit ends (the
- * revision row, `FOR UPDATE`), so that two reloads number their revisions one after the other;
+ * offers' advisory lock, which waits for the units storing transactions, and the revision row,
+ * `FOR UPDATE`), so that two reloads number their revisions one after the other;
  * `upsert` is one statement: the revisions appended, the current offers replaced and the set's
  * revision moved.
  * @param db - a unit's connection, or the driver
@@ -29,7 +31,11 @@ function offerRevision(row: SqlRow): OfferRevision {
 export function offers(db: SqlClient, inUnit: boolean): OfferRepository {
   return {
     list: async () => {
-      if (inUnit) await db.query('SELECT 1 FROM cashback_offer_revision FOR UPDATE');
+      if (inUnit) {
+        // After the units storing transactions: none of them can see the revision move.
+        await db.query(`SELECT pg_advisory_xact_lock(${OFFERS_LOCK})`);
+        await db.query('SELECT 1 FROM cashback_offer_revision FOR UPDATE');
+      }
       const rows = await db.query(
         `SELECT record::text AS record, revision, effective_at FROM cashback_offers
          ORDER BY offer_id`,

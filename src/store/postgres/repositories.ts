@@ -1,3 +1,4 @@
+import { customersToHold } from '../insertHold.js';
 import type { OutboxEvent } from '../records.js';
 import { requirePartner } from '../requirePartner.js';
 import type {
@@ -132,8 +133,9 @@ function activations(db: SqlClient): ActivationRepository {
 
 /**
  * Transactions. Inside a unit, `insert` first takes the partner's confirmation lock (shared: the
- * unit may store payments, docs/postgres.md, Confirmation) and locks the records' customers in
- * `customer_id` order (docs/stores.md, customers held by an insert), then inserts if absent.
+ * unit may store payments, docs/postgres.md, Confirmation) and locks the customers it holds (the
+ * records', or `options.hold`) in `customer_id` order (docs/stores.md, customers held by an
+ * insert), then inserts if absent.
  */
 function transactions(db: SqlClient, lock: ConfirmationLock | undefined): TransactionRepository {
   return {
@@ -141,17 +143,17 @@ function transactions(db: SqlClient, lock: ConfirmationLock | undefined): Transa
       (await rowsByIds(db, TRANSACTION_IDS, partner, ids)).map((r) => r.transaction_id as string),
     get: async (partner, ids) =>
       (await rowsByIds(db, TRANSACTIONS, partner, ids)).map(transactionRecord),
-    insert: async (partner, list) => {
+    // In id order: two units inserting overlapping ids wait for each other at the first id they
+    // share, never in a circle (they hold no customer in common when neither read history).
+    insert: async (partner, list, options) => {
       requirePartner(partner);
+      const hold = customersToHold(list, options);
       if (list.length === 0) return [];
       if (lock !== undefined) {
-        await lock.share(partner);
-        await lockRows(
-          db,
-          { table: 'cashback_customers', key: 'customer_id' },
-          partner,
-          list.map((t) => t.customer_id),
-        );
+        await lock.share(partner, true);
+        if (hold.length > 0) {
+          await lockRows(db, { table: 'cashback_customers', key: 'customer_id' }, partner, hold);
+        }
       }
       const rows = await db.query(
         `INSERT INTO cashback_transactions (partner, transaction_id, customer_id, source, date, day,
@@ -159,7 +161,8 @@ function transactions(db: SqlClient, lock: ConfirmationLock | undefined): Transa
            channel)
          SELECT $1, u.* FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
            $7::numeric[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[],
-           $13::text[], $14::text[], $15::text[]) AS u
+           $13::text[], $14::text[], $15::text[]) AS u(transaction_id)
+         ORDER BY u.transaction_id COLLATE "C"
          ON CONFLICT (partner, transaction_id) DO NOTHING
          RETURNING transaction_id`,
         [

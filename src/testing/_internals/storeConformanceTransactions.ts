@@ -175,6 +175,73 @@ function customerHoldTest(suite: Suite): void {
   );
 }
 
+/** `options.hold` names the customers an insert holds, and an insert holds the offers. */
+function holdOptionTests(suite: Suite): void {
+  suite.test(
+    'an insert in a unit holds the customers of options.hold, whoever its records are of',
+    async (store) => {
+      await store.customers.upsert(A, [makeCustomer('c1'), makeCustomer('c2')]);
+      const first = pausedUnit(store, async (s, pause) => {
+        await s.transactions.insert(A, [makeTransaction('t1', { customer: 'c2' })], {
+          hold: ['c1'],
+        });
+        await pause();
+      });
+      await Promise.race([first.paused, first.done]);
+      const second = store.transaction((s) =>
+        s.transactions.insert(A, [
+          makeTransaction('t2', { customer: 'c1', merchant: 'book nook' }),
+        ]),
+      );
+      const early = await settlesBeforeRelease(first, second, HOLD_WAIT_MS);
+      assert.deepStrictEqual(await second, ['t2']);
+      assert.equal(early, false, 'an insert for c1 must wait while a unit holds c1');
+    },
+  );
+
+  suite.test(
+    'a reload in a unit waits while another open unit has inserted transactions',
+    async (store) => {
+      // The engine checks the offers' revision last in a unit; a batch that holds only the customers
+      // it read relies on that revision staying until it commits.
+      await store.customers.upsert(A, [makeCustomer('c1')]);
+      const first = pausedUnit(store, async (s, pause) => {
+        await s.transactions.insert(A, [makeTransaction('t1', { customer: 'c1' })], { hold: [] });
+        await pause();
+      });
+      await Promise.race([first.paused, first.done]);
+      const second = store.transaction(async (s) => (await s.offers.list()).length);
+      const early = await settlesBeforeRelease(first, second, HOLD_WAIT_MS);
+      assert.equal(await second, 0);
+      assert.equal(early, false, 'offers.list in a unit must wait until the inserting unit ends');
+    },
+  );
+
+  suite.test(
+    'insert refuses options it does not know, and a hold that is not a list of ids, storing nothing',
+    async (store) => {
+      const record = makeTransaction('t1');
+      const bad: [unknown, RegExp][] = [
+        [{ holds: ['c1'] }, /holds/],
+        [{ hold: 'c1' }, /options\.hold must be an array/],
+        [{ hold: ['c1', ''] }, /options\.hold\[1\] must be a non-empty string/],
+        ['c1', /must be an object/],
+      ];
+      for (const [options, message] of bad) {
+        const call = store.transactions.insert(A, [record], options as { hold: string[] });
+        await assert.rejects(
+          call,
+          (e: unknown) => e instanceof TypeError && message.test(e.message),
+        );
+      }
+      assert.deepStrictEqual(await store.transactions.existing(A, ['t1']), []);
+      assert.deepStrictEqual(await store.transactions.insert(A, [record], { hold: ['c1'] }), [
+        't1',
+      ]);
+    },
+  );
+}
+
 /** The purchases a lookback reads: the asked pairs, from a day on. */
 function purchaseTests(suite: Suite): void {
   suite.describe('transactions.purchases', () => {
@@ -402,6 +469,7 @@ function scopedPurchaseTests(suite: Suite): void {
 export function transactionTests(suite: Suite): void {
   insertTests(suite);
   customerHoldTest(suite);
+  holdOptionTests(suite);
   purchaseTests(suite);
   scopedPurchaseTests(suite);
 }

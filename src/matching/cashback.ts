@@ -64,8 +64,23 @@ export function cashbackOf(d: MoneyValue, options: ResolvedOptions): Cashback {
     : { units: Number.NaN, decimal: d, value: d.toNumber() };
 }
 
-/** An exact decimal text with at most `scale` places (a stored cashback) as a cashback. */
+/** At most 15 digits, optionally with a point: texts whose units are exact doubles. */
+const SHORT_PLAIN = /^[0-9]{1,15}$/;
+
+/**
+ * An exact decimal text with at most `scale` places (a stored cashback, a funding total) as a
+ * cashback. Texts of at most 15 digits and `scale` places are read as integer units directly;
+ * any other goes through decimal.js (a property test holds the two equal).
+ */
 export function cashbackOfText(text: string, options: ResolvedOptions): Cashback {
+  const point = text.indexOf('.');
+  const places = point === -1 ? 0 : text.length - point - 1;
+  const digits = point === -1 ? text : text.slice(0, point) + text.slice(point + 1);
+  if (places <= options.scale && SHORT_PLAIN.test(digits)) {
+    const units = Number(digits) * pow10(options.scale - places);
+    if (Number.isSafeInteger(units))
+      return { units, decimal: undefined, value: units / options.unit };
+  }
   return cashbackOf(new ExactMoney(text), options);
 }
 

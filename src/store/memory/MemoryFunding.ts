@@ -9,9 +9,61 @@ const EXACT: CountedArithmetic<InstanceType<typeof ExactMoney>> = {
 };
 const NONE = new ExactMoney(0);
 
+/**
+ * An exact decimal as a whole number of `10^-scale`: what the counters add and sum, exact at any
+ * scale without decimal.js (a change is a plain decimal text with an optional minus sign).
+ */
+interface Scaled {
+  readonly units: bigint;
+  readonly scale: number;
+}
+
+/** A change's amount text as a scaled integer. */
+function scaledOf(text: string): Scaled {
+  const point = text.indexOf('.');
+  if (point === -1) return { units: BigInt(text), scale: 0 };
+  return {
+    units: BigInt(text.slice(0, point) + text.slice(point + 1)),
+    scale: text.length - point - 1,
+  };
+}
+
+/** The exact sum of two scaled integers, at the larger scale. */
+function plus(a: Scaled, b: Scaled): Scaled {
+  if (a.scale === b.scale) return { units: a.units + b.units, scale: a.scale };
+  const [low, high] = a.scale < b.scale ? [a, b] : [b, a];
+  return {
+    units: low.units * 10n ** BigInt(high.scale - low.scale) + high.units,
+    scale: high.scale,
+  };
+}
+
+/** The shortest plain decimal text of a scaled integer (`'0'`, `'12.3'`, `'-0.05'`). */
+function textOf(a: Scaled): string {
+  if (a.units === 0n) return '0';
+  const sign = a.units < 0n ? '-' : '';
+  const digits = (a.units < 0n ? -a.units : a.units).toString().padStart(a.scale + 1, '0');
+  const whole = digits.slice(0, digits.length - a.scale);
+  const fraction = digits.slice(digits.length - a.scale).replace(/0+$/, '');
+  return fraction === '' ? `${sign}${whole}` : `${sign}${whole}.${fraction}`;
+}
+
+const ZERO: Scaled = { units: 0n, scale: 0 };
+
 /** One counter on one day. */
 interface DayCounter {
-  amount: InstanceType<typeof ExactMoney>;
+  amount: Scaled;
+  count: number;
+}
+
+/**
+ * A scope's total over the last range asked, kept current by the adds of days within it: a hold
+ * of the same period again (every batch at a budget) reads it instead of summing the days.
+ */
+interface RangeTotal {
+  readonly from: string;
+  readonly to: string;
+  amount: Scaled;
   count: number;
 }
 
@@ -32,6 +84,8 @@ interface Scope {
 export class MemoryFunding {
   private readonly budgets = new Map<number, Days>();
   private readonly caps = new Map<string, Map<string, Map<number, Days>>>();
+  /** Per scope's days, its total over the last range asked (dropped with the days). */
+  private readonly totals = new WeakMap<Days, RangeTotal>();
 
   /** The days of a scope, created when `create` is set. */
   private days(partner: string, scope: Scope, create: true): Days;
@@ -62,14 +116,19 @@ export class MemoryFunding {
 
   /** The total of a range: its scope's counters from `from` to `to`, both included. */
   total(partner: string, range: FundingRange): FundingTotal {
-    let amount = new ExactMoney(0);
-    let count = 0;
-    for (const [day, counter] of this.days(partner, range, false) ?? []) {
-      if (day < range.from || day > range.to) continue;
-      amount = amount.plus(counter.amount);
-      count += counter.count;
+    const days = this.days(partner, range, false);
+    if (days === undefined) return { amount: '0', count: 0 };
+    let total = this.totals.get(days);
+    if (total === undefined || total.from !== range.from || total.to !== range.to) {
+      total = { from: range.from, to: range.to, amount: ZERO, count: 0 };
+      for (const [day, counter] of days) {
+        if (day < range.from || day > range.to) continue;
+        total.amount = plus(total.amount, counter.amount);
+        total.count += counter.count;
+      }
+      this.totals.set(days, total);
     }
-    return { amount: amount.isZero() ? '0' : amount.toFixed(), count };
+    return { amount: textOf(total.amount), count: total.count };
   }
 
   /** How many counters `changes` would create (a counter named twice counts once). */
@@ -98,17 +157,25 @@ export class MemoryFunding {
       let counter = days.get(c.day);
       before.push(counter === undefined ? undefined : { ...counter });
       if (counter === undefined) {
-        counter = { amount: new ExactMoney(0), count: 0 };
+        counter = { amount: ZERO, count: 0 };
         days.set(c.day, counter);
         created++;
       }
-      counter.amount = counter.amount.plus(c.amount);
+      const amount = scaledOf(c.amount);
+      counter.amount = plus(counter.amount, amount);
       counter.count += c.count;
+      const total = this.totals.get(days);
+      if (total !== undefined && c.day >= total.from && c.day <= total.to) {
+        total.amount = plus(total.amount, amount);
+        total.count += c.count;
+      }
       touched.push([days, c.day, counter]);
     }
     const undo = (): void => {
       for (let i = touched.length - 1; i >= 0; i--) {
         const [days, day, counter] = touched[i] as [Days, string, DayCounter];
+        // Summed again on the next read: the days are as they were before the call.
+        this.totals.delete(days);
         const old = before[i];
         if (old === undefined) days.delete(day);
         else Object.assign(counter, old);

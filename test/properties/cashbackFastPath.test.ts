@@ -2,15 +2,20 @@
  * Property 6: the exact fast path of `computeCashback` (safe integers) equals the decimal.js
  * reference `cashbackReference` for every amount, reward (a discount, a percent up to an eligible
  * amount, a fixed amount, whole and marginal tiers), cap, scale 0–4 and rounding mode, huge
- * amounts and many decimals included.
+ * amounts and many decimals included, and the edges: x.xx5, 10^12, 1,000 digits.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { resolveOptions } from '../../src/index.js';
-import { cashbackReference, computeCashback } from '../../src/matching/cashback.js';
+import {
+  cashbackOf,
+  cashbackOfText,
+  cashbackReference,
+  computeCashback,
+} from '../../src/matching/cashback.js';
 import { compileOfferSet } from '../../src/matching/compileOffers.js';
 import { compileReward } from '../../src/matching/compileReward.js';
-import { type ExactAmount, parseAmount } from '../../src/model/money.js';
+import { type ExactAmount, ExactMoney, parseAmount } from '../../src/model/money.js';
 import type { RewardInput } from '../../src/model/schemas.js';
 import { amountArbitrary } from '../../src/testing/_internals/amounts.js';
 import { ROUNDINGS } from './_options.js';
@@ -35,7 +40,22 @@ const nearLimits = fc
   )
   .map(([first, rest, f]) => `${first}${rest}${f === undefined ? '' : `.${f}`}`);
 
-const amount = fc.oneof(amountArbitrary(true), decimalText, nearLimits);
+/**
+ * The edges named by the integer path's bounds: a last digit 5 past the cents (x.xx5, halfway at
+ * 2 places), amounts at and around 10^12 (the largest a transaction may have), and amounts of up
+ * to 1,000 digits before and after the point (the most an amount may have).
+ */
+const edges = fc.oneof(
+  fc
+    .tuple(fc.integer({ min: 0, max: 10 ** 9 }), fc.integer({ min: 0, max: 99 }))
+    .map(([i, c]) => `${i}.${String(c).padStart(2, '0')}5`),
+  fc.constantFrom('1000000000000', '999999999999.99', '1000000000000.005', '999999999999.995'),
+  fc
+    .tuple(digits(1, 1000), digits(0, 1000))
+    .map(([i, f]) => `${i.replace(/^0+(?=.)/, '').replace(/^0$/, '1')}${f === '' ? '' : `.${f}`}`),
+);
+
+const amount = fc.oneof(amountArbitrary(true), decimalText, nearLimits, edges);
 
 /** A discount in (0, 100] with 0–8 decimals. */
 const discount = fc
@@ -84,6 +104,31 @@ function exact(v: number | string): ExactAmount {
   if (typeof a === 'string') throw new Error(`bad generated amount ${String(v)}: ${a}`);
   return a;
 }
+
+describe('cashbackOfText', () => {
+  it('reads a stored text as decimal.js does, short texts as integers and any other as decimals', () => {
+    // Stored cashback and funding totals: at most `scale` places, sometimes more, either sign,
+    // around the 15 digits of the integer path.
+    const text = fc.oneof(
+      fc.tuple(digits(1, 17), digits(0, 5)).map(([i, f]) => (f === '' ? i : `${i}.${f}`)),
+      fc.tuple(digits(1, 17), digits(0, 5)).map(([i, f]) => (f === '' ? `-${i}` : `-${i}.${f}`)),
+      fc.constantFrom('0', '0.0', '999999999999999', '9999999999999.99', '0.005'),
+    );
+    fc.assert(
+      fc.property(text, fc.integer({ min: 0, max: 4 }), (t, scale) => {
+        const options = resolveOptions({ scale });
+        const fast = cashbackOfText(t, options);
+        const ref = cashbackOf(new ExactMoney(t), options);
+        expect({ units: fast.units, value: fast.value, decimal: fast.decimal?.toFixed() }).toEqual({
+          units: ref.units,
+          value: ref.value,
+          decimal: ref.decimal?.toFixed(),
+        });
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
 
 describe('computeCashback', () => {
   it('equals the decimal.js reference for every reward shape, cap, scale and rounding mode', () => {

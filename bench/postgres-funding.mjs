@@ -321,7 +321,8 @@ for (let round = 0; round < size.rounds; round++) {
 log('');
 log(
   `hot budget against no budget: ${count(median(rates.hot))} against ${count(median(rates.none))} tx/s, ` +
-    `ratio ${ratio(median(ratios))} (median of ${size.rounds} round${size.rounds > 1 ? 's' : ''})`,
+    `ratio ${ratio(median(ratios))} (median of ${size.rounds} round${size.rounds > 1 ? 's' : ''}; ` +
+    `target ≥ 0.9: ${median(ratios) >= 0.9 ? 'met' : 'MISSED'})`,
 );
 log(
   `budget of ${count(BUDGET)}.00 running out: ${count(before / (spentAt / 1000))} tx/s while it ` +

@@ -186,7 +186,7 @@ const fig = {
   memoryFunded: throughput(raw.length, runs.memoryFunded),
   serverFunded: throughput(raw.length, runs.serverFunded),
 };
-const FUNDING_TARGET = 0.8;
+const FUNDING_TARGET = 0.9;
 const fundedServer = ratioOf(fig.serverFunded, fig.server);
 const fundedMemory = ratioOf(fig.memoryFunded, fig.memory);
 const toServer = ratioOf(fig.server, fig.memory);

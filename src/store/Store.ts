@@ -39,7 +39,8 @@ export interface OfferRepository {
    * Adds revisions of offers, each its offer's next one (1 for a new offer), and makes them
    * current; offers not named are kept. Every revision stored before stays as it was. Offer ids
    * are distinct within the call; a revision that is not its offer's next is an error (the call
-   * throws and stores nothing of it).
+   * throws and stores nothing of it). It holds the offers as `list` in a unit does: it waits for
+   * the open units that inserted transactions.
    */
   upsert(revisions: readonly OfferRevision[]): Promise<void>;
 }

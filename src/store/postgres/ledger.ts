@@ -22,8 +22,8 @@ function offerRevision(row: SqlRow): OfferRevision {
  * Offers and their revisions. Inside a unit, `list` holds the offers until the unit ends (the
  * offers' advisory lock, which waits for the units storing transactions, and the revision row,
  * `FOR UPDATE`), so that two reloads number their revisions one after the other;
- * `upsert` is one statement: the revisions appended, the current offers replaced and the set's
- * revision moved.
+ * `upsert` is one statement after the offers' lock: the revisions appended, the current offers
+ * replaced and the set's revision moved.
  * @param db - a unit's connection, or the driver
  * @param inUnit - whether `db` is a unit's connection
  * @returns the repository
@@ -59,6 +59,9 @@ export function offers(db: SqlClient, inUnit: boolean): OfferRepository {
     },
     upsert: async (list) => {
       if (list.length === 0) return;
+      // As `list` does: the revision moves only once no unit storing transactions is open. (A
+      // call on the store runs in a unit of its own.)
+      if (inUnit) await db.query(`SELECT pg_advisory_xact_lock(${OFFERS_LOCK})`);
       const rows = await db.query(
         `WITH u AS (
            SELECT * FROM unnest($1::bigint[], $2::integer[], $3::json[], $4::text[])

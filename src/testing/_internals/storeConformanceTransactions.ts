@@ -2,12 +2,14 @@ import assert from 'node:assert/strict';
 import type { Store, StoreSession, TransactionRecord } from '../../store/index.js';
 import {
   makeCustomer,
+  makeOffer,
   makeTransaction,
   PARTNER_A,
   PARTNER_B,
   pausedUnit,
   plainCopy,
   racingUnits,
+  revisionOf,
   type Suite,
   settlesBeforeRelease,
   sortedBy,
@@ -214,6 +216,26 @@ function holdOptionTests(suite: Suite): void {
       const early = await settlesBeforeRelease(first, second, HOLD_WAIT_MS);
       assert.equal(await second, 0);
       assert.equal(early, false, 'offers.list in a unit must wait until the inserting unit ends');
+    },
+  );
+
+  suite.test(
+    'an offers upsert waits while another open unit has inserted transactions',
+    async (store) => {
+      await store.customers.upsert(A, [makeCustomer('c1')]);
+      const revision = await store.offers.revision();
+      const first = pausedUnit(store, async (s, pause) => {
+        await s.transactions.insert(A, [makeTransaction('t1', { customer: 'c1' })], { hold: [] });
+        await pause();
+        // What the engine checks last in its unit: no upsert moved the revision meanwhile.
+        return s.offers.revision();
+      });
+      await Promise.race([first.paused, first.done]);
+      const second = store.offers.upsert([revisionOf(makeOffer(1))]);
+      const early = await settlesBeforeRelease(first, second, HOLD_WAIT_MS);
+      assert.equal(await first.done, revision);
+      await second;
+      assert.equal(early, false, 'offers.upsert must wait until the inserting unit ends');
     },
   );
 

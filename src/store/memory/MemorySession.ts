@@ -1,6 +1,6 @@
 import { ExactMoney } from '../../model/money.js';
 import { checkFundingChanges, checkFundingRanges, checkFundingRecount } from '../fundingInput.js';
-import { customersToHold } from '../insertHold.js';
+import { checkInsertOptions } from '../insertHold.js';
 import type {
   ActivationRecord,
   CustomerRecord,
@@ -220,7 +220,7 @@ export class MemorySession implements StoreSession {
     insert: async (partner, transactions, options) => {
       this.check();
       // Units of the memory store run one at a time: holding a customer takes nothing more.
-      customersToHold(transactions, options);
+      checkInsertOptions(options);
       const data = this.db.partnerForWrite(partner);
       if (!this.db.fits(transactions.length)) {
         this.db.reserve(data.countNewTransactions(transactions));

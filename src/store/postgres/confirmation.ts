@@ -28,7 +28,7 @@ export interface ConfirmationLock {
 
 /**
  * The advisory lock of the offers: shared by a unit that stores transactions, exclusive to a
- * reload (`offers.list` in a unit). A reload waits for those units to end, so the revision a unit
+ * reload (`offers.list` in a unit, and `offers.upsert`). A reload waits for those units to end, so the revision a unit
  * checks last cannot move before it commits (docs/stores.md, Customers held by an insert).
  */
 export const OFFERS_LOCK = `hashtextextended('cashback-engine offers', 0)`;

@@ -1,5 +1,13 @@
-// Parquet rows as records, one row group in memory at a time: memory holds one group, not the file.
-import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
+// Parquet rows as records, one row group in memory at a time, decoded a column at a time: memory
+// holds one group's values, not the file, nor a group's row objects.
+import {
+  type AsyncBuffer,
+  asyncBufferFromFile,
+  type FileMetaData,
+  parquetMetadataAsync,
+  parquetRead,
+  parquetSchema,
+} from 'hyparquet';
 import { columnPaths, nestRow } from './nest.js';
 import { FileReadError, type FileRecord } from './records.js';
 
@@ -9,6 +17,34 @@ import { FileReadError, type FileRecord } from './records.js';
  * (docs/benchmarks.md, "Memory of the readers").
  */
 const BATCH = 100;
+
+/**
+ * One top-level column of the rows `[rowStart, rowEnd)` of a row group, decoded alone: the
+ * decoder's garbage of one column is collectable before the next is decoded, where decoding every
+ * column into row objects at once held a whole group's (docs/benchmarks.md, "Parquet a column at
+ * a time").
+ */
+async function groupColumn(
+  file: AsyncBuffer,
+  metadata: FileMetaData,
+  name: string,
+  rowStart: number,
+  rowEnd: number,
+): Promise<ArrayLike<unknown>> {
+  const pieces: ArrayLike<unknown>[] = [];
+  await parquetRead({
+    file,
+    metadata,
+    rowStart,
+    rowEnd,
+    columns: [name],
+    onChunk: (chunk) => pieces.push(chunk.columnData),
+  });
+  if (pieces.length === 1) return pieces[0] as ArrayLike<unknown>;
+  const values: unknown[] = [];
+  for (const piece of pieces) for (let i = 0; i < piece.length; i++) values.push(piece[i]);
+  return values;
+}
 
 /**
  * The rows of a Parquet file as records in batches of up to 100, each row's line its number.
@@ -26,25 +62,27 @@ export async function* parquetBatches(
   onBytes?: (bytes: number) => void,
 ): AsyncGenerator<FileRecord[]> {
   if (gzip) throw new FileReadError(file, 'Parquet compresses its own pages: give it without .gz');
-  let buffer: Awaited<ReturnType<typeof asyncBufferFromFile>>;
-  let metadata: Awaited<ReturnType<typeof parquetMetadataAsync>>;
+  let buffer: AsyncBuffer;
+  let metadata: FileMetaData;
   try {
     buffer = await asyncBufferFromFile(file);
     metadata = await parquetMetadataAsync(buffer);
   } catch (err) {
     throw new FileReadError(file, `not a Parquet file: ${(err as Error).message}`);
   }
+  const names = parquetSchema(metadata).children.map((c) => c.element.name);
+  const paths = columnPaths(names);
   let rowStart = 0;
   for (const group of metadata.row_groups) {
     const rowEnd = rowStart + Number(group.num_rows);
-    const rows = await parquetReadObjects({ file: buffer, metadata, rowStart, rowEnd });
-    const columns = Object.keys(rows[0] ?? {});
-    const paths = columnPaths(columns);
-    for (let from = 0; from < rows.length; from += BATCH) {
+    const columns: ArrayLike<unknown>[] = [];
+    for (const name of names)
+      columns.push(await groupColumn(buffer, metadata, name, rowStart, rowEnd));
+    const rows = rowEnd - rowStart;
+    for (let from = 0; from < rows; from += BATCH) {
       const batch: FileRecord[] = [];
-      for (let i = from; i < Math.min(rows.length, from + BATCH); i++) {
-        const row = rows[i] as Record<string, unknown>;
-        const value = nestRow(paths, (c) => row[columns[c] as string]);
+      for (let i = from; i < Math.min(rows, from + BATCH); i++) {
+        const value = nestRow(paths, (c) => (columns[c] as ArrayLike<unknown>)[i]);
         batch.push({ ok: true, value, line: rowStart + i + 1 });
       }
       yield batch;

@@ -69,6 +69,37 @@ describe('readRecords', () => {
     }
   });
 
+  it('reads Parquet struct columns and column chunks of many pages into the same records', async () => {
+    const text = (name: string) =>
+      ({ name, type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'OPTIONAL' }) as const;
+    const struct = (name: string, children: number) =>
+      ({ name, repetition_type: 'OPTIONAL', num_children: children }) as const;
+    const top = ['transaction_id', 'customer_id', 'description', 'date'];
+    const bytes = parquetWriteBuffer({
+      columnData: [
+        ...top.map((name) => ({ name, data: expected.map((t) => t[name]) })),
+        { name: 'amount', data: expected.map((t) => t.amount) },
+        { name: 'merchant', data: expected.map((t) => t.merchant) },
+        { name: 'location', data: expected.map((t) => t.location) },
+      ],
+      schema: [
+        { name: 'root', num_children: 7 },
+        ...top.map(text),
+        { name: 'amount', type: 'DOUBLE', repetition_type: 'REQUIRED' },
+        struct('merchant', 3),
+        ...['id', 'name', 'category_code'].map(text),
+        struct('location', 2),
+        ...['country', 'city'].map(text),
+      ],
+      // Pages of a few rows, so that a row group's column chunk is read across pages.
+      pageSize: 64,
+      rowGroupSize: 13,
+    });
+    const read = await readAllRecords(file('nested.parquet', new Uint8Array(bytes)));
+    expect(read.records.map((r) => ({ ...(r as object) }))).toEqual(expected);
+    expect(read.malformed).toEqual([]);
+  });
+
   it('reads gzip-compressed files the same as plain ones', async () => {
     const plain = await readAllRecords(file('g.ndjson', ndjson(expected)));
     const zipped = await readAllRecords(file('g.ndjson.gz', gzipSync(ndjson(expected))));

@@ -5,13 +5,17 @@ import {
   type MoneyValue,
   pow10,
   roundQuotient,
+  roundQuotientBig,
 } from '../model/money.js';
 import type { ResolvedOptions } from '../model/options.js';
 import type { CompiledReward, CompiledTier } from './offer.js';
 
 // What a reward pays on an amount before `max_cashback` and funding (docs/concepts.md, Rewards):
-// the exact value by decimal.js, the reference, and the same rounded to `scale` on safe integers
-// when that is exact. A property test (test/matching/rewardAmount.test.ts) proves both agree.
+// the exact value by decimal.js, the reference, and the same rounded to `scale` in integers when
+// the amount, rates and bounds have integer units (at most 15 digits each): on safe integers
+// (`number`) while every product stays below 2^53, on `bigint` past that. Only amounts, rates or
+// bounds of more than 15 digits go to decimal.js. A property test
+// (test/properties/cashbackFastPath.test.ts) proves every path agrees.
 
 /** The smaller of two amounts. */
 function smaller(a: ExactAmount, b: ExactAmount): ExactAmount {
@@ -67,18 +71,40 @@ function atScale(units: number, xScale: number, options: ResolvedOptions): numbe
   return Number.isSafeInteger(out) ? out : Number.NaN;
 }
 
-/** `amount × rate / 100` rounded to `scale`, or `NaN` when the integers could leave the safe range. */
-function percentUnits(amount: ExactAmount, rate: ExactAmount, options: ResolvedOptions): number {
-  const a = amount.units;
-  const d = rate.units;
-  // a·d < 2^53 keeps the product exact; NaN units fail every comparison and fall through.
-  if (!(a <= 9e15 / d)) return Number.NaN;
-  return atScale(a * d, amount.scale + rate.scale + 2, options);
+/**
+ * `x × 10^(scale - xScale)` for a `bigint` `x`, rounded with the options' mode: a safe integer, or
+ * `NaN` when the cashback itself is past 2^53 units (decimal.js carries it then).
+ */
+function atScaleBig(units: bigint, xScale: number, options: ResolvedOptions): number {
+  const shift = xScale - options.scale;
+  const out =
+    shift <= 0
+      ? units * 10n ** BigInt(-shift)
+      : roundQuotientBig(units, 10n ** BigInt(shift), options.roundingMode);
+  return out <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(out) : Number.NaN;
 }
 
 /**
- * `marginal` tiers on safe integers: every part and rate on one scale, the products summed, one
- * rounding; `NaN` when any step could leave the safe range.
+ * `amount × rate / 100` rounded to `scale`: on safe integers while the product is, on `bigint`
+ * past that; `NaN` when either has more than 15 digits.
+ */
+function percentUnits(amount: ExactAmount, rate: ExactAmount, options: ResolvedOptions): number {
+  const a = amount.units;
+  const d = rate.units;
+  if (Number.isNaN(a) || Number.isNaN(d)) return Number.NaN;
+  const xScale = amount.scale + rate.scale + 2;
+  // a·d ≤ 9e15 < 2^53 keeps the product exact as a double.
+  if (a <= 9e15 / d) {
+    const out = atScale(a * d, xScale, options);
+    if (!Number.isNaN(out)) return out;
+  }
+  return atScaleBig(BigInt(a) * BigInt(d), xScale, options);
+}
+
+/**
+ * `marginal` tiers in integers: every part and rate on one scale, the products summed, one
+ * rounding. On safe integers while every step stays below 2^53, on `bigint` past that; `NaN` when
+ * the amount, a `from` or a rate has more than 15 digits.
  */
 function marginalUnits(
   amount: ExactAmount,
@@ -88,9 +114,25 @@ function marginalUnits(
   let partScale = amount.scale;
   let rateScale = 0;
   for (const t of tiers) {
+    if (Number.isNaN(t.from.units) || Number.isNaN(t.rate.units)) return Number.NaN;
     if (t.from.scale > partScale) partScale = t.from.scale;
     if (t.rate.scale > rateScale) rateScale = t.rate.scale;
   }
+  if (Number.isNaN(amount.units)) return Number.NaN;
+  const xScale = partScale + rateScale + 2;
+  const sum = marginalSum(amount, tiers, partScale, rateScale);
+  const out = Number.isNaN(sum) ? Number.NaN : atScale(sum, xScale, options);
+  if (!Number.isNaN(out)) return out;
+  return atScaleBig(marginalSumBig(amount, tiers, partScale, rateScale), xScale, options);
+}
+
+/** The sum of `marginalUnits` on safe integers, or `NaN` when a step leaves them. */
+function marginalSum(
+  amount: ExactAmount,
+  tiers: readonly CompiledTier[],
+  partScale: number,
+  rateScale: number,
+): number {
   const up = (x: ExactAmount, s: number) => x.units * pow10(s - x.scale);
   const a = up(amount, partScale);
   if (!Number.isSafeInteger(a)) return Number.NaN;
@@ -102,17 +144,43 @@ function marginalUnits(
     if (!(a > from)) break;
     const next = tiers[i + 1];
     const top = next === undefined ? a : Math.min(a, up(next.from, partScale));
-    const product = (top - from) * up(t.rate, rateScale);
+    const rate = up(t.rate, rateScale);
+    const product = (top - from) * rate;
     sum += product;
+    if (!Number.isSafeInteger(top) || !Number.isSafeInteger(rate)) return Number.NaN;
     if (!Number.isSafeInteger(product) || !Number.isSafeInteger(sum)) return Number.NaN;
   }
-  return atScale(sum, partScale + rateScale + 2, options);
+  return sum;
+}
+
+/** The sum of `marginalUnits` on `bigint`, exact at any size. */
+function marginalSumBig(
+  amount: ExactAmount,
+  tiers: readonly CompiledTier[],
+  partScale: number,
+  rateScale: number,
+): bigint {
+  const up = (x: ExactAmount, s: number) => BigInt(x.units) * 10n ** BigInt(s - x.scale);
+  const a = up(amount, partScale);
+  let sum = 0n;
+  for (let i = 0; i < tiers.length; i++) {
+    const t = tiers[i] as CompiledTier;
+    const from = up(t.from, partScale);
+    if (a <= from) break;
+    const next = tiers[i + 1];
+    const nextFrom = next === undefined ? a : up(next.from, partScale);
+    // The smaller of the two (Math.min takes no bigint).
+    let top = a;
+    if (nextFrom < top) top = nextFrom;
+    sum += (top - from) * up(t.rate, rateScale);
+  }
+  return sum;
 }
 
 /**
  * What a reward pays on an amount, rounded once to `scale` with the options' rounding, as integer
- * units (`value × 10^scale`); `NaN` when safe integers cannot give it exactly (then the caller
- * takes {@link rewardDecimal}).
+ * units (`value × 10^scale`); `NaN` when integers cannot give it (an amount, rate or bound of more
+ * than 15 digits, or a cashback past 2^53 units: then the caller takes {@link rewardDecimal}).
  * @param amount - the transaction's amount (or what is left of it after returns)
  * @param reward - the offer's reward
  * @param options - scale and rounding
@@ -134,7 +202,9 @@ export function rewardUnits(
     }
     case 'fixed': {
       const x = smaller(amount, reward.amount);
-      return Number.isNaN(x.units) ? Number.NaN : atScale(x.units, x.scale, options);
+      if (Number.isNaN(x.units)) return Number.NaN;
+      const out = atScale(x.units, x.scale, options);
+      return Number.isNaN(out) ? atScaleBig(BigInt(x.units), x.scale, options) : out;
     }
     case 'tiers':
       return reward.mode === 'whole'

@@ -270,6 +270,31 @@ export function roundQuotient(numerator: number, divisor: number, mode: number):
 }
 
 /**
+ * {@link roundQuotient} on `bigint`s: the positive rational `numerator / divisor` rounded to an
+ * integer with a decimal.js rounding mode, exact at any size.
+ */
+export function roundQuotientBig(numerator: bigint, divisor: bigint, mode: number): bigint {
+  const q = numerator / divisor;
+  const r = numerator - q * divisor;
+  if (r === 0n) return q;
+  const twice = 2n * r;
+  switch (mode) {
+    case Decimal.ROUND_UP:
+    case Decimal.ROUND_CEIL:
+      return q + 1n;
+    case Decimal.ROUND_DOWN:
+    case Decimal.ROUND_FLOOR:
+      return q;
+    case Decimal.ROUND_HALF_UP:
+      return twice >= divisor ? q + 1n : q;
+    case Decimal.ROUND_HALF_DOWN:
+      return twice > divisor ? q + 1n : q;
+    default: // ROUND_HALF_EVEN
+      return twice > divisor || (twice === divisor && q % 2n === 1n) ? q + 1n : q;
+  }
+}
+
+/**
  * Compares two exact amounts: negative, zero or positive as `a` is less than, equal to or greater
  * than `b`.
  */

@@ -2,7 +2,8 @@
  * Property 6: the exact fast path of `computeCashback` (safe integers) equals the decimal.js
  * reference `cashbackReference` for every amount, reward (a discount, a percent up to an eligible
  * amount, a fixed amount, whole and marginal tiers), cap, scale 0–4 and rounding mode, huge
- * amounts and many decimals included, and the edges: x.xx5, 10^12, 1,000 digits.
+ * amounts and many decimals included, and the edges: x.xx5, 10^12, 1,000 digits. Products past
+ * 2^53 are worked out on `bigint`, and equal decimal.js too.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -15,6 +16,7 @@ import {
 } from '../../src/matching/cashback.js';
 import { compileOfferSet } from '../../src/matching/compileOffers.js';
 import { compileReward } from '../../src/matching/compileReward.js';
+import { rewardDecimal, rewardUnits } from '../../src/matching/rewardAmount.js';
 import { type ExactAmount, ExactMoney, parseAmount } from '../../src/model/money.js';
 import type { RewardInput } from '../../src/model/schemas.js';
 import { amountArbitrary } from '../../src/testing/_internals/amounts.js';
@@ -215,6 +217,52 @@ describe('computeCashback', () => {
         },
       ),
       { numRuns: 3000 },
+    );
+  });
+});
+
+describe('rewardUnits past 2^53', () => {
+  it('works products past the safe integers out on bigint, equal to decimal.js', () => {
+    // Amounts of 13 to 15 digits with cents at rates of 1 to 8 places: most products of units are
+    // past 9e15, where only the bigint step can give integer units; rates of few places make
+    // halfway cases (ties) common.
+    const big = fc
+      .tuple(fc.integer({ min: 1, max: 9 }), digits(10, 12), digits(2, 2))
+      .map(([first, rest, cents]) => `${first}${rest}.${cents}`);
+    const places = fc
+      .integer({ min: 1, max: 8 })
+      .chain((p) => fc.tuple(fc.integer({ min: 10 ** p, max: 100 * 10 ** p }), fc.constant(p)))
+      .map(([n, p]) => (n / 10 ** p).toFixed(p));
+    const shape = fc.oneof(
+      places.map((rate) => ({ type: 'percent', rate })),
+      fc.tuple(places, places, big).map(([r1, r2, from]) => ({
+        type: 'tiers',
+        mode: 'marginal',
+        tiers: [
+          { from: '0', rate: r1 },
+          { from, rate: r2 },
+        ],
+      })),
+    );
+    fc.assert(
+      fc.property(
+        big,
+        shape,
+        fc.integer({ min: 0, max: 4 }),
+        fc.constantFrom(...ROUNDINGS),
+        (a, r, scale, rounding) => {
+          const options = resolveOptions({ scale, rounding });
+          const reward = compileReward(undefined, r as RewardInput);
+          const units = rewardUnits(exact(a), reward, options);
+          const ref = rewardDecimal(exact(a), reward)
+            .toDecimalPlaces(scale, options.roundingMode)
+            .times(10 ** scale);
+          // Integer units whenever the cashback itself is a safe integer; past that, decimal.js.
+          const safe = ref.lte(Number.MAX_SAFE_INTEGER);
+          expect(units).toBe(safe ? ref.toNumber() : Number.NaN);
+        },
+      ),
+      { numRuns: 2000 },
     );
   });
 });

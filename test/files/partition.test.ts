@@ -33,7 +33,27 @@ function routeLines(lines: readonly string[], partitions: number): number[] {
 
 const id = fc.oneof(
   fc.string({ maxLength: 12 }),
-  fc.constantFrom('c-1', ' c-1 ', 'c-é', 'c-\u00a0', 'c-"q"', 'c-\\', '\tc-2'),
+  fc.constantFrom(
+    'c-1',
+    ' c-1 ',
+    'c-é',
+    'c-\u00a0',
+    'c-"q"',
+    'c-\\',
+    '\tc-2',
+    'c-2\t',
+    'c/3',
+    'c\n4',
+  ),
+);
+/** Text whose JSON has every kind of escape: harmless ones (`\t`, `\/`, …) and the others. */
+const escaped = fc.constantFrom(
+  '"\\t A\\tB "',
+  '"a\\/b\\n\\r\\b\\f"',
+  '"q\\"customer_id\\":\\"c-9"',
+  '"\\\\"',
+  '"\\u0063-1"',
+  '"\\\\\\t"',
 );
 const line = fc.oneof(
   fc.record({ customer_id: id, amount: fc.integer() }).map((o) => JSON.stringify(o)),
@@ -49,6 +69,15 @@ const line = fc.oneof(
   fc
     .tuple(id, id)
     .map(([a, b]) => `{"customer_id" : ${JSON.stringify(a)}, "customer_id":${JSON.stringify(b)}}`),
+  fc
+    .tuple(id, escaped, escaped)
+    .map(
+      ([c, a, b]) =>
+        `{"note":${a},"customer_id":${JSON.stringify(c)},"merchant":{"name":${b}},"x":"\\t"}`,
+    ),
+  fc.tuple(escaped, escaped).map(([a, b]) => `{"customer_id":${a},"note":${b}}`),
+  // A key that starts with an escaped quote: the key's bytes, but not the key.
+  fc.constantFrom('{"\\"customer_id":"c-9"}', '{"a":"\\\\","\\"customer_id":"c-9"}'),
   fc.string({ maxLength: 30 }).filter((s) => !s.includes('\n')),
 );
 
@@ -101,6 +130,8 @@ const merchantName = fc.oneof(
     'cafe\u0301 zoe\u0308',
     'Book Nook',
     'Corner Shop',
+    ' \tCoffee House ',
+    'Coffee\tHouse',
   ),
   fc.string({ maxLength: 8 }),
 );

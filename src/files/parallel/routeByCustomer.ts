@@ -41,6 +41,7 @@ const KEY = Buffer.from('"customer_id"');
 const QUOTE = 0x22;
 const COLON = 0x3a;
 const SPACE = 0x20;
+const BACKSLASH = 0x5c;
 
 /** The first position from `i` before `end` that is not JSON white space. */
 export function skipSpace(bytes: Uint8Array, i: number, end: number): number {
@@ -73,7 +74,8 @@ export function parsedLineRoute(
 
 /**
  * The hash (as `partitionOfId` makes it) of the string value that follows a `"customer_id"` key
- * ending at `from`, read from its bytes, or `undefined` when it is not a plain ASCII string.
+ * ending at `from`, read from its bytes, or `undefined` when it is not a plain ASCII string (an
+ * escape in it, or a byte past ASCII, and its bytes are not its characters).
  */
 function valueHash(bytes: Uint8Array, from: number, end: number): number | undefined {
   const colon = skipSpace(bytes, from, end);
@@ -83,7 +85,8 @@ function valueHash(bytes: Uint8Array, from: number, end: number): number | undef
   let first = open + 1;
   let last = first;
   while (last < end && bytes[last] !== QUOTE) {
-    if ((bytes[last] as number) >= 0x80) return undefined;
+    const b = bytes[last] as number;
+    if (b >= 0x80 || b === BACKSLASH) return undefined;
     last++;
   }
   if (last >= end) return undefined;
@@ -109,8 +112,8 @@ export interface LineRoute {
  * Routes the NDJSON lines of one buffer, taken in order, to the partition of their customer: from
  * the bytes when they tell it for sure, else from the parsed line (a line that does not parse goes
  * to partition 0, which reports it). Sure means: `KeyFinder` finds `"customer_id"` (the line has
- * no backslash and the key once), followed by a colon, so it is a key; and its value is a string
- * of ASCII characters, so its bytes are its characters. The key may be nested, but then the top
+ * only harmless escapes and the key once), followed by a colon, so it is a key; and its value is
+ * a string of ASCII characters with no escape, so its bytes are its characters. The key may be nested, but then the top
  * level has none and the transaction is invalid, whichever partition decides it.
  */
 export class LineRouter implements LineRoute {

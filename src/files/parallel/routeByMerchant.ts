@@ -9,6 +9,7 @@ import { type LineRoute, parsedLineRoute, skipSpace } from './routeByCustomer.js
 const NAME = Buffer.from('"name"');
 const QUOTE = 0x22;
 const COLON = 0x3a;
+const BACKSLASH = 0x5c;
 
 /** What a budget router asks of the routes. */
 export interface BudgetLookups {
@@ -24,7 +25,8 @@ type ReadKey = string | null | undefined;
 /**
  * Routes the NDJSON lines of one buffer, taken in order, when some offers have a budget. The
  * merchant key is read from the bytes when `KeyFinder` tells where `"name"` is or that the line
- * has none (no backslash, so every quote opens or closes a string, and the key at most once):
+ * has none (only harmless escapes, so every quote opens or closes a string, and the key at most
+ * once) and the name holds no escape:
  * then that is the one `name` key of the line, and when it is not the top-level merchant's, that
  * merchant has no name and the transaction is invalid, whichever partition decides it. Otherwise
  * the line is parsed (one that does not parse goes to partition 0, which reports it).
@@ -67,6 +69,8 @@ export class BudgetLineRouter implements LineRoute {
     if (open >= end || bytes[open] !== QUOTE) return null;
     const close = bytes.indexOf(QUOTE, open + 1);
     if (close === -1 || close >= end) return undefined;
+    // An escape in the name (a tab): its bytes are not its characters, so the line is parsed.
+    for (let i = open + 1; i < close; i++) if (bytes[i] === BACKSLASH) return undefined;
     return merchantKey(bytes.toString('utf8', open + 1, close));
   }
 }

@@ -144,10 +144,8 @@ function marginalSum(
     if (!(a > from)) break;
     const next = tiers[i + 1];
     const top = next === undefined ? a : Math.min(a, up(next.from, partScale));
-    const rate = up(t.rate, rateScale);
-    const product = (top - from) * rate;
+    const product = (top - from) * up(t.rate, rateScale);
     sum += product;
-    if (!Number.isSafeInteger(top) || !Number.isSafeInteger(rate)) return Number.NaN;
     if (!Number.isSafeInteger(product) || !Number.isSafeInteger(sum)) return Number.NaN;
   }
   return sum;

@@ -244,29 +244,39 @@ export function pow10(n: number): number {
 }
 
 /**
+ * Whether a quotient that left a remainder above 0 rounds up (away from zero, as every value here
+ * is positive) under a decimal.js rounding mode.
+ * @param mode - the rounding mode
+ * @param half - the sign of `2 × remainder − divisor`: below, at or past halfway
+ * @param odd - whether the quotient is odd (for half-even)
+ */
+function roundsUp(mode: number, half: number, odd: boolean): boolean {
+  switch (mode) {
+    case Decimal.ROUND_UP:
+    case Decimal.ROUND_CEIL:
+      return true;
+    case Decimal.ROUND_DOWN:
+    case Decimal.ROUND_FLOOR:
+      return false;
+    case Decimal.ROUND_HALF_UP:
+      return half >= 0;
+    case Decimal.ROUND_HALF_DOWN:
+      return half > 0;
+    default: // ROUND_HALF_EVEN
+      return half > 0 || (half === 0 && odd);
+  }
+}
+
+/**
  * Rounds the positive rational `numerator / divisor` (both safe integers) to an integer with a
  * decimal.js rounding mode. Exact: `%` and the division of `numerator - r` are exact on safe
- * integers.
+ * integers, and so is `2r − divisor`.
  */
 export function roundQuotient(numerator: number, divisor: number, mode: number): number {
   const r = numerator % divisor;
   const q = (numerator - r) / divisor;
   if (r === 0) return q;
-  const twice = 2 * r;
-  switch (mode) {
-    case Decimal.ROUND_UP:
-    case Decimal.ROUND_CEIL:
-      return q + 1;
-    case Decimal.ROUND_DOWN:
-    case Decimal.ROUND_FLOOR:
-      return q;
-    case Decimal.ROUND_HALF_UP:
-      return twice >= divisor ? q + 1 : q;
-    case Decimal.ROUND_HALF_DOWN:
-      return twice > divisor ? q + 1 : q;
-    default: // ROUND_HALF_EVEN
-      return twice > divisor || (twice === divisor && q % 2 === 1) ? q + 1 : q;
-  }
+  return roundsUp(mode, Math.sign(2 * r - divisor), q % 2 === 1) ? q + 1 : q;
 }
 
 /**
@@ -278,20 +288,8 @@ export function roundQuotientBig(numerator: bigint, divisor: bigint, mode: numbe
   const r = numerator - q * divisor;
   if (r === 0n) return q;
   const twice = 2n * r;
-  switch (mode) {
-    case Decimal.ROUND_UP:
-    case Decimal.ROUND_CEIL:
-      return q + 1n;
-    case Decimal.ROUND_DOWN:
-    case Decimal.ROUND_FLOOR:
-      return q;
-    case Decimal.ROUND_HALF_UP:
-      return twice >= divisor ? q + 1n : q;
-    case Decimal.ROUND_HALF_DOWN:
-      return twice > divisor ? q + 1n : q;
-    default: // ROUND_HALF_EVEN
-      return twice > divisor || (twice === divisor && q % 2n === 1n) ? q + 1n : q;
-  }
+  const half = twice > divisor ? 1 : twice === divisor ? 0 : -1;
+  return roundsUp(mode, half, q % 2n === 1n) ? q + 1n : q;
 }
 
 /**
